@@ -1,0 +1,287 @@
+/*
+ * internal.h — what the core's files share and nothing outside ext/ sees.
+ *
+ *   memory.c   allocator, buffers, arenas, errors
+ *   text.c     UTF-8 validation, UTF-16 code-unit order, JSON string escapes
+ *   number.c   JavaScript number spelling and correctly rounded parsing
+ *   json.c     the strict RFC 8259 parser (JSON text to a DOM)
+ *   schema.c   JSON Schema to wire shape translation
+ *   shape.c    wire shapes: signatures, fingerprints, widths, build checks
+ *   encode.c   JSON DOM to bytes
+ *   decode.c   bytes to JSON text
+ *
+ * Strings inside the core are WTF-8: UTF-8 that may also hold a lone
+ * surrogate (ED A0..BF xx), because a JSON escape such as "\ud800" can put
+ * one in a JavaScript string and the format must treat it as JavaScript does.
+ */
+#ifndef SHORN_INTERNAL_H
+#define SHORN_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "shorn.h"
+
+#if defined(__GNUC__)
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define likely(x) (x)
+#define unlikely(x) (x)
+#define PRINTF_LIKE(f, a)
+#endif
+
+#define MAX_SAFE_INTEGER 9007199254740991.0 /* 2^53 - 1 */
+
+/* ---- memory.c ------------------------------------------------------------ */
+
+void *mem_alloc(size_t size);
+void *mem_realloc(void *p, size_t size);
+void mem_free(void *p);
+
+/* Grow so that `extra` more bytes fit; false when the allocation fails. */
+bool buffer_grow(shorn_buffer *b, size_t extra);
+
+static inline bool buffer_reserve(shorn_buffer *b, size_t extra) {
+  return likely(b->capacity - b->length >= extra) || buffer_grow(b, extra);
+}
+static inline bool buffer_append(shorn_buffer *b, const void *p, size_t n) {
+  if (!buffer_reserve(b, n)) return false;
+  if (n) memcpy(b->data + b->length, p, n);
+  b->length += n;
+  return true;
+}
+static inline bool buffer_byte(shorn_buffer *b, uint8_t c) {
+  if (!buffer_reserve(b, 1)) return false;
+  b->data[b->length++] = c;
+  return true;
+}
+
+/* Bump allocation for things that die together (a DOM, a compiled schema). */
+typedef struct arena_block arena_block;
+typedef struct arena {
+  arena_block *head;
+  char *next, *end;
+} arena;
+
+void *arena_alloc(arena *a, size_t size); /* 8-byte aligned; NULL when out of memory */
+char *arena_strdup(arena *a, const char *s, size_t n); /* copies n bytes, adds a NUL */
+void arena_free(arena *a);
+
+/* Set the error and return its code.  Messages are truncated to fit. */
+shorn_code error_set(shorn_error *e, shorn_code code, const char *fmt, ...) PRINTF_LIKE(3, 4);
+shorn_code error_at_offset(shorn_error *e, shorn_code code, size_t offset, const char *fmt, ...)
+    PRINTF_LIKE(4, 5);
+shorn_code error_nomem(shorn_error *e);
+
+/* ---- text.c -------------------------------------------------------------- */
+
+/* Strict UTF-8 (the WHATWG fatal decoder): no overlong forms, no surrogates,
+ * nothing above U+10FFFF, no truncated or stray sequences. */
+bool utf8_valid(const uint8_t *s, size_t n);
+
+/* Compare two WTF-8 strings as JavaScript compares strings: by UTF-16 code
+ * units, a proper prefix first.  Returns <0, 0 or >0. */
+int utf16_compare(const char *a, size_t an, const char *b, size_t bn);
+
+/* True when a WTF-8 string holds a lone surrogate. */
+bool wtf8_has_lone_surrogate(const char *s, size_t n);
+
+/* Append `s` as a JSON string literal, escaped exactly as JSON.stringify
+ * escapes it (short escapes, lowercase \u00xx, lone surrogates as \udxxx,
+ * everything else literal). */
+bool buffer_json_string(shorn_buffer *b, const char *s, size_t n);
+
+/* ---- number.c ------------------------------------------------------------ */
+
+/* Longest spelling number_format can produce, NUL included. */
+#define NUMBER_TEXT_MAX 32
+
+/* ECMAScript Number::toString(v): the shortest digits that read back to v,
+ * "1e+21", "5e-324", "0.000001"; -0 gives "0", and "NaN", "Infinity",
+ * "-Infinity" for the non-finite values.  Returns the length; NUL-terminates. */
+size_t number_format(double v, char out[NUMBER_TEXT_MAX]);
+
+/* The double nearest to a JSON number (already checked against the JSON
+ * grammar), as JSON.parse reads it: overflow gives +-Infinity, underflow
+ * gives +-0, and "-0" keeps its sign.  Never fails. */
+double number_parse(const char *s, size_t n);
+
+/* ---- json.c -------------------------------------------------------------- */
+
+typedef enum json_type {
+  JSON_NULL,
+  JSON_FALSE,
+  JSON_TRUE,
+  JSON_NUMBER,
+  JSON_STRING,
+  JSON_ARRAY,
+  JSON_OBJECT
+} json_type;
+
+#define JSON_LONE_SURROGATE 1 /* flags: the string holds a lone surrogate */
+
+/* A parsed JSON value.  An object's members are 2 * length values in input
+ * order, key then value; a repeated key stays in the array, and lookups take
+ * the last one, as JSON.parse does.  Strings are WTF-8 and point either into
+ * the source text or into the arena. */
+typedef struct json_value {
+  uint8_t type;
+  uint8_t flags;
+  uint32_t length; /* string bytes, array elements, object members */
+  union {
+    double number;
+    const char *string;
+    struct json_value *items;
+  } u;
+} json_value;
+
+/* Nesting deeper than this is refused (the parser itself does not recurse). */
+#define JSON_MAX_DEPTH 10000
+
+/* Parse exactly one JSON value (whitespace around it allowed, nothing else).
+ * The DOM lives in `a`; strings without escapes point into `text`, which must
+ * outlive it.  Errors are SHORN_ERROR_JSON with a byte offset, or NOMEM. */
+shorn_code json_parse(arena *a, const char *text, size_t length, json_value **out,
+                      shorn_error *error);
+
+/* The value of the last member named `key`, or NULL. */
+const json_value *json_get(const json_value *object, const char *key, size_t key_length);
+
+/* ---- shapes (built by schema.c, finished by shape.c) --------------------- */
+
+typedef enum shape_kind {
+  SHAPE_ANY,      /* dynamic, self-describing value */
+  SHAPE_BOOLEAN,
+  SHAPE_FLOAT64,
+  SHAPE_INT,      /* ZigZag varint */
+  SHAPE_STRING,
+  SHAPE_UINT,
+  SHAPE_UUID,
+  SHAPE_DATETIME, /* format: date-time, epoch ms as ZigZag varint */
+  SHAPE_BIGINT,
+  SHAPE_BYTES,
+  SHAPE_FLOAT32,
+  SHAPE_LITERAL,
+  SHAPE_ENUM,
+  SHAPE_ARRAY,    /* fixed count when length >= 0 */
+  SHAPE_SET,
+  SHAPE_MAP,
+  SHAPE_TUPLE,
+  SHAPE_OBJECT,   /* closed, or open when extras != NULL */
+  SHAPE_RECORD,
+  SHAPE_NULLABLE,
+  SHAPE_UNION,    /* discriminated when on != NULL, else type-disjoint */
+  SHAPE_REF       /* back edge of a cycle: definition `index` */
+} shape_kind;
+
+/* JSON type names in the order a type-disjoint union sorts them. */
+typedef enum json_kind {
+  KIND_ARRAY,
+  KIND_BOOLEAN,
+  KIND_NULL,
+  KIND_NUMBER,
+  KIND_OBJECT,
+  KIND_STRING,
+  KIND_COUNT
+} json_kind;
+
+/* A literal, enum member or discriminant case. */
+typedef struct scalar {
+  json_type type; /* JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER or JSON_STRING */
+  double number;
+  const char *string; /* WTF-8 */
+  uint32_t string_length;
+  const char *json; /* its JSON text, as JSON.stringify writes it */
+  uint32_t json_length;
+} scalar;
+
+typedef struct shape shape;
+
+typedef struct field {
+  const char *key; /* WTF-8 */
+  uint32_t key_length;
+  bool optional;
+  uint32_t bit; /* rank among the optional fields, when optional */
+  shape *value;
+  const char *json_key; /* "\"key\":", ready to copy into decoded JSON */
+  uint32_t json_key_length;
+} field;
+
+struct shape {
+  shape_kind kind;
+  uint64_t min_width; /* fewest bytes any value takes; saturates at UINT64_MAX */
+  uint64_t slots;     /* decoded elements it can make from zero bytes (build check) */
+  union {
+    struct {
+      shape *element;
+      int64_t length; /* SHAPE_ARRAY: fixed count, or -1 */
+    } array;          /* SHAPE_ARRAY, SHAPE_SET */
+    struct {
+      shape *key, *value;
+    } map;
+    struct {
+      scalar *members; /* canonical order */
+      uint32_t count;
+    } enumeration;
+    scalar literal;
+    shape *inner; /* SHAPE_NULLABLE */
+    struct {
+      field *fields; /* canonical (UTF-16) key order */
+      uint32_t count;
+      uint32_t optional_count;
+      bool reject_unknown; /* additionalProperties absent: refuse unknown keys */
+      shape *extras;       /* open object: the undeclared keys' value shape */
+      uint32_t *index;     /* hash of key -> field + 1 (0 empty); built by shape.c */
+      uint32_t index_mask;
+    } object;
+    shape *record; /* SHAPE_RECORD: the value shape */
+    struct {
+      shape **items;
+      uint32_t count;
+      shape *rest; /* or NULL */
+    } tuple;
+    struct {
+      shape **branches;
+      uint32_t count;
+      const char *on; /* discriminated: the key (WTF-8), else NULL */
+      uint32_t on_length;
+      scalar *cases;            /* discriminated: cases[i] selects branches[i] */
+      json_kind *types;         /* type-disjoint: types[i] selects branches[i] */
+      int8_t by_kind[KIND_COUNT]; /* type-disjoint: branch per JSON kind, or -1 */
+    } choice;
+    struct {
+      uint32_t index;
+      shape *target; /* the definition's body */
+    } ref;
+  } u;
+};
+
+struct shorn_schema {
+  arena arena; /* owns every shape and string below */
+  shape *root;
+  shape **defs;
+  uint32_t def_count;
+  char *signature;
+  size_t signature_length;
+};
+
+/* schema.c: translate a parsed JSON Schema document into root and defs. */
+shorn_code schema_translate(shorn_schema *s, const json_value *document, shorn_error *error);
+
+/* shape.c: after translation, compute widths and slots, run the build
+ * checks, build lookup tables and the signature. */
+shorn_code shape_finish(shorn_schema *s, shorn_error *error);
+
+/* shape.c: the JSON text of a shape; `with_reject_unknown` adds the member
+ * the fold compares and the signature leaves out. */
+bool shape_text(shorn_buffer *b, const shape *sh, bool with_reject_unknown);
+
+/* shape.c: the FNV-1a fingerprint hash of a signature for a width. */
+uint32_t shape_fingerprint_hash(const char *signature, size_t length, int width);
+
+#endif

@@ -1,0 +1,133 @@
+/* memory.c — the allocator hook, buffers, arenas and errors. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+static void *(*realloc_hook)(void *, size_t) = realloc;
+static void (*free_hook)(void *) = free;
+
+void shorn_set_allocator(void *(*realloc_fn)(void *, size_t), void (*free_fn)(void *)) {
+  realloc_hook = realloc_fn ? realloc_fn : realloc;
+  free_hook = free_fn ? free_fn : free;
+}
+
+void *mem_alloc(size_t size) { return realloc_hook(NULL, size ? size : 1); }
+void *mem_realloc(void *p, size_t size) { return realloc_hook(p, size ? size : 1); }
+void mem_free(void *p) {
+  if (p) free_hook(p);
+}
+
+bool buffer_grow(shorn_buffer *b, size_t extra) {
+  if (extra > SIZE_MAX / 2 - b->length) return false;
+  size_t need = b->length + extra;
+  size_t cap = b->capacity ? b->capacity : 64;
+  while (cap < need) cap *= 2;
+  unsigned char *p = mem_realloc(b->data, cap);
+  if (!p) return false;
+  b->data = p;
+  b->capacity = cap;
+  return true;
+}
+
+void shorn_buffer_free(shorn_buffer *b) {
+  mem_free(b->data);
+  b->data = NULL;
+  b->length = b->capacity = 0;
+}
+
+/* Blocks double up to a ceiling so a small schema costs one allocation and a
+ * large DOM does not cost thousands. */
+struct arena_block {
+  arena_block *next;
+  size_t size;
+  _Alignas(8) char data[];
+};
+
+#define ARENA_FIRST 1024
+#define ARENA_CEILING (1u << 20)
+
+void *arena_alloc(arena *a, size_t size) {
+  size = (size + 7) & ~(size_t)7;
+  if ((size_t)(a->end - a->next) < size) {
+    size_t block = a->head ? a->head->size * 2 : ARENA_FIRST;
+    if (block > ARENA_CEILING) block = ARENA_CEILING;
+    if (block < size) block = size;
+    if (block > SIZE_MAX - sizeof(arena_block)) return NULL;
+    arena_block *b = mem_alloc(sizeof(arena_block) + block);
+    if (!b) return NULL;
+    b->next = a->head;
+    b->size = block;
+    a->head = b;
+    a->next = b->data;
+    a->end = b->data + block;
+  }
+  void *p = a->next;
+  a->next += size;
+  return p;
+}
+
+char *arena_strdup(arena *a, const char *s, size_t n) {
+  char *p = arena_alloc(a, n + 1);
+  if (!p) return NULL;
+  if (n) memcpy(p, s, n);
+  p[n] = 0;
+  return p;
+}
+
+void arena_free(arena *a) {
+  arena_block *b = a->head;
+  while (b) {
+    arena_block *next = b->next;
+    mem_free(b);
+    b = next;
+  }
+  a->head = NULL;
+  a->next = a->end = NULL;
+}
+
+static shorn_code error_vset(shorn_error *e, shorn_code code, const char *fmt, va_list ap) {
+  e->code = code;
+  e->where = SHORN_WHERE_NONE;
+  e->offset = -1;
+  e->path[0] = 0;
+  vsnprintf(e->message, sizeof e->message, fmt, ap);
+  return code;
+}
+
+shorn_code error_set(shorn_error *e, shorn_code code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  error_vset(e, code, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+shorn_code error_at_offset(shorn_error *e, shorn_code code, size_t offset, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  error_vset(e, code, fmt, ap);
+  va_end(ap);
+  e->where = SHORN_WHERE_OFFSET;
+  e->offset = (long long)offset;
+  return code;
+}
+
+shorn_code error_nomem(shorn_error *e) { return error_set(e, SHORN_ERROR_NOMEM, "Out of memory"); }
+
+size_t shorn_error_format(const shorn_error *e, char *out, size_t cap) {
+  int n;
+  if (!cap) return 0;
+  switch (e->where) {
+    case SHORN_WHERE_OFFSET:
+      n = snprintf(out, cap, "%s at byte %lld", e->message, e->offset);
+      break;
+    case SHORN_WHERE_PATH:
+      n = snprintf(out, cap, "%s at %s", e->message, e->path);
+      break;
+    default:
+      n = snprintf(out, cap, "%s", e->message);
+  }
+  if (n < 0) n = 0;
+  return (size_t)n < cap ? (size_t)n : cap - 1;
+}

@@ -1,0 +1,118 @@
+/*
+ * shorn.h — the shorn wire format in C: the core codec.
+ *
+ * shorn is a tagless, positional binary encoding: a JSON Schema supplies the
+ * meaning of every byte, so a payload holds nothing but values.  This header
+ * is the whole public surface of the core; it has no SQLite in it, so a CLI,
+ * a fuzzer or any C program can use the codec on its own.
+ *
+ *   shorn_schema *s;  shorn_error e;  shorn_buffer out = {0};
+ *   if (shorn_schema_compile(text, len, &s, &e) != SHORN_OK) ...
+ *   if (shorn_encode(s, json, json_len, 0, &out, &e) != SHORN_OK) ...
+ *   shorn_buffer_free(&out);  shorn_schema_free(s);
+ *
+ * Every function that can fail returns a shorn_code and, when it fails, fills
+ * the caller's shorn_error.  A compiled schema is immutable, so one may be
+ * shared by any number of threads.
+ */
+#ifndef SHORN_H
+#define SHORN_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Decoder limits of the byte layout. */
+#define SHORN_MAX_ELEMENTS 1000000       /* collection elements, record entries */
+#define SHORN_MAX_BYTES 67108864         /* string, byte array, BigInt magnitude */
+#define SHORN_MAX_DYNAMIC_DEPTH 64       /* nested containers in a dynamic value */
+#define SHORN_MAX_RECURSION 256          /* open levels of one recursive definition */
+
+/* Default width of a fingerprint, in bytes (the published library's). */
+#define SHORN_FINGERPRINT_DEFAULT 3
+
+typedef enum shorn_code {
+  SHORN_OK = 0,
+  SHORN_ERROR_SCHEMA, /* the schema text does not compile */
+  SHORN_ERROR_JSON,   /* the JSON text is not strict RFC 8259 */
+  SHORN_ERROR_ENCODE, /* the value does not fit the schema */
+  SHORN_ERROR_DECODE, /* the bytes are not a payload of the schema */
+  SHORN_ERROR_USAGE,  /* an argument out of range, such as a fingerprint width */
+  SHORN_ERROR_NOMEM   /* an allocation failed */
+} shorn_code;
+
+#define SHORN_MESSAGE_MAX 256
+#define SHORN_PATH_MAX 256
+
+/* What went wrong, and where.  `where` says which of the two locations holds:
+ * a byte offset (decode: into the payload, fingerprint included; JSON: into
+ * the text) or a path (encode: into the value, as `$.tags[3]`; schema: into
+ * the schema document, as a JSON Pointer `#/properties/tags`). */
+typedef enum shorn_where {
+  SHORN_WHERE_NONE = 0,
+  SHORN_WHERE_OFFSET,
+  SHORN_WHERE_PATH
+} shorn_where;
+
+typedef struct shorn_error {
+  shorn_code code;
+  shorn_where where;
+  long long offset;
+  char path[SHORN_PATH_MAX];
+  char message[SHORN_MESSAGE_MAX];
+} shorn_error;
+
+/* The message with its location appended: "Unexpected end of input at byte 3",
+ * "Expected an unsigned integer at $.age".  Writes at most `cap` bytes,
+ * NUL-terminated, and returns the length it wrote. */
+size_t shorn_error_format(const shorn_error *error, char *out, size_t cap);
+
+/* A growable byte buffer.  Start it zeroed; `data` comes from the allocator
+ * below and is released with shorn_buffer_free (or the allocator's free). */
+typedef struct shorn_buffer {
+  unsigned char *data;
+  size_t length;
+  size_t capacity;
+} shorn_buffer;
+
+void shorn_buffer_free(shorn_buffer *buffer);
+
+/* Route every allocation of the core through `realloc_fn` and `free_fn`
+ * (realloc_fn(NULL, n) allocates).  Process-wide; call it before any other
+ * function, or never (the C library's allocator is the default). */
+void shorn_set_allocator(void *(*realloc_fn)(void *, size_t), void (*free_fn)(void *));
+
+typedef struct shorn_schema shorn_schema;
+
+/* Compile JSON Schema text (draft 2020-12, as Zod, Valibot and ArkType emit
+ * it) into a codec.  The text need not outlive the schema. */
+shorn_code shorn_schema_compile(const char *text, size_t length, shorn_schema **out,
+                                shorn_error *error);
+void shorn_schema_free(shorn_schema *schema);
+
+/* The canonical signature: the wire shape as JSON text, what the fingerprint
+ * hashes.  Owned by the schema. */
+const char *shorn_schema_signature(const shorn_schema *schema, size_t *length);
+
+/* The `width`-byte fingerprint (1..4), most significant byte first. */
+shorn_code shorn_schema_fingerprint(const shorn_schema *schema, int width, unsigned char out[4],
+                                    shorn_error *error);
+
+/* Encode one JSON value.  With fingerprint_width 1..4 the payload is
+ * prefixed by that many fingerprint bytes; 0 writes the bare payload.  The
+ * bytes are appended to `out`. */
+shorn_code shorn_encode(const shorn_schema *schema, const char *json, size_t length,
+                        int fingerprint_width, shorn_buffer *out, shorn_error *error);
+
+/* Decode one payload into JSON text (canonical key order, JavaScript number
+ * spelling), appended to `out` without a terminating NUL.  With
+ * fingerprint_width 1..4 the prefix is checked and skipped first. */
+shorn_code shorn_decode(const shorn_schema *schema, const unsigned char *data, size_t length,
+                        int fingerprint_width, shorn_buffer *out, shorn_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
