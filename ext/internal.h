@@ -40,6 +40,7 @@
 /* ---- memory.c ------------------------------------------------------------ */
 
 void *mem_alloc(size_t size);
+void *mem_calloc(size_t count, size_t size); /* zeroed; NULL on overflow too */
 void *mem_realloc(void *p, size_t size);
 void mem_free(void *p);
 
@@ -58,6 +59,16 @@ static inline bool buffer_append(shorn_buffer *b, const void *p, size_t n) {
 static inline bool buffer_byte(shorn_buffer *b, uint8_t c) {
   if (!buffer_reserve(b, 1)) return false;
   b->data[b->length++] = c;
+  return true;
+}
+
+/* LEB128: seven bits a byte, least significant first. */
+static inline bool buffer_uvarint(shorn_buffer *b, uint64_t v) {
+  if (!buffer_reserve(b, 10)) return false;
+  uint8_t *o = b->data + b->length;
+  for (; v >= 0x80; v >>= 7) *o++ = (uint8_t)(v | 0x80);
+  *o++ = (uint8_t)v;
+  b->length = (size_t)(o - b->data);
   return true;
 }
 
@@ -268,7 +279,74 @@ struct shorn_schema {
   uint32_t def_count;
   char *signature;
   size_t signature_length;
+  uint32_t fingerprints[5]; /* the hash for each width 1..4, from the signature */
 };
+
+/* The `width`-byte fingerprint, most significant byte first: the low bytes
+ * of that width's hash. */
+static inline void fingerprint_bytes(const shorn_schema *s, int width, uint8_t out[4]) {
+  for (int i = 0; i < width; i++) out[i] = (uint8_t)(s->fingerprints[width] >> (8 * (width - 1 - i)));
+}
+
+/* A guard for the C stack: nested shapes, containers and recursive levels
+ * together, on encode and decode alike.  Far above what the per-definition
+ * and dynamic limits let a legitimate value reach. */
+#define NESTING_MAX 8192
+
+/* ---- decode.c ------------------------------------------------------------ */
+
+typedef struct decoder {
+  const uint8_t *start, *p, *end; /* offsets in errors count from start */
+  shorn_buffer *out;              /* NULL: validate without writing JSON */
+  shorn_error *error;
+  uint32_t *ref_depth;            /* open levels per definition */
+  uint32_t nesting;
+} decoder;
+
+shorn_code decode_value(decoder *d, const shape *s);
+shorn_code read_uvarint(decoder *d, uint64_t *value); /* counts, lengths, uint: 8 bytes at most */
+shorn_code read_int(decoder *d, int64_t *value);      /* ZigZag, 10 bytes at most */
+shorn_code read_string(decoder *d, const uint8_t **s, size_t *n);
+
+/* ---- unique.c: Set elements and Map keys, as a JavaScript Set sees them -- */
+
+/* Holds the SameValueZero identity of each primitive value added; objects
+ * and arrays have none, since every decoded one is a fresh reference.  Start
+ * it zeroed: it grows with what is added, not with what a count claims. */
+typedef struct unique_set {
+  uint32_t *slots; /* open addressing: entry + 1, 0 empty */
+  uint32_t mask, count;
+  size_t *offsets;         /* where each entry's identity starts */
+  shorn_buffer identities; /* each: a 4-byte length, then the bytes */
+} unique_set;
+
+/* Add the value whose encoding (of shape `s`) is `bytes`: 1 when new or not
+ * a primitive, 0 when it repeats an earlier one, -1 when out of memory. */
+int unique_add(unique_set *u, const shape *s, const uint8_t *bytes, size_t n);
+void unique_free(unique_set *u);
+
+/* ---- rich.c: the byte layout's shapes beyond JSON ------------------------ */
+
+#define DATETIME_LIMIT 8640000000000000LL /* TimeClip: +-8.64e15 ms */
+#define DATETIME_TEXT_MAX 32
+
+/* Date.prototype.toISOString of an epoch millisecond count within the limit. */
+size_t datetime_format(int64_t ms, char out[DATETIME_TEXT_MAX]);
+/* The inverse, accepting only the exact spelling datetime_format writes. */
+bool datetime_parse(const char *s, size_t n, int64_t *ms);
+
+/* Standard base64 with padding, appended as a JSON string. */
+bool base64_json(shorn_buffer *b, const uint8_t *s, size_t n);
+/* Decode canonical standard base64 (padding required, zero pad bits) into
+ * `out`, which has room for n / 4 * 3 bytes.  False when not canonical. */
+bool base64_decode(const char *s, size_t n, uint8_t *out, size_t *out_length);
+
+/* A BigInt's decimal spelling, as a JSON string, from its little-endian
+ * magnitude. */
+bool bigint_json(shorn_buffer *b, bool negative, const uint8_t *magnitude, size_t n);
+/* Append the wire form (header, magnitude) of a decimal spelling. */
+typedef enum bigint_status { BIGINT_OK, BIGINT_SPELLING, BIGINT_TOO_LARGE, BIGINT_NOMEM } bigint_status;
+bigint_status bigint_encode(shorn_buffer *b, const char *decimal, size_t n);
 
 /* schema.c: translate a parsed JSON Schema document into root and defs. */
 shorn_code schema_translate(shorn_schema *s, const json_value *document, shorn_error *error);

@@ -13,6 +13,12 @@ void shorn_set_allocator(void *(*realloc_fn)(void *, size_t), void (*free_fn)(vo
 }
 
 void *mem_alloc(size_t size) { return realloc_hook(NULL, size ? size : 1); }
+void *mem_calloc(size_t count, size_t size) {
+  if (size && count > SIZE_MAX / size) return NULL;
+  void *p = mem_alloc(count * size);
+  if (p) memset(p, 0, count * size);
+  return p;
+}
 void *mem_realloc(void *p, size_t size) { return realloc_hook(p, size ? size : 1); }
 void mem_free(void *p) {
   if (p) free_hook(p);

@@ -1,0 +1,696 @@
+/*
+ * decode.c — payload bytes to JSON text.
+ *
+ * One pass over the bytes, writing JSON as it goes.  Every check of the byte
+ * layout's limits table happens here, and every count is checked against the
+ * bytes that remain before anything is sized by it, so a hostile payload
+ * costs at most what it is long.  With no output buffer the same walk only
+ * validates, which is how skipping and shorn_valid read a payload.
+ */
+#include <stdio.h>
+
+#include "internal.h"
+
+#define SAFE_INTEGER_MAX 9007199254740991ull /* 2^53 - 1 */
+
+static shorn_code fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static shorn_code fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) {
+  shorn_error *e = d->error;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->message, sizeof e->message, fmt, ap);
+  va_end(ap);
+  e->code = SHORN_ERROR_DECODE;
+  e->where = SHORN_WHERE_OFFSET;
+  e->offset = (long long)(at - d->start);
+  e->path[0] = 0;
+  return SHORN_ERROR_DECODE;
+}
+
+static shorn_code end_of_input(decoder *d, const uint8_t *at) {
+  return fail_at(d, at, "Unexpected end of input");
+}
+
+static shorn_code out_of_memory(decoder *d) { return error_nomem(d->error); }
+
+/* ---- output ------------------------------------------------------------- */
+
+#define EMIT(d, p, n) \
+  do { \
+    if ((d)->out && !buffer_append((d)->out, (p), (n))) return out_of_memory(d); \
+  } while (0)
+#define EMIT_CHAR(d, c) \
+  do { \
+    if ((d)->out && !buffer_byte((d)->out, (uint8_t)(c))) return out_of_memory(d); \
+  } while (0)
+
+static shorn_code emit_number(decoder *d, double v) {
+  if (!d->out) return SHORN_OK;
+  char text[NUMBER_TEXT_MAX];
+  size_t n;
+  /* JSON has no spelling for these; SQLite's json functions print the same. */
+  if (v != v) {
+    n = 4, memcpy(text, "null", 4);
+  } else if (v == 1.0 / 0.0) {
+    n = 5, memcpy(text, "9e999", 5);
+  } else if (v == -1.0 / 0.0) {
+    n = 6, memcpy(text, "-9e999", 6);
+  } else if (v == 0 && 1 / v < 0) {
+    n = 2, memcpy(text, "-0", 2); /* keeps the value, which JSON.stringify would not */
+  } else {
+    n = number_format(v, text);
+  }
+  if (!buffer_append(d->out, text, n)) return out_of_memory(d);
+  return SHORN_OK;
+}
+
+static shorn_code emit_string(decoder *d, const uint8_t *s, size_t n) {
+  if (d->out && !buffer_json_string(d->out, (const char *)s, n)) return out_of_memory(d);
+  return SHORN_OK;
+}
+
+/* ---- readers ------------------------------------------------------------ */
+
+shorn_code read_uvarint(decoder *d, uint64_t *value) {
+  const uint8_t *p = d->p;
+  if (likely(p < d->end && *p < 0x80)) {
+    *value = *p;
+    d->p = p + 1;
+    return SHORN_OK;
+  }
+  uint64_t total = 0;
+  for (int i = 0; i < 8; i++) {
+    if (p >= d->end) return end_of_input(d, p);
+    uint8_t b = *p++;
+    total += (uint64_t)(b & 0x7F) << (7 * i);
+    /* The range check comes first: that is the reference's order. */
+    if (total > SAFE_INTEGER_MAX) return fail_at(d, p, "Integer exceeds JavaScript's safe range");
+    if (!(b & 0x80)) {
+      if (i > 0 && b == 0) return fail_at(d, p, "Non-canonical variable-length integer");
+      *value = total;
+      d->p = p;
+      return SHORN_OK;
+    }
+  }
+  return fail_at(d, p, "Invalid or unsafe variable-length integer");
+}
+
+shorn_code read_int(decoder *d, int64_t *value) {
+  const uint8_t *p = d->p;
+  uint64_t z = 0;
+  bool unsafe = false;
+  for (int i = 0;; i++) {
+    if (i == 10) return fail_at(d, p, "Invalid variable-length integer");
+    if (p >= d->end) return end_of_input(d, p);
+    uint8_t b = *p++;
+    /* Past 56 bits any value is unsafe; keep reading for the other checks. */
+    if (i < 8)
+      z |= (uint64_t)(b & 0x7F) << (7 * i);
+    else if (b & 0x7F)
+      unsafe = true;
+    if (!(b & 0x80)) {
+      if (i > 0 && b == 0) return fail_at(d, p, "Non-canonical variable-length integer");
+      break;
+    }
+  }
+  /* A safe value's ZigZag form is at most 2^54 - 2. */
+  if (unsafe || z > 2 * SAFE_INTEGER_MAX)
+    return fail_at(d, p, "Integer exceeds JavaScript's safe range");
+  *value = (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
+  d->p = p;
+  return SHORN_OK;
+}
+
+/* A length-prefixed body (string, bytes): its limit, then the input left. */
+static shorn_code read_body(decoder *d, const uint8_t **body, size_t *length) {
+  uint64_t n;
+  shorn_code rc = read_uvarint(d, &n);
+  if (rc) return rc;
+  if (n > SHORN_MAX_BYTES) return fail_at(d, d->p, "Invalid byte length %llu", (unsigned long long)n);
+  if (n > (uint64_t)(d->end - d->p)) return end_of_input(d, d->p);
+  *body = d->p;
+  *length = (size_t)n;
+  d->p += n;
+  return SHORN_OK;
+}
+
+shorn_code read_string(decoder *d, const uint8_t **s, size_t *n) {
+  shorn_code rc = read_body(d, s, n);
+  if (rc) return rc;
+  if (!utf8_valid(*s, *n)) return fail_at(d, *s, "Invalid UTF-8");
+  return SHORN_OK;
+}
+
+static inline size_t remaining(const decoder *d) { return (size_t)(d->end - d->p); }
+
+/* Would `count` elements of `width` bytes each overrun the input?  Widths
+ * saturate and multiply past 2^64 in hostile schemas, hence the division. */
+static inline bool exceeds(const decoder *d, uint64_t count, uint64_t width) {
+  return width && count > remaining(d) / width;
+}
+
+/* ---- the walk ----------------------------------------------------------- */
+
+static shorn_code decode_dynamic(decoder *d, int depth);
+
+/* A collection's element: a shape, or (NULL) a dynamic value one level down. */
+static inline shorn_code decode_element(decoder *d, const shape *element, int depth) {
+  return element ? decode_value(d, element) : decode_dynamic(d, depth);
+}
+
+static shorn_code take(decoder *d, const uint8_t **bytes, size_t n) {
+  if (remaining(d) < n) return end_of_input(d, d->p);
+  *bytes = d->p;
+  d->p += n;
+  return SHORN_OK;
+}
+
+static double read_f64(const uint8_t *b) {
+  uint64_t bits = 0;
+  for (int i = 7; i >= 0; i--) bits = bits << 8 | b[i];
+  double v;
+  memcpy(&v, &bits, 8);
+  return v;
+}
+
+static double read_f32(const uint8_t *b) {
+  uint32_t bits = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+  float v;
+  memcpy(&v, &bits, 4);
+  return v;
+}
+
+static shorn_code decode_uuid(decoder *d) {
+  const uint8_t *b = NULL;
+  shorn_code rc = take(d, &b, 16);
+  if (rc || !d->out) return rc;
+  static const char hex[] = "0123456789abcdef";
+  char text[38], *o = text;
+  *o++ = '"';
+  for (int i = 0; i < 16; i++) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) *o++ = '-';
+    *o++ = hex[b[i] >> 4];
+    *o++ = hex[b[i] & 15];
+  }
+  *o++ = '"';
+  EMIT(d, text, sizeof text);
+  return SHORN_OK;
+}
+
+static shorn_code decode_datetime(decoder *d) {
+  int64_t ms;
+  shorn_code rc = read_int(d, &ms);
+  if (rc) return rc;
+  if (ms > DATETIME_LIMIT || ms < -DATETIME_LIMIT)
+    return fail_at(d, d->p, "Date-time %lld ms is outside the range of a Date", (long long)ms);
+  if (!d->out) return SHORN_OK;
+  char text[DATETIME_TEXT_MAX + 2];
+  size_t n = datetime_format(ms, text + 1);
+  text[0] = '"';
+  text[n + 1] = '"';
+  EMIT(d, text, n + 2);
+  return SHORN_OK;
+}
+
+static shorn_code decode_bigint(decoder *d) {
+  uint64_t header;
+  shorn_code rc = read_uvarint(d, &header);
+  if (rc) return rc;
+  /* A header of 1 would be negative zero: one value, two encodings. */
+  if (header == 1) return fail_at(d, d->p, "Non-canonical bigint");
+  uint64_t n = header >> 1;
+  if (n > SHORN_MAX_BYTES)
+    return fail_at(d, d->p, "BigInt magnitude of %llu bytes exceeds the limit", (unsigned long long)n);
+  const uint8_t *magnitude = NULL;
+  if ((rc = take(d, &magnitude, (size_t)n))) return rc;
+  if (n && magnitude[n - 1] == 0) return fail_at(d, d->p, "Non-canonical bigint");
+  if (d->out && !bigint_json(d->out, header & 1, magnitude, (size_t)n)) return out_of_memory(d);
+  return SHORN_OK;
+}
+
+/* Elements of an array, a set or a tuple's rest, after their count. */
+static shorn_code decode_elements(decoder *d, const shape *element, int depth, uint64_t count,
+                                  bool first, unique_set *unique) {
+  for (uint64_t i = 0; i < count; i++) {
+    if (!first || i) EMIT_CHAR(d, ',');
+    const uint8_t *at = d->p;
+    shorn_code rc = decode_element(d, element, depth);
+    if (rc) return rc;
+    if (unique) {
+      int added = unique_add(unique, element, at, (size_t)(d->p - at));
+      if (added < 0) return out_of_memory(d);
+      if (!added) return fail_at(d, at, "Set element repeats an earlier element");
+    }
+  }
+  return SHORN_OK;
+}
+
+/* The count of a variable-length collection, with its two checks. */
+static shorn_code read_count(decoder *d, uint64_t width, const char *what, uint64_t *count) {
+  shorn_code rc = read_uvarint(d, count);
+  if (rc) return rc;
+  if (*count > SHORN_MAX_ELEMENTS)
+    return fail_at(d, d->p, "%s %llu exceeds the limit", what, (unsigned long long)*count);
+  if (exceeds(d, *count, width))
+    return fail_at(d, d->p, "%s %llu exceeds the remaining input", what, (unsigned long long)*count);
+  return SHORN_OK;
+}
+
+static shorn_code decode_array(decoder *d, const shape *s) {
+  const shape *element = s->u.array.element;
+  uint64_t count;
+  shorn_code rc;
+  if (s->u.array.length >= 0) {
+    /* The count is the schema's, and a schema may have been fetched rather
+     * than written by hand: it is checked like one read from the wire. */
+    count = (uint64_t)s->u.array.length;
+    if (exceeds(d, count, element->min_width))
+      return fail_at(d, d->p, "Array length %llu exceeds the remaining input",
+                     (unsigned long long)count);
+  } else if ((rc = read_count(d, element->min_width, "Array length", &count))) {
+    return rc;
+  }
+  EMIT_CHAR(d, '[');
+  if (s->kind == SHAPE_SET) {
+    unique_set set = {0};
+    rc = decode_elements(d, element, 0, count, true, &set);
+    unique_free(&set);
+  } else {
+    rc = decode_elements(d, element, 0, count, true, NULL);
+  }
+  if (rc) return rc;
+  EMIT_CHAR(d, ']');
+  return SHORN_OK;
+}
+
+static uint64_t add_widths(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+static shorn_code decode_map_entries(decoder *d, const shape *s, uint64_t count, unique_set *keys) {
+  for (uint64_t i = 0; i < count; i++) {
+    if (i) EMIT_CHAR(d, ',');
+    EMIT_CHAR(d, '[');
+    const uint8_t *at = d->p;
+    shorn_code rc = decode_value(d, s->u.map.key);
+    if (rc) return rc;
+    int added = unique_add(keys, s->u.map.key, at, (size_t)(d->p - at));
+    if (added < 0) return out_of_memory(d);
+    if (!added) return fail_at(d, at, "Map key repeats an earlier key");
+    EMIT_CHAR(d, ',');
+    if ((rc = decode_value(d, s->u.map.value))) return rc;
+    EMIT_CHAR(d, ']');
+  }
+  return SHORN_OK;
+}
+
+static shorn_code decode_map(decoder *d, const shape *s) {
+  uint64_t count, width = add_widths(s->u.map.key->min_width, s->u.map.value->min_width);
+  shorn_code rc = read_count(d, width, "Map size", &count);
+  if (rc) return rc;
+  EMIT_CHAR(d, '[');
+  unique_set keys = {0};
+  rc = decode_map_entries(d, s, count, &keys);
+  unique_free(&keys);
+  if (rc) return rc;
+  EMIT_CHAR(d, ']');
+  return SHORN_OK;
+}
+
+static shorn_code decode_tuple(decoder *d, const shape *s) {
+  EMIT_CHAR(d, '[');
+  for (uint32_t i = 0; i < s->u.tuple.count; i++) {
+    if (i) EMIT_CHAR(d, ',');
+    shorn_code rc = decode_value(d, s->u.tuple.items[i]);
+    if (rc) return rc;
+  }
+  if (s->u.tuple.rest) {
+    uint64_t count;
+    shorn_code rc = read_count(d, s->u.tuple.rest->min_width, "Array length", &count);
+    if (rc) return rc;
+    if ((rc = decode_elements(d, s->u.tuple.rest, 0, count, s->u.tuple.count == 0, NULL))) return rc;
+  }
+  EMIT_CHAR(d, ']');
+  return SHORN_OK;
+}
+
+/* Reads record keys, each strictly after the one before in UTF-16 order,
+ * which also rules out a repeated key. */
+typedef struct key_reader {
+  const uint8_t *prev;
+  size_t prev_length;
+} key_reader;
+
+static shorn_code read_record_key(decoder *d, key_reader *k, const uint8_t **key, size_t *n) {
+  shorn_code rc = read_string(d, key, n);
+  if (rc) return rc;
+  if (k->prev && utf16_compare((const char *)k->prev, k->prev_length, (const char *)*key, *n) >= 0)
+    return fail_at(d, d->p, "Record keys are out of canonical order");
+  k->prev = *key;
+  k->prev_length = *n;
+  return SHORN_OK;
+}
+
+static shorn_code emit_key(decoder *d, const uint8_t *key, size_t n, bool comma) {
+  if (comma) EMIT_CHAR(d, ',');
+  shorn_code rc = emit_string(d, key, n);
+  if (rc) return rc;
+  EMIT_CHAR(d, ':');
+  return SHORN_OK;
+}
+
+/* A record (or a dynamic object): count, then key and value per entry. */
+static shorn_code decode_record(decoder *d, const shape *value, int depth) {
+  uint64_t count, width = add_widths(value ? value->min_width : 1, 1);
+  shorn_code rc = read_count(d, width, "Record size", &count);
+  if (rc) return rc;
+  EMIT_CHAR(d, '{');
+  key_reader keys = {0};
+  const uint8_t *key;
+  size_t n;
+  for (uint64_t i = 0; i < count; i++) {
+    if ((rc = read_record_key(d, &keys, &key, &n))) return rc;
+    if ((rc = emit_key(d, key, n, i > 0))) return rc;
+    if ((rc = decode_element(d, value, depth))) return rc;
+  }
+  EMIT_CHAR(d, '}');
+  return SHORN_OK;
+}
+
+/* The presence bitmap: ceil(k / 8) bytes, unused high bits zero. */
+static shorn_code read_bitmap(decoder *d, const shape *s, const uint8_t **bitmap) {
+  uint32_t k = s->u.object.optional_count;
+  *bitmap = NULL;
+  if (!k) return SHORN_OK;
+  size_t bytes = (k + 7) / 8;
+  shorn_code rc = take(d, bitmap, bytes);
+  if (rc) return rc;
+  if ((k & 7) && ((*bitmap)[bytes - 1] >> (k & 7)))
+    return fail_at(d, d->p, "Non-canonical presence bitmap padding");
+  return SHORN_OK;
+}
+
+static inline bool field_present(const field *f, const uint8_t *bitmap) {
+  return !f->optional || (bitmap[f->bit >> 3] >> (f->bit & 7) & 1);
+}
+
+static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t *bitmap) {
+  EMIT_CHAR(d, '{');
+  bool comma = false;
+  for (uint32_t i = 0; i < s->u.object.count; i++) {
+    const field *f = &s->u.object.fields[i];
+    if (!field_present(f, bitmap)) continue;
+    if (comma) EMIT_CHAR(d, ',');
+    comma = true;
+    EMIT(d, f->json_key, f->json_key_length);
+    shorn_code rc = decode_value(d, f->value);
+    if (rc) return rc;
+  }
+  EMIT_CHAR(d, '}');
+  return SHORN_OK;
+}
+
+/* An open object lists its declared fields and its extras together, in
+ * canonical order.  Each run arrives sorted, so members are written as they
+ * are decoded and the two runs merged in place afterwards. */
+typedef struct member_span {
+  size_t start, end; /* `"key":value` in the output, without a comma */
+  const char *key;
+  size_t key_length;
+} member_span;
+
+typedef struct span_list {
+  member_span *items;
+  size_t count, capacity;
+} span_list;
+
+static member_span *span_push(span_list *l) {
+  if (l->count == l->capacity) {
+    size_t cap = l->capacity ? l->capacity * 2 : 16;
+    member_span *p = mem_realloc(l->items, cap * sizeof *p);
+    if (!p) return NULL;
+    l->items = p;
+    l->capacity = cap;
+  }
+  return &l->items[l->count++];
+}
+
+static shorn_code merge_members(decoder *d, size_t base, const span_list *l, size_t declared) {
+  shorn_buffer *out = d->out;
+  size_t length = out->length - base;
+  if (!l->count || !buffer_reserve(out, l->count)) return l->count ? out_of_memory(d) : SHORN_OK;
+  unsigned char *copy = mem_alloc(length);
+  if (!copy) return out_of_memory(d);
+  memcpy(copy, out->data + base, length);
+  out->length = base;
+  size_t i = 0, j = declared;
+  for (size_t n = 0; n < l->count; n++) {
+    const member_span *m;
+    if (j >= l->count || (i < declared && utf16_compare(l->items[i].key, l->items[i].key_length,
+                                                        l->items[j].key, l->items[j].key_length) < 0))
+      m = &l->items[i++];
+    else
+      m = &l->items[j++];
+    if (n) out->data[out->length++] = ',';
+    memcpy(out->data + out->length, copy + (m->start - base), m->end - m->start);
+    out->length += m->end - m->start;
+  }
+  mem_free(copy);
+  return SHORN_OK;
+}
+
+static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t *bitmap,
+                                      span_list *spans, size_t *declared) {
+  shorn_code rc;
+  for (uint32_t i = 0; i < s->u.object.count; i++) {
+    const field *f = &s->u.object.fields[i];
+    if (!field_present(f, bitmap)) continue;
+    if (d->out) {
+      member_span *m = span_push(spans);
+      if (!m) return out_of_memory(d);
+      m->key = f->key, m->key_length = f->key_length, m->start = d->out->length;
+    }
+    EMIT(d, f->json_key, f->json_key_length);
+    if ((rc = decode_value(d, f->value))) return rc;
+    if (d->out) spans->items[spans->count - 1].end = d->out->length;
+  }
+  *declared = spans->count;
+
+  const shape *extras = s->u.object.extras;
+  uint64_t count;
+  if ((rc = read_count(d, add_widths(extras->min_width, 1), "Record size", &count))) return rc;
+  key_reader keys = {0};
+  const uint8_t *key, *repeated = NULL;
+  size_t n, repeated_length = 0;
+  for (uint64_t i = 0; i < count; i++) {
+    if ((rc = read_record_key(d, &keys, &key, &n))) return rc;
+    if (!repeated && object_find_field(s, (const char *)key, n)) repeated = key, repeated_length = n;
+    if (d->out) {
+      member_span *m = span_push(spans);
+      if (!m) return out_of_memory(d);
+      m->key = (const char *)key, m->key_length = n, m->start = d->out->length;
+    }
+    if ((rc = emit_key(d, key, n, false))) return rc;
+    if ((rc = decode_value(d, extras))) return rc;
+    if (d->out) spans->items[spans->count - 1].end = d->out->length;
+  }
+  /* Reported only after the whole tail, as the reference does: an ordering
+   * error later in the tail is the one a reader sees. */
+  if (repeated)
+    return fail_at(d, d->p, "Extra property \"%.*s\" repeats a declared field",
+                   (int)(repeated_length < 64 ? repeated_length : 64), (const char *)repeated);
+  return SHORN_OK;
+}
+
+static shorn_code decode_open_object(decoder *d, const shape *s, const uint8_t *bitmap) {
+  EMIT_CHAR(d, '{');
+  size_t base = d->out ? d->out->length : 0, declared = 0;
+  span_list spans = {0};
+  shorn_code rc = decode_open_members(d, s, bitmap, &spans, &declared);
+  if (!rc && d->out) rc = merge_members(d, base, &spans, declared);
+  mem_free(spans.items);
+  if (rc) return rc;
+  EMIT_CHAR(d, '}');
+  return SHORN_OK;
+}
+
+static shorn_code decode_object(decoder *d, const shape *s) {
+  const uint8_t *bitmap;
+  shorn_code rc = read_bitmap(d, s, &bitmap);
+  if (rc) return rc;
+  return s->u.object.extras ? decode_open_object(d, s, bitmap) : decode_closed_object(d, s, bitmap);
+}
+
+static shorn_code decode_dynamic(decoder *d, int depth) {
+  const uint8_t *at = d->p, *b = NULL;
+  if (at >= d->end) return end_of_input(d, at);
+  uint8_t tag = *d->p++;
+  shorn_code rc;
+  switch (tag) {
+    case 0: EMIT(d, "null", 4); return SHORN_OK;
+    case 1: EMIT(d, "false", 5); return SHORN_OK;
+    case 2: EMIT(d, "true", 4); return SHORN_OK;
+    case 3: {
+      int64_t v;
+      if ((rc = read_int(d, &v))) return rc;
+      return emit_number(d, (double)v);
+    }
+    case 4: {
+      if ((rc = take(d, &b, 8))) return rc;
+      double v = read_f64(b);
+      /* Integers have tag 3; a second spelling would break one value, one
+       * encoding.  -0 is no integer on the wire, so it stays here. */
+      if (v >= -MAX_SAFE_INTEGER && v <= MAX_SAFE_INTEGER && v == (double)(int64_t)v &&
+          !(v == 0 && 1 / v < 0))
+        return fail_at(d, d->p, "Non-canonical dynamic number");
+      return emit_number(d, v);
+    }
+    case 5: {
+      size_t n = 0;
+      if ((rc = read_string(d, &b, &n))) return rc;
+      return emit_string(d, b, n);
+    }
+    case 6:
+    case 7: {
+      if (depth == SHORN_MAX_DYNAMIC_DEPTH)
+        return fail_at(d, d->p, "Dynamic value nests deeper than %d", SHORN_MAX_DYNAMIC_DEPTH);
+      if (tag == 7) return decode_record(d, NULL, depth + 1);
+      uint64_t count;
+      if ((rc = read_count(d, 1, "Array length", &count))) return rc;
+      EMIT_CHAR(d, '[');
+      if ((rc = decode_elements(d, NULL, depth + 1, count, true, NULL))) return rc;
+      EMIT_CHAR(d, ']');
+      return SHORN_OK;
+    }
+    default:
+      return fail_at(d, at, "Unknown dynamic tag %u", tag);
+  }
+}
+
+static shorn_code decode_index(decoder *d, uint32_t count, const char *what, uint64_t *index) {
+  shorn_code rc = read_uvarint(d, index);
+  if (rc) return rc;
+  if (*index >= count) return fail_at(d, d->p, "Unknown %s %llu", what, (unsigned long long)*index);
+  return SHORN_OK;
+}
+
+static shorn_code decode_ref(decoder *d, const shape *s) {
+  uint32_t *depth = &d->ref_depth[s->u.ref.index];
+  if (*depth == SHORN_MAX_RECURSION)
+    return fail_at(d, d->p, "Recursive value nests deeper than %d", SHORN_MAX_RECURSION);
+  ++*depth;
+  shorn_code rc = decode_value(d, s->u.ref.target);
+  --*depth;
+  return rc;
+}
+
+static shorn_code decode_shape(decoder *d, const shape *s) {
+  const uint8_t *b = NULL;
+  shorn_code rc;
+  uint64_t u;
+  switch (s->kind) {
+    case SHAPE_ANY: return decode_dynamic(d, 0);
+    case SHAPE_BOOLEAN:
+      if (d->p >= d->end) return end_of_input(d, d->p);
+      if (*d->p > 1) return fail_at(d, d->p, "Invalid boolean %u", *d->p);
+      EMIT(d, *d->p ? "true" : "false", *d->p ? 4 : 5);
+      d->p++;
+      return SHORN_OK;
+    case SHAPE_FLOAT64:
+      if ((rc = take(d, &b, 8))) return rc;
+      return emit_number(d, read_f64(b));
+    case SHAPE_FLOAT32:
+      if ((rc = take(d, &b, 4))) return rc;
+      return emit_number(d, read_f32(b));
+    case SHAPE_INT: {
+      int64_t v;
+      if ((rc = read_int(d, &v))) return rc;
+      return emit_number(d, (double)v);
+    }
+    case SHAPE_UINT:
+      if ((rc = read_uvarint(d, &u))) return rc;
+      return emit_number(d, (double)u);
+    case SHAPE_STRING: {
+      size_t n = 0;
+      if ((rc = read_string(d, &b, &n))) return rc;
+      return emit_string(d, b, n);
+    }
+    case SHAPE_UUID: return decode_uuid(d);
+    case SHAPE_DATETIME: return decode_datetime(d);
+    case SHAPE_BIGINT: return decode_bigint(d);
+    case SHAPE_BYTES: {
+      size_t n = 0;
+      if ((rc = read_body(d, &b, &n))) return rc;
+      if (d->out && !base64_json(d->out, b, n)) return out_of_memory(d);
+      return SHORN_OK;
+    }
+    case SHAPE_LITERAL:
+      EMIT(d, s->u.literal.json, s->u.literal.json_length);
+      return SHORN_OK;
+    case SHAPE_ENUM:
+      if ((rc = decode_index(d, s->u.enumeration.count, "enum index", &u))) return rc;
+      EMIT(d, s->u.enumeration.members[u].json, s->u.enumeration.members[u].json_length);
+      return SHORN_OK;
+    case SHAPE_ARRAY:
+    case SHAPE_SET: return decode_array(d, s);
+    case SHAPE_MAP: return decode_map(d, s);
+    case SHAPE_TUPLE: return decode_tuple(d, s);
+    case SHAPE_OBJECT: return decode_object(d, s);
+    case SHAPE_RECORD: return decode_record(d, s->u.record, 0);
+    case SHAPE_NULLABLE:
+      if (d->p >= d->end) return end_of_input(d, d->p);
+      if (*d->p > 1) return fail_at(d, d->p, "Invalid nullable marker");
+      if (*d->p++ == 0) {
+        EMIT(d, "null", 4);
+        return SHORN_OK;
+      }
+      return decode_value(d, s->u.inner);
+    case SHAPE_UNION:
+      if ((rc = decode_index(d, s->u.choice.count, "union branch", &u))) return rc;
+      return decode_value(d, s->u.choice.branches[u]);
+    case SHAPE_REF: return decode_ref(d, s);
+  }
+  return fail_at(d, d->p, "Unknown shape");
+}
+
+shorn_code decode_value(decoder *d, const shape *s) {
+  if (unlikely(d->nesting == NESTING_MAX))
+    return fail_at(d, d->p, "Value nests deeper than %d levels", NESTING_MAX);
+  d->nesting++;
+  shorn_code rc = decode_shape(d, s);
+  d->nesting--;
+  return rc;
+}
+
+/* The fingerprint prefix, byte by byte, as the reference reads it. */
+static shorn_code check_fingerprint(decoder *d, const shorn_schema *s, int width) {
+  uint8_t want[4];
+  fingerprint_bytes(s, width, want);
+  for (int i = 0; i < width; i++) {
+    if (d->p >= d->end) return end_of_input(d, d->p);
+    if (*d->p != want[i]) {
+      char hex[9];
+      for (int k = 0; k < width; k++) snprintf(hex + 2 * k, 3, "%02x", want[k]);
+      return fail_at(d, d->start,
+                     "Payload was written by a different schema (expected fingerprint %s)", hex);
+    }
+    d->p++;
+  }
+  return SHORN_OK;
+}
+
+shorn_code shorn_decode(const shorn_schema *s, const unsigned char *data, size_t length,
+                        int fingerprint_width, shorn_buffer *out, shorn_error *error) {
+  if (fingerprint_width < 0 || fingerprint_width > 4)
+    return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
+  uint32_t depth_here[16] = {0};
+  decoder d = {.start = data, .p = data, .end = data + length, .out = out, .error = error,
+               .ref_depth = depth_here};
+  if (s->def_count > 16 && !(d.ref_depth = mem_calloc(s->def_count, sizeof *d.ref_depth)))
+    return error_nomem(error);
+  size_t mark = out ? out->length : 0;
+  shorn_code rc = check_fingerprint(&d, s, fingerprint_width);
+  if (!rc) rc = decode_value(&d, s->root);
+  if (!rc && d.p != d.end) rc = fail_at(&d, d.p, "Unexpected trailing data");
+  if (d.ref_depth != depth_here) mem_free(d.ref_depth);
+  if (rc && out) out->length = mark;
+  return rc;
+}

@@ -1,0 +1,662 @@
+/*
+ * encode.c — a JSON value to payload bytes.
+ *
+ * The JSON text is parsed into a DOM first, because the wire wants an
+ * object's fields in canonical order and the text may list them in any.
+ * Errors carry the path of the value that failed, collected while the
+ * walk unwinds so that a successful encode pays nothing for it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+typedef struct path_segment {
+  const char *key; /* NULL for an array index */
+  uint32_t key_length;
+  uint64_t index;
+} path_segment;
+
+typedef struct encoder {
+  shorn_buffer *out;
+  shorn_error *error;
+  uint32_t *ref_depth; /* open levels per definition */
+  uint32_t nesting;
+  /* One stack shared by every object on the walk, for the members it
+   * matched to fields and the extras it found; frames refer to it by index
+   * because an inner object may move it. */
+  const json_value **scratch;
+  size_t scratch_used, scratch_capacity;
+  path_segment *path; /* innermost first */
+  size_t path_length, path_capacity;
+} encoder;
+
+static shorn_code fail(encoder *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static shorn_code fail(encoder *e, const char *fmt, ...) {
+  shorn_error *err = e->error;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  va_end(ap);
+  err->code = SHORN_ERROR_ENCODE;
+  err->where = SHORN_WHERE_PATH;
+  err->offset = -1;
+  err->path[0] = 0;
+  return SHORN_ERROR_ENCODE;
+}
+
+static shorn_code out_of_memory(encoder *e) { return error_nomem(e->error); }
+
+/* On the way out of a failed child, note where it was.  Only value errors
+ * get a path; running out of memory has nowhere to point. */
+static shorn_code at_segment(encoder *e, shorn_code rc, const char *key, uint32_t key_length,
+                             uint64_t index) {
+  if (rc != SHORN_ERROR_ENCODE) return rc;
+  if (e->path_length == e->path_capacity) {
+    size_t cap = e->path_capacity ? e->path_capacity * 2 : 16;
+    path_segment *p = mem_realloc(e->path, cap * sizeof *p);
+    if (!p) return rc; /* the message stands without its full path */
+    e->path = p;
+    e->path_capacity = cap;
+  }
+  e->path[e->path_length++] = (path_segment){key, key_length, index};
+  return rc;
+}
+static inline shorn_code at_key(encoder *e, shorn_code rc, const char *key, uint32_t n) {
+  return rc ? at_segment(e, rc, key, n, 0) : rc;
+}
+static inline shorn_code at_index(encoder *e, shorn_code rc, uint64_t i) {
+  return rc ? at_segment(e, rc, NULL, 0, i) : rc;
+}
+
+static bool is_identifier(const char *s, size_t n) {
+  if (!n || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+          c == '$'))
+      return false;
+  }
+  return true;
+}
+
+/* `$.tags[3]`, `$."a key"`: SQLite's JSON path spelling, so the path can be
+ * pasted into shorn_extract.  Cut short with "..." when it will not fit. */
+static void format_path(encoder *e) {
+  shorn_buffer b = {0};
+  bool ok = buffer_byte(&b, '$');
+  for (size_t i = e->path_length; ok && i-- > 0;) {
+    const path_segment *s = &e->path[i];
+    char text[32];
+    if (!s->key) {
+      ok = buffer_append(&b, text, (size_t)snprintf(text, sizeof text, "[%llu]",
+                                                     (unsigned long long)s->index));
+    } else if (is_identifier(s->key, s->key_length)) {
+      ok = buffer_byte(&b, '.') && buffer_append(&b, s->key, s->key_length);
+    } else {
+      ok = buffer_byte(&b, '.') && buffer_json_string(&b, s->key, s->key_length);
+    }
+  }
+  char *path = e->error->path;
+  size_t n = ok ? b.length : 1;
+  if (n >= SHORN_PATH_MAX) {
+    memcpy(path, b.data, SHORN_PATH_MAX - 4);
+    memcpy(path + SHORN_PATH_MAX - 4, "...", 4);
+  } else {
+    memcpy(path, ok ? (const char *)b.data : "$", n);
+    path[n] = 0;
+  }
+  shorn_buffer_free(&b);
+}
+
+/* ---- writers ------------------------------------------------------------ */
+
+static shorn_code put_uvarint(encoder *e, uint64_t v) {
+  return buffer_uvarint(e->out, v) ? SHORN_OK : out_of_memory(e);
+}
+
+static shorn_code put_zigzag(encoder *e, int64_t v) {
+  return put_uvarint(e, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+static shorn_code put_bytes(encoder *e, const void *p, size_t n) {
+  return buffer_append(e->out, p, n) ? SHORN_OK : out_of_memory(e);
+}
+
+static shorn_code put_f64(encoder *e, double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, 8);
+  uint8_t b[8];
+  for (int i = 0; i < 8; i++) b[i] = (uint8_t)(bits >> (8 * i));
+  return put_bytes(e, b, 8);
+}
+
+/* Math.fround: to the nearest float32, and past its range to infinity.  The
+ * overflow is handled before the conversion, which C leaves undefined. */
+static shorn_code put_f32(encoder *e, double v) {
+  float f;
+  if (fabs(v) >= 0x1.ffffffp127) /* FLT_MAX plus half an ulp rounds up */
+    f = v < 0 ? -INFINITY : INFINITY;
+  else if (fabs(v) > 0x1.fffffep127)
+    f = v < 0 ? -0x1.fffffep127f : 0x1.fffffep127f;
+  else
+    f = (float)v;
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  uint8_t b[4] = {(uint8_t)bits, (uint8_t)(bits >> 8), (uint8_t)(bits >> 16), (uint8_t)(bits >> 24)};
+  return put_bytes(e, b, 4);
+}
+
+static shorn_code put_string(encoder *e, const json_value *v) {
+  if (v->flags & JSON_LONE_SURROGATE) return fail(e, "String contains an unpaired surrogate");
+  if (v->length > SHORN_MAX_BYTES) return fail(e, "String is too large");
+  shorn_code rc = put_uvarint(e, v->length);
+  return rc ? rc : put_bytes(e, v->u.string, v->length);
+}
+
+/* ---- value tests --------------------------------------------------------- */
+
+static inline bool is_safe_integer(double x) {
+  return x >= -MAX_SAFE_INTEGER && x <= MAX_SAFE_INTEGER && x == (double)(int64_t)x;
+}
+
+static inline bool is_negative_zero(double x) { return x == 0 && signbit(x); }
+
+/* Does the JSON value equal the scalar?  `same_value` is JavaScript's
+ * Object.is (a literal), otherwise SameValueZero (an enum, a case). */
+static bool scalar_equals(const scalar *s, const json_value *v, bool same_value) {
+  if (!v || v->type != s->type) return false;
+  switch (s->type) {
+    case JSON_NUMBER:
+      return v->u.number == s->number &&
+             (!same_value || signbit(v->u.number) == signbit(s->number));
+    case JSON_STRING:
+      return v->length == s->string_length && memcmp(v->u.string, s->string, v->length) == 0;
+    default: return true;
+  }
+}
+
+static json_kind kind_of(const json_value *v) {
+  switch (v->type) {
+    case JSON_NULL: return KIND_NULL;
+    case JSON_FALSE:
+    case JSON_TRUE: return KIND_BOOLEAN;
+    case JSON_NUMBER: return KIND_NUMBER;
+    case JSON_STRING: return KIND_STRING;
+    case JSON_ARRAY: return KIND_ARRAY;
+    default: return KIND_OBJECT;
+  }
+}
+
+static const char *const kind_names[KIND_COUNT] = {"array", "boolean", "null", "number", "object", "string"};
+
+/* A short rendering of a JSON value for a message: its text when it is a
+ * scalar, its type otherwise. */
+static void describe(const json_value *v, char *out, size_t cap) {
+  if (!v) {
+    snprintf(out, cap, "nothing (the key is missing)");
+  } else if (v->type == JSON_NUMBER) {
+    char n[NUMBER_TEXT_MAX];
+    number_format(v->u.number, n);
+    snprintf(out, cap, "%s", n);
+  } else if (v->type == JSON_STRING) {
+    snprintf(out, cap, "\"%.*s%s\"", (int)(v->length < 40 ? v->length : 40), v->u.string,
+             v->length > 40 ? "..." : "");
+  } else if (v->type == JSON_ARRAY || v->type == JSON_OBJECT) {
+    snprintf(out, cap, "an %s", kind_names[kind_of(v)]);
+  } else {
+    snprintf(out, cap, "%s", v->type == JSON_NULL ? "null" : v->type == JSON_TRUE ? "true" : "false");
+  }
+}
+
+/* ---- members ------------------------------------------------------------- */
+
+static bool scratch_reserve(encoder *e, size_t n) {
+  if (e->scratch_capacity - e->scratch_used >= n) return true;
+  size_t cap = e->scratch_capacity ? e->scratch_capacity : 64;
+  while (cap - e->scratch_used < n) {
+    if (cap > SIZE_MAX / 2 / sizeof *e->scratch) return false;
+    cap *= 2;
+  }
+  const json_value **p = mem_realloc((void *)e->scratch, cap * sizeof *p);
+  if (!p) return false;
+  e->scratch = p;
+  e->scratch_capacity = cap;
+  return true;
+}
+
+/* Stable merge sort of key pointers (each points at a member's key, its
+ * value right after it) in UTF-16 order, so that of repeated keys the last
+ * stays last: JSON.parse keeps the last one. */
+static void sort_keys(const json_value **keys, const json_value **tmp, size_t n) {
+  if (n < 2) return;
+  size_t half = n / 2;
+  sort_keys(keys, tmp, half);
+  sort_keys(keys + half, tmp, n - half);
+  size_t i = 0, j = half, k = 0;
+  while (i < half && j < n) {
+    const json_value *a = keys[i], *b = keys[j];
+    if (utf16_compare(b->u.string, b->length, a->u.string, a->length) < 0)
+      tmp[k++] = keys[j++];
+    else
+      tmp[k++] = keys[i++];
+  }
+  while (i < half) tmp[k++] = keys[i++];
+  while (j < n) tmp[k++] = keys[j++];
+  memcpy(keys, tmp, n * sizeof *keys);
+}
+
+static shorn_code encode_value(encoder *e, const shape *s, const json_value *v);
+static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth);
+
+static inline shorn_code encode_element(encoder *e, const shape *element, const json_value *v,
+                                        int depth) {
+  return element ? encode_value(e, element, v) : encode_dynamic(e, v, depth);
+}
+
+/* Entries of a record, an open object's extras or a dynamic object: the
+ * keys at scratch[first..first+n), sorted, repeats dropped, then count and
+ * key and value per entry.  `value` NULL means dynamic values at `depth`. */
+static shorn_code encode_entries(encoder *e, size_t first, size_t n, const shape *value, int depth) {
+  if (!scratch_reserve(e, n)) return out_of_memory(e);
+  sort_keys(e->scratch + first, e->scratch + e->scratch_used, n);
+  const json_value **keys = e->scratch + first;
+  size_t unique = 0;
+  for (size_t i = 0; i < n; i++) {
+    const json_value *k = keys[i], *next = i + 1 < n ? keys[i + 1] : NULL;
+    if (next && next->length == k->length && memcmp(next->u.string, k->u.string, k->length) == 0)
+      continue; /* a later member repeats this key and wins */
+    keys[unique++] = k;
+  }
+  if (unique > SHORN_MAX_ELEMENTS) return fail(e, "Record is too large");
+  shorn_code rc = put_uvarint(e, unique);
+  for (size_t i = 0; i < unique && !rc; i++) {
+    const json_value *k = e->scratch[first + i];
+    rc = at_key(e, put_string(e, k), k->u.string, k->length);
+    if (!rc) rc = at_key(e, encode_element(e, value, k + 1, depth), k->u.string, k->length);
+  }
+  return rc;
+}
+
+/* Push every member key of an object onto the scratch stack. */
+static shorn_code push_all_keys(encoder *e, const json_value *v) {
+  if (!scratch_reserve(e, v->length)) return out_of_memory(e);
+  for (uint32_t i = 0; i < v->length; i++) e->scratch[e->scratch_used++] = &v->u.items[2 * i];
+  return SHORN_OK;
+}
+
+static shorn_code encode_record(encoder *e, const json_value *v, const shape *value, int depth) {
+  size_t base = e->scratch_used;
+  shorn_code rc = push_all_keys(e, v);
+  if (!rc) rc = encode_entries(e, base, v->length, value, depth);
+  e->scratch_used = base;
+  return rc;
+}
+
+static shorn_code put_bitmap(encoder *e, const shape *s, size_t slots) {
+  uint32_t bytes = (s->u.object.optional_count + 7) / 8;
+  if (!bytes) return SHORN_OK;
+  if (!buffer_reserve(e->out, bytes)) return out_of_memory(e);
+  uint8_t *bitmap = e->out->data + e->out->length;
+  memset(bitmap, 0, bytes);
+  for (uint32_t i = 0; i < s->u.object.count; i++) {
+    const field *f = &s->u.object.fields[i];
+    if (f->optional && e->scratch[slots + i]) bitmap[f->bit >> 3] |= (uint8_t)(1u << (f->bit & 7));
+  }
+  e->out->length += bytes;
+  return SHORN_OK;
+}
+
+static shorn_code encode_object_members(encoder *e, const shape *s, const json_value *v, size_t slots) {
+  size_t extras = e->scratch_used;
+  /* Match members to fields; a repeated key overwrites, so the last wins. */
+  for (uint32_t i = 0; i < v->length; i++) {
+    const json_value *k = &v->u.items[2 * i];
+    const field *f = object_find_field(s, k->u.string, k->length);
+    if (f) {
+      e->scratch[slots + (size_t)(f - s->u.object.fields)] = k + 1;
+    } else if (s->u.object.extras) {
+      if (!scratch_reserve(e, 1)) return out_of_memory(e);
+      e->scratch[e->scratch_used++] = k;
+    } else if (s->u.object.reject_unknown) {
+      char key[96];
+      snprintf(key, sizeof key, "%.*s", (int)(k->length < 80 ? k->length : 80), k->u.string);
+      return fail(e, "Unknown object property \"%s\"", key);
+    }
+    /* additionalProperties: false drops the key: the validator that wrote
+     * the schema stripped or refused it already. */
+  }
+  shorn_code rc = put_bitmap(e, s, slots);
+  for (uint32_t i = 0; i < s->u.object.count && !rc; i++) {
+    const field *f = &s->u.object.fields[i];
+    const json_value *value = e->scratch[slots + i];
+    if (f->optional && !value) continue;
+    rc = at_key(e, encode_value(e, f->value, value), f->key, f->key_length);
+  }
+  if (!rc && s->u.object.extras)
+    rc = encode_entries(e, extras, e->scratch_used - extras, s->u.object.extras, 0);
+  return rc;
+}
+
+static shorn_code encode_object(encoder *e, const shape *s, const json_value *v) {
+  if (!v || v->type != JSON_OBJECT) return fail(e, "Expected an object");
+  size_t slots = e->scratch_used, count = s->u.object.count;
+  if (!scratch_reserve(e, count)) return out_of_memory(e);
+  memset((void *)(e->scratch + slots), 0, count * sizeof *e->scratch);
+  e->scratch_used += count;
+  shorn_code rc = encode_object_members(e, s, v, slots);
+  e->scratch_used = slots;
+  return rc;
+}
+
+/* ---- collections --------------------------------------------------------- */
+
+static shorn_code encode_items(encoder *e, const shape *element, const json_value *items, size_t n,
+                               size_t first_index, unique_set *unique, int depth) {
+  for (size_t i = 0; i < n; i++) {
+    size_t start = e->out->length;
+    shorn_code rc = encode_element(e, element, &items[i], depth);
+    if (!rc && unique) {
+      int added = unique_add(unique, element, e->out->data + start, e->out->length - start);
+      if (added < 0) return out_of_memory(e);
+      if (!added) rc = fail(e, "Set element repeats an earlier element");
+    }
+    if (rc) return at_index(e, rc, first_index + i);
+  }
+  return SHORN_OK;
+}
+
+static shorn_code encode_array(encoder *e, const shape *s, const json_value *v) {
+  if (!v || v->type != JSON_ARRAY) return fail(e, "Expected an array");
+  int64_t fixed = s->u.array.length;
+  shorn_code rc;
+  if (fixed >= 0) {
+    if (v->length != (uint64_t)fixed) return fail(e, "Expected an array of %lld items", (long long)fixed);
+  } else {
+    if (v->length > SHORN_MAX_ELEMENTS) return fail(e, "Array is too large");
+    if ((rc = put_uvarint(e, v->length))) return rc;
+  }
+  if (s->kind != SHAPE_SET) return encode_items(e, s->u.array.element, v->u.items, v->length, 0, NULL, 0);
+  unique_set set = {0};
+  rc = encode_items(e, s->u.array.element, v->u.items, v->length, 0, &set, 0);
+  unique_free(&set);
+  return rc;
+}
+
+static shorn_code encode_map_entries(encoder *e, const shape *s, const json_value *v, unique_set *keys) {
+  for (uint32_t i = 0; i < v->length; i++) {
+    const json_value *pair = &v->u.items[i];
+    shorn_code rc = SHORN_OK;
+    if (pair->type != JSON_ARRAY || pair->length != 2) {
+      rc = fail(e, "Expected a [key, value] pair");
+    } else {
+      size_t start = e->out->length;
+      rc = at_index(e, encode_value(e, s->u.map.key, &pair->u.items[0]), 0);
+      if (!rc) {
+        int added = unique_add(keys, s->u.map.key, e->out->data + start, e->out->length - start);
+        if (added < 0) return out_of_memory(e);
+        if (!added) rc = at_index(e, fail(e, "Map key repeats an earlier key"), 0);
+      }
+      if (!rc) rc = at_index(e, encode_value(e, s->u.map.value, &pair->u.items[1]), 1);
+    }
+    if (rc) return at_index(e, rc, i);
+  }
+  return SHORN_OK;
+}
+
+static shorn_code encode_map(encoder *e, const shape *s, const json_value *v) {
+  if (!v || v->type != JSON_ARRAY) return fail(e, "Expected an array of [key, value] pairs");
+  if (v->length > SHORN_MAX_ELEMENTS) return fail(e, "Map is too large");
+  shorn_code rc = put_uvarint(e, v->length);
+  if (rc) return rc;
+  unique_set keys = {0};
+  rc = encode_map_entries(e, s, v, &keys);
+  unique_free(&keys);
+  return rc;
+}
+
+static shorn_code encode_tuple(encoder *e, const shape *s, const json_value *v) {
+  uint32_t fixed = s->u.tuple.count;
+  const shape *rest = s->u.tuple.rest;
+  if (!v || v->type != JSON_ARRAY || (rest ? v->length < fixed : v->length != fixed))
+    return fail(e, rest ? "Expected a tuple of at least %u items" : "Expected a tuple of %u items", fixed);
+  for (uint32_t i = 0; i < fixed; i++) {
+    shorn_code rc = at_index(e, encode_value(e, s->u.tuple.items[i], &v->u.items[i]), i);
+    if (rc) return rc;
+  }
+  if (!rest) return SHORN_OK;
+  size_t n = v->length - fixed;
+  if (n > SHORN_MAX_ELEMENTS) return fail(e, "Array is too large");
+  shorn_code rc = put_uvarint(e, n);
+  return rc ? rc : encode_items(e, rest, v->u.items + fixed, n, fixed, NULL, 0);
+}
+
+/* ---- scalars -------------------------------------------------------------- */
+
+static shorn_code encode_uuid(encoder *e, const json_value *v) {
+  if (!v || v->type != JSON_STRING || v->length != 36) return fail(e, "Expected a lowercase UUID");
+  uint8_t bytes[16], *o = bytes;
+  const char *s = v->u.string;
+  for (int i = 0; i < 36;) {
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (s[i++] != '-') return fail(e, "Expected a lowercase UUID");
+      continue;
+    }
+    int hi = s[i], lo = s[i + 1];
+    hi = hi >= '0' && hi <= '9' ? hi - '0' : hi >= 'a' && hi <= 'f' ? hi - 'a' + 10 : -1;
+    lo = lo >= '0' && lo <= '9' ? lo - '0' : lo >= 'a' && lo <= 'f' ? lo - 'a' + 10 : -1;
+    if (hi < 0 || lo < 0) return fail(e, "Expected a lowercase UUID");
+    *o++ = (uint8_t)(hi << 4 | lo);
+    i += 2;
+  }
+  return put_bytes(e, bytes, 16);
+}
+
+static shorn_code encode_bytes(encoder *e, const json_value *v) {
+  if (!v || v->type != JSON_STRING) return fail(e, "Expected a base64 string");
+  /* Decode past the room a length varint needs, then slide into place. */
+  size_t at = e->out->length, n;
+  if (!buffer_reserve(e->out, 10 + v->length / 4 * 3)) return out_of_memory(e);
+  if (!base64_decode(v->u.string, v->length, e->out->data + at + 10, &n))
+    return fail(e, "Expected standard base64 with padding");
+  if (n > SHORN_MAX_BYTES) return fail(e, "Byte array is too large");
+  shorn_code rc = put_uvarint(e, n);
+  if (rc) return rc;
+  memmove(e->out->data + e->out->length, e->out->data + at + 10, n);
+  e->out->length += n;
+  return SHORN_OK;
+}
+
+static shorn_code encode_bigint(encoder *e, const json_value *v) {
+  bigint_status rc = BIGINT_SPELLING;
+  if (v && v->type == JSON_NUMBER && is_safe_integer(v->u.number)) {
+    char text[NUMBER_TEXT_MAX];
+    rc = bigint_encode(e->out, text, number_format(v->u.number, text));
+  } else if (v && v->type == JSON_STRING) {
+    rc = bigint_encode(e->out, v->u.string, v->length);
+  }
+  switch (rc) {
+    case BIGINT_OK: return SHORN_OK;
+    case BIGINT_NOMEM: return out_of_memory(e);
+    case BIGINT_TOO_LARGE: return fail(e, "BigInt is too large");
+    default: return fail(e, "Expected a BigInt as a decimal string, or a safe integer");
+  }
+}
+
+static shorn_code encode_number(encoder *e, const shape *s, const json_value *v) {
+  double x = v && v->type == JSON_NUMBER ? v->u.number : NAN;
+  bool number = v && v->type == JSON_NUMBER;
+  switch (s->kind) {
+    case SHAPE_UINT:
+      /* -0 passes: it is written as 0, as JSON.stringify would. */
+      if (!number || !(x >= 0) || !is_safe_integer(x)) return fail(e, "Expected an unsigned integer");
+      return put_uvarint(e, (uint64_t)x);
+    case SHAPE_INT:
+      if (!number || !is_safe_integer(x)) return fail(e, "Expected an integer");
+      return put_zigzag(e, (int64_t)x);
+    case SHAPE_FLOAT64:
+      if (!number) return fail(e, "Expected a number");
+      return put_f64(e, x);
+    default:
+      if (!number) return fail(e, "Expected a number");
+      return put_f32(e, x);
+  }
+}
+
+static shorn_code encode_datetime(encoder *e, const json_value *v) {
+  int64_t ms;
+  if (!v || v->type != JSON_STRING || !datetime_parse(v->u.string, v->length, &ms))
+    return fail(e, "Expected a date-time as toISOString writes it (YYYY-MM-DDTHH:mm:ss.sssZ)");
+  return put_zigzag(e, ms);
+}
+
+static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
+  if (!v) return fail(e, "Expected a value");
+  shorn_code rc;
+  switch (v->type) {
+    case JSON_NULL: return put_bytes(e, "\0", 1);
+    case JSON_FALSE: return put_bytes(e, "\1", 1);
+    case JSON_TRUE: return put_bytes(e, "\2", 1);
+    case JSON_NUMBER:
+      /* One value, one encoding: a safe integer is always tag 3, and -0,
+       * which no integer encoding keeps, always tag 4. */
+      if (is_safe_integer(v->u.number) && !is_negative_zero(v->u.number)) {
+        if ((rc = put_bytes(e, "\3", 1))) return rc;
+        return put_zigzag(e, (int64_t)v->u.number);
+      }
+      if ((rc = put_bytes(e, "\4", 1))) return rc;
+      return put_f64(e, v->u.number);
+    case JSON_STRING:
+      if ((rc = put_bytes(e, "\5", 1))) return rc;
+      return put_string(e, v);
+    default:
+      if (depth == SHORN_MAX_DYNAMIC_DEPTH)
+        return fail(e, "Dynamic value nests deeper than %d", SHORN_MAX_DYNAMIC_DEPTH);
+      if (v->type == JSON_OBJECT) {
+        if ((rc = put_bytes(e, "\7", 1))) return rc;
+        return encode_record(e, v, NULL, depth + 1);
+      }
+      if (v->length > SHORN_MAX_ELEMENTS) return fail(e, "Array is too large");
+      if ((rc = put_bytes(e, "\6", 1)) || (rc = put_uvarint(e, v->length))) return rc;
+      return encode_items(e, NULL, v->u.items, v->length, 0, NULL, depth + 1);
+  }
+}
+
+static shorn_code encode_enum(encoder *e, const shape *s, const json_value *v) {
+  /* -0 matches no member, not even 0: the value is the schema's. */
+  if (!(v && v->type == JSON_NUMBER && is_negative_zero(v->u.number)))
+    for (uint32_t i = 0; i < s->u.enumeration.count; i++)
+      if (scalar_equals(&s->u.enumeration.members[i], v, false)) return put_uvarint(e, i);
+  char what[64];
+  describe(v, what, sizeof what);
+  return fail(e, "Unknown enum value %s", what);
+}
+
+static shorn_code encode_union(encoder *e, const shape *s, const json_value *v) {
+  char what[64];
+  int branch = -1;
+  if (s->u.choice.on) {
+    const json_value *tag = v && v->type == JSON_OBJECT ? json_get(v, s->u.choice.on, s->u.choice.on_length) : NULL;
+    for (uint32_t i = 0; i < s->u.choice.count && branch < 0; i++)
+      if (scalar_equals(&s->u.choice.cases[i], tag, false)) branch = (int)i;
+    if (branch < 0) {
+      describe(tag, what, sizeof what);
+      return fail(e, "No union branch has \"%.*s\" = %s", (int)s->u.choice.on_length, s->u.choice.on, what);
+    }
+  } else {
+    if (v) branch = s->u.choice.by_kind[kind_of(v)];
+    if (branch < 0) return fail(e, "No union branch holds %s", v ? kind_names[kind_of(v)] : "a missing value");
+  }
+  shorn_code rc = put_uvarint(e, (uint64_t)branch);
+  return rc ? rc : encode_value(e, s->u.choice.branches[branch], v);
+}
+
+static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) {
+  shorn_code rc;
+  switch (s->kind) {
+    case SHAPE_ANY: return encode_dynamic(e, v, 0);
+    case SHAPE_BOOLEAN:
+      if (!v || (v->type != JSON_TRUE && v->type != JSON_FALSE)) return fail(e, "Expected a boolean");
+      return put_bytes(e, v->type == JSON_TRUE ? "\1" : "\0", 1);
+    case SHAPE_UINT:
+    case SHAPE_INT:
+    case SHAPE_FLOAT64:
+    case SHAPE_FLOAT32: return encode_number(e, s, v);
+    case SHAPE_STRING:
+      if (!v || v->type != JSON_STRING) return fail(e, "Expected a string");
+      return put_string(e, v);
+    case SHAPE_UUID: return encode_uuid(e, v);
+    case SHAPE_DATETIME: return encode_datetime(e, v);
+    case SHAPE_BIGINT: return encode_bigint(e, v);
+    case SHAPE_BYTES: return encode_bytes(e, v);
+    case SHAPE_LITERAL:
+      if (!scalar_equals(&s->u.literal, v, true))
+        return fail(e, "Expected the literal %.*s", (int)s->u.literal.json_length, s->u.literal.json);
+      return SHORN_OK;
+    case SHAPE_ENUM: return encode_enum(e, s, v);
+    case SHAPE_ARRAY:
+    case SHAPE_SET: return encode_array(e, s, v);
+    case SHAPE_MAP: return encode_map(e, s, v);
+    case SHAPE_TUPLE: return encode_tuple(e, s, v);
+    case SHAPE_OBJECT: return encode_object(e, s, v);
+    case SHAPE_RECORD:
+      if (!v || v->type != JSON_OBJECT) return fail(e, "Expected an object");
+      return encode_record(e, v, s->u.record, 0);
+    case SHAPE_NULLABLE:
+      if (v && v->type == JSON_NULL) return put_bytes(e, "\0", 1);
+      if ((rc = put_bytes(e, "\1", 1))) return rc;
+      return encode_value(e, s->u.inner, v);
+    case SHAPE_UNION: return encode_union(e, s, v);
+    case SHAPE_REF: {
+      uint32_t *depth = &e->ref_depth[s->u.ref.index];
+      if (*depth == SHORN_MAX_RECURSION)
+        return fail(e, "Recursive value nests deeper than %d", SHORN_MAX_RECURSION);
+      ++*depth;
+      rc = encode_value(e, s->u.ref.target, v);
+      --*depth;
+      return rc;
+    }
+  }
+  return fail(e, "Unknown shape");
+}
+
+static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) {
+  if (unlikely(e->nesting == NESTING_MAX))
+    return fail(e, "Value nests deeper than %d levels", NESTING_MAX);
+  e->nesting++;
+  shorn_code rc = encode_shape(e, s, v);
+  e->nesting--;
+  return rc;
+}
+
+shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
+                        shorn_buffer *out, shorn_error *error) {
+  if (fingerprint_width < 0 || fingerprint_width > 4)
+    return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
+  arena dom = {0};
+  json_value *value;
+  shorn_code rc = json_parse(&dom, json, length, &value, error);
+  if (rc) {
+    arena_free(&dom);
+    return rc;
+  }
+  uint32_t depth_here[16] = {0};
+  encoder e = {.out = out, .error = error, .ref_depth = depth_here};
+  size_t mark = out->length;
+  if (s->def_count > 16 && !(e.ref_depth = mem_calloc(s->def_count, sizeof *e.ref_depth)))
+    rc = error_nomem(error);
+  if (!rc && fingerprint_width) {
+    uint8_t prefix[4];
+    fingerprint_bytes(s, fingerprint_width, prefix);
+    rc = put_bytes(&e, prefix, (size_t)fingerprint_width);
+  }
+  if (!rc) rc = encode_value(&e, s->root, value);
+  if (rc == SHORN_ERROR_ENCODE) format_path(&e);
+  if (rc) out->length = mark;
+  if (e.ref_depth != depth_here) mem_free(e.ref_depth);
+  mem_free((void *)e.scratch);
+  mem_free(e.path);
+  arena_free(&dom);
+  return rc;
+}

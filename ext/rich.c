@@ -1,0 +1,274 @@
+/*
+ * rich.c — the byte layout's shapes that JSON has no type for: date-times,
+ * BigInts and byte arrays, and their JSON spellings.
+ */
+#include "internal.h"
+
+/* ---- date-time --------------------------------------------------------- */
+
+#define MS_PER_DAY 86400000LL
+
+/* Days since 1970-01-01 of a proleptic Gregorian date, counted in 400-year
+ * eras (146,097 days each) from a year that starts in March, so that the
+ * leap day falls at the end of the year. */
+static int64_t days_from_civil(int64_t y, int m, int d) {
+  y -= m <= 2;
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  int64_t year_of_era = y - era * 400;
+  int64_t day_of_year = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return era * 146097 + day_of_era - 719468;
+}
+
+static void civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
+  z += 719468;
+  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  int64_t day_of_era = z - era * 146097;
+  int64_t year_of_era =
+      (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  int64_t mp = (5 * day_of_year + 2) / 153;
+  *d = (int)(day_of_year - (153 * mp + 2) / 5 + 1);
+  *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+  *y = year_of_era + era * 400 + (*m <= 2);
+}
+
+static char *put_digits(char *o, int64_t v, int width) {
+  for (int i = width - 1; i >= 0; i--) {
+    o[i] = (char)('0' + v % 10);
+    v /= 10;
+  }
+  return o + width;
+}
+
+size_t datetime_format(int64_t ms, char out[DATETIME_TEXT_MAX]) {
+  int64_t days = ms / MS_PER_DAY, rest = ms % MS_PER_DAY;
+  if (rest < 0) rest += MS_PER_DAY, days--;
+  int64_t year;
+  int month, day;
+  civil_from_days(days, &year, &month, &day);
+  char *o = out;
+  /* toISOString writes four digits, or a sign and six beyond 0000-9999. */
+  if (year >= 0 && year <= 9999) {
+    o = put_digits(o, year, 4);
+  } else {
+    *o++ = year < 0 ? '-' : '+';
+    o = put_digits(o, year < 0 ? -year : year, 6);
+  }
+  *o++ = '-';
+  o = put_digits(o, month, 2);
+  *o++ = '-';
+  o = put_digits(o, day, 2);
+  *o++ = 'T';
+  o = put_digits(o, rest / 3600000, 2);
+  *o++ = ':';
+  o = put_digits(o, rest / 60000 % 60, 2);
+  *o++ = ':';
+  o = put_digits(o, rest / 1000 % 60, 2);
+  *o++ = '.';
+  o = put_digits(o, rest % 1000, 3);
+  *o++ = 'Z';
+  *o = 0;
+  return (size_t)(o - out);
+}
+
+static bool read_digits(const char *s, int width, int64_t *v) {
+  *v = 0;
+  for (int i = 0; i < width; i++) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    *v = *v * 10 + (s[i] - '0');
+  }
+  return true;
+}
+
+bool datetime_parse(const char *s, size_t n, int64_t *ms) {
+  /* Every field is fixed-width, so the year's width fixes the length. */
+  int year_width = n && (s[0] == '+' || s[0] == '-') ? 7 : 4;
+  if (n != (size_t)year_width + 20) return false;
+  int64_t year, month, day, hour, minute, second, milli;
+  if (!read_digits(s + (year_width == 7), year_width == 7 ? 6 : 4, &year)) return false;
+  if (year_width == 7 && s[0] == '-') year = -year;
+  const char *t = s + year_width;
+  if (t[0] != '-' || t[3] != '-' || t[6] != 'T' || t[9] != ':' || t[12] != ':' || t[15] != '.' ||
+      t[19] != 'Z')
+    return false;
+  if (!read_digits(t + 1, 2, &month) || !read_digits(t + 4, 2, &day) ||
+      !read_digits(t + 7, 2, &hour) || !read_digits(t + 10, 2, &minute) ||
+      !read_digits(t + 13, 2, &second) || !read_digits(t + 16, 3, &milli))
+    return false;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59)
+    return false;
+  int64_t days = days_from_civil(year, (int)month, (int)day);
+  int64_t value = days * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + milli;
+  if (value > DATETIME_LIMIT || value < -DATETIME_LIMIT) return false;
+  /* Writing the instant back catches what the field checks let through:
+   * February 30th, "+002026" for a year toISOString writes in four digits,
+   * "-000000". */
+  char again[DATETIME_TEXT_MAX];
+  if (datetime_format(value, again) != n || memcmp(again, s, n) != 0) return false;
+  *ms = value;
+  return true;
+}
+
+/* ---- base64 -------------------------------------------------------------- */
+
+static const char base64_alphabet[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+bool base64_json(shorn_buffer *b, const uint8_t *s, size_t n) {
+  size_t out = (n + 2) / 3 * 4 + 2;
+  if (n > SIZE_MAX / 2 || !buffer_reserve(b, out)) return false;
+  char *o = (char *)b->data + b->length;
+  *o++ = '"';
+  size_t i = 0;
+  for (; i + 3 <= n; i += 3) {
+    uint32_t v = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8 | s[i + 2];
+    *o++ = base64_alphabet[v >> 18];
+    *o++ = base64_alphabet[(v >> 12) & 63];
+    *o++ = base64_alphabet[(v >> 6) & 63];
+    *o++ = base64_alphabet[v & 63];
+  }
+  if (i < n) {
+    uint32_t v = (uint32_t)s[i] << 16 | (i + 1 < n ? (uint32_t)s[i + 1] << 8 : 0);
+    *o++ = base64_alphabet[v >> 18];
+    *o++ = base64_alphabet[(v >> 12) & 63];
+    *o++ = i + 1 < n ? base64_alphabet[(v >> 6) & 63] : '=';
+    *o++ = '=';
+  }
+  *o++ = '"';
+  b->length = (size_t)((unsigned char *)o - b->data);
+  return true;
+}
+
+static int base64_value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+bool base64_decode(const char *s, size_t n, uint8_t *out, size_t *out_length) {
+  if (n % 4) return false;
+  size_t pad = n && s[n - 1] == '=' ? (s[n - 2] == '=' ? 2 : 1) : 0;
+  uint8_t *o = out;
+  for (size_t i = 0; i < n; i += 4) {
+    bool last = i + 4 == n;
+    uint32_t v = 0;
+    for (size_t k = 0; k < 4; k++) {
+      int x = last && k >= 4 - pad ? 0 : base64_value(s[i + k]);
+      if (x < 0) return false;
+      v = v << 6 | (uint32_t)x;
+    }
+    *o++ = (uint8_t)(v >> 16);
+    if (last && pad == 2) {
+      /* The bits below the last byte must be zero: one value, one text. */
+      if (v & 0xFFFF) return false;
+      break;
+    }
+    *o++ = (uint8_t)(v >> 8);
+    if (last && pad == 1) {
+      if (v & 0xFF) return false;
+      break;
+    }
+    *o++ = (uint8_t)v;
+  }
+  *out_length = (size_t)(o - out);
+  return true;
+}
+
+/* ---- BigInt -------------------------------------------------------------- */
+
+/* Magnitudes are worked on as little-endian base-2^32 limbs and converted to
+ * and from decimal nine digits (one base-10^9 limb) at a time. */
+#define DECIMAL_LIMB 1000000000u
+
+bool bigint_json(shorn_buffer *b, bool negative, const uint8_t *magnitude, size_t n) {
+  size_t limbs = (n + 3) / 4;
+  uint32_t *x = mem_calloc(limbs ? limbs : 1, sizeof *x);
+  /* log10(256) < 2.41: at most that many digits per byte, plus sign, quotes. */
+  size_t digits_max = n * 241 / 100 + 10;
+  char *digits = mem_alloc(digits_max);
+  if (!x || !digits) {
+    mem_free(x);
+    mem_free(digits);
+    return false;
+  }
+  for (size_t i = 0; i < n; i++) x[i / 4] |= (uint32_t)magnitude[i] << (8 * (i % 4));
+  /* Divide by 10^9 repeatedly; each remainder is nine more low digits. */
+  char *end = digits + digits_max, *o = end;
+  while (limbs && !x[limbs - 1]) limbs--;
+  do {
+    uint64_t rem = 0;
+    for (size_t i = limbs; i-- > 0;) {
+      uint64_t cur = rem << 32 | x[i];
+      x[i] = (uint32_t)(cur / DECIMAL_LIMB);
+      rem = cur % DECIMAL_LIMB;
+    }
+    while (limbs && !x[limbs - 1]) limbs--;
+    for (int k = 0; k < 9 && (limbs || rem || o == end); k++) {
+      *--o = (char)('0' + rem % 10);
+      rem /= 10;
+    }
+  } while (limbs);
+  bool ok = buffer_reserve(b, (size_t)(end - o) + 3);
+  if (ok) {
+    buffer_byte(b, '"');
+    if (negative) buffer_byte(b, '-');
+    buffer_append(b, o, (size_t)(end - o));
+    buffer_byte(b, '"');
+  }
+  mem_free(x);
+  mem_free(digits);
+  return ok;
+}
+
+/* Decimal digits that can stand for a 64 MiB magnitude: 2^(8 * 2^26) has
+ * 161,614,249 of them. */
+#define BIGINT_DIGITS_MAX 161614249u
+
+bigint_status bigint_encode(shorn_buffer *b, const char *s, size_t n) {
+  /* BigInt's own spelling only: no sign but '-', no leading zero, no -0. */
+  bool negative = n && s[0] == '-';
+  const char *digits = s + negative;
+  size_t count = n - negative;
+  if (!count || (digits[0] == '0' && (count > 1 || negative))) return BIGINT_SPELLING;
+  for (size_t i = 0; i < count; i++)
+    if (digits[i] < '0' || digits[i] > '9') return BIGINT_SPELLING;
+  if (count > BIGINT_DIGITS_MAX) return BIGINT_TOO_LARGE;
+
+  /* 10^9 < 2^30, so each decimal limb adds under one binary limb. */
+  size_t capacity = count / 9 + 2, limbs = 0;
+  uint32_t *x = mem_calloc(capacity, sizeof *x);
+  if (!x) return BIGINT_NOMEM;
+  size_t first = count % 9 ? count % 9 : 9;
+  for (size_t i = 0; i < count; i += (i ? 9 : first)) {
+    size_t width = i ? 9 : first;
+    uint32_t chunk = 0, scale = 1;
+    for (size_t k = 0; k < width; k++) {
+      chunk = chunk * 10 + (uint32_t)(digits[i + k] - '0');
+      scale *= 10;
+    }
+    uint64_t carry = chunk;
+    for (size_t k = 0; k < limbs; k++) {
+      uint64_t cur = (uint64_t)x[k] * scale + carry;
+      x[k] = (uint32_t)cur;
+      carry = cur >> 32;
+    }
+    if (carry) x[limbs++] = (uint32_t)carry;
+  }
+  size_t bytes = limbs * 4;
+  while (bytes && !((x[(bytes - 1) / 4] >> (8 * ((bytes - 1) % 4))) & 0xFF)) bytes--;
+  bigint_status rc = BIGINT_TOO_LARGE;
+  if (bytes <= SHORN_MAX_BYTES) {
+    rc = BIGINT_NOMEM;
+    uint64_t header = (uint64_t)bytes * 2 + (negative && bytes);
+    if (buffer_uvarint(b, header) && buffer_reserve(b, bytes)) {
+      for (size_t i = 0; i < bytes; i++) b->data[b->length++] = (uint8_t)(x[i / 4] >> (8 * (i % 4)));
+      rc = BIGINT_OK;
+    }
+  }
+  mem_free(x);
+  return rc;
+}
