@@ -20,7 +20,7 @@ PIC_OBJ  := $(CORE_SRC:ext/%.c=$(BUILD)/pic/%.o) $(GLUE_SRC:ext/%.c=$(BUILD)/pic
 CORE_GLUE_OBJ := $(GLUE_SRC:ext/%.c=$(BUILD)/core/%.o)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all deps check test demo clean
+.PHONY: all deps check check-loadable test demo clean
 all: $(BUILD)/shorn.so
 
 deps:
@@ -60,10 +60,15 @@ check: $(UNIT_BIN) $(BUILD)/vectors
 	@for t in $(UNIT_BIN); do ./$$t || exit 1; done
 	./$(BUILD)/vectors tests/vectors
 
+# The shell and Python tests load the extension itself.
+check-loadable: all
+	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(BUILD)/shorn)
+	SHORN_EXTENSION=$(abspath $(BUILD)/shorn) $(PYTHON) -m unittest discover -s tests/python -t tests/python
+
 SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 test: deps
-	$(MAKE) check
+	$(MAKE) check check-loadable
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 	  ./build/vectors tests/vectors

@@ -1,0 +1,42 @@
+"""The extension in Debian's python3 sqlite3 module."""
+import os
+import sqlite3
+import unittest
+
+EXTENSION = os.environ.get("SHORN_EXTENSION", "build/shorn")
+
+PERSON = ('{"type":"object","properties":{"name":{"type":"string"},'
+          '"age":{"type":"integer","minimum":0},"sex":{"enum":["M","F","X"]}},'
+          '"required":["name","age","sex"],"additionalProperties":false}')
+
+
+def connect():
+    db = sqlite3.connect(":memory:")
+    db.enable_load_extension(True)
+    db.load_extension(EXTENSION)
+    db.enable_load_extension(False)
+    return db
+
+
+class LoadTest(unittest.TestCase):
+    def test_round_trip(self):
+        db = connect()
+        payload, = db.execute("SELECT shorn_encode(?, ?)",
+                              ('{"name":"Grace","age":45,"sex":"F"}', PERSON)).fetchone()
+        self.assertEqual(payload, bytes.fromhex("2d054772616365 00".replace(" ", "")))
+        text, = db.execute("SELECT shorn_decode(?, ?)", (payload, PERSON)).fetchone()
+        self.assertEqual(text, '{"age":45,"name":"Grace","sex":"F"}')
+
+    def test_error_is_an_sql_error(self):
+        db = connect()
+        with self.assertRaises(sqlite3.OperationalError) as caught:
+            db.execute("SELECT shorn_encode(?, ?)", ('{"name":"Grace","age":-1,"sex":"F"}', PERSON))
+        self.assertEqual(str(caught.exception), "shorn_encode: Expected an unsigned integer at $.age")
+
+    def test_fingerprint(self):
+        db = connect()
+        self.assertEqual(db.execute("SELECT shorn_fingerprint(?)", (PERSON,)).fetchone()[0], "7236d1")
+
+
+if __name__ == "__main__":
+    unittest.main()
