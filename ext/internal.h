@@ -272,6 +272,31 @@ struct shape {
   } u;
 };
 
+/* The hash of a field name in an object's index: 32-bit FNV-1a over the
+ * bytes, then a final avalanche (MurmurHash3's) so that the low bits, the
+ * ones a power-of-two table keeps, depend on every byte. */
+static inline uint32_t key_hash(const char *s, size_t n) {
+  uint32_t h = 0x811C9DC5u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 0x01000193u;
+  h ^= h >> 16;
+  h *= 0x85EBCA6Bu;
+  h ^= h >> 13;
+  h *= 0xC2B2AE35u;
+  return h ^ (h >> 16);
+}
+
+/* The declared field of an object shape named `key`, or NULL.  The index is
+ * at most half full, so a probe always ends at an empty slot. */
+static inline const field *object_find_field(const shape *obj, const char *key, size_t n) {
+  const uint32_t *index = obj->u.object.index, mask = obj->u.object.index_mask;
+  if (!index) return NULL;
+  for (uint32_t i = key_hash(key, n) & mask;; i = (i + 1) & mask) {
+    if (!index[i]) return NULL;
+    const field *f = &obj->u.object.fields[index[i] - 1];
+    if (f->key_length == n && memcmp(f->key, key, n) == 0) return f;
+  }
+}
+
 struct shorn_schema {
   arena arena; /* owns every shape and string below */
   shape *root;
@@ -348,12 +373,25 @@ bool bigint_json(shorn_buffer *b, bool negative, const uint8_t *magnitude, size_
 typedef enum bigint_status { BIGINT_OK, BIGINT_SPELLING, BIGINT_TOO_LARGE, BIGINT_NOMEM } bigint_status;
 bigint_status bigint_encode(shorn_buffer *b, const char *decimal, size_t n);
 
-/* schema.c: translate a parsed JSON Schema document into root and defs. */
+/* schema.c: translate a parsed JSON Schema document into root and defs,
+ * fold a recursive document (shape_fold), then finish it (shape_finish);
+ * a refusal names the schema node it comes from. */
 shorn_code schema_translate(shorn_schema *s, const json_value *document, shorn_error *error);
 
+/* shape.c: the post-processing of a recursive document (reference §1.12):
+ * fold copies of definitions into refs, settle which definitions admit null,
+ * drop nullable markers over those. */
+shorn_code shape_fold(shorn_schema *s, shorn_error *error);
+
 /* shape.c: after translation, compute widths and slots, run the build
- * checks, build lookup tables and the signature. */
-shorn_code shape_finish(shorn_schema *s, shorn_error *error);
+ * checks, build lookup tables and the signature.  When a build check
+ * refuses a shape, *refused is that shape, so that schema.c can say where
+ * in the schema it came from. */
+shorn_code shape_finish(shorn_schema *s, const shape **refused, shorn_error *error);
+
+/* shape.c: the "admits null" rule (reference §1.5.1).  A ref admits null
+ * when `definitions` says its definition does; with NULL, never. */
+bool shape_admits_null(const shape *sh, const bool *definitions);
 
 /* shape.c: the JSON text of a shape; `with_reject_unknown` adds the member
  * the fold compares and the signature leaves out. */

@@ -1,11 +1,14 @@
 /*
  * sqlite_shorn.c — the SQL functions shorn_encode, shorn_decode,
- * shorn_fingerprint and shorn_signature, and the extension's entry point.
+ * shorn_fingerprint and shorn_signature, how they resolve a schema argument
+ * (inline text, or a name in the registry of sqlite_registry.c), and the
+ * extension's entry point.
  *
  * Builds as a loadable extension (the default) or linked into an
  * application with -DSQLITE_CORE, where sqlite3_shorn_init is called
  * directly or handed to sqlite3_auto_extension.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include <sqlite3ext.h>
@@ -35,14 +38,28 @@ void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error 
   sqlite3_result_error(ctx, text, -1);
 }
 
-static void report_text(sqlite3_context *ctx, const char *function, const char *message) {
-  char *text = sqlite3_mprintf("%s: %s", function, message);
+/* Report "<function>: <reason>", the reason formatted as sqlite3_mprintf does. */
+static void report_text(sqlite3_context *ctx, const char *function, const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  char *reason = sqlite3_vmprintf(format, ap);
+  va_end(ap);
+  char *text = reason ? sqlite3_mprintf("%s: %s", function, reason) : NULL;
+  sqlite3_free(reason);
   if (!text) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
   sqlite3_result_error(ctx, text, -1);
   sqlite3_free(text);
+}
+
+void shorn_hex(const unsigned char *bytes, int n, char *out) {
+  static const char digits[] = "0123456789abcdef";
+  for (int i = 0; i < n; i++) {
+    out[2 * i] = digits[bytes[i] >> 4];
+    out[2 * i + 1] = digits[bytes[i] & 15];
+  }
 }
 
 /* ---- the schema cache ---------------------------------------------------- */
@@ -67,43 +84,144 @@ static void entry_clear(shorn_cache_entry *e) {
   memset(e, 0, sizeof *e);
 }
 
-/* Compile `text`, or find it compiled: keyed by the text itself, because
- * auxdata alone misses whenever the schema comes from a column or a
- * subquery rather than a literal. */
-static shorn_compiled *cache_lookup(shorn_state *st, const char *text, int n, shorn_error *error) {
-  unsigned h = hash_text(text, n);
-  shorn_cache_entry *victim = &st->cache[0];
+static shorn_compiled *cache_find(shorn_state *st, shorn_key kind, const char *key, int n) {
+  unsigned h = hash_text(key, n);
   for (int i = 0; i < SHORN_CACHE_SLOTS; i++) {
     shorn_cache_entry *e = &st->cache[i];
-    if (e->compiled && e->hash == h && e->key_length == n && memcmp(e->key, text, (size_t)n) == 0) {
+    if (e->compiled && e->kind == kind && e->hash == h && e->key_length == n &&
+        memcmp(e->key, key, (size_t)n) == 0) {
       e->used = ++st->tick;
       return e->compiled;
     }
-    if (e->used < victim->used) victim = e;
   }
-  shorn_compiled *c = sqlite3_malloc(sizeof *c);
-  char *key = sqlite3_malloc(n ? n : 1);
-  if (!c || !key) {
-    sqlite3_free(c);
-    sqlite3_free(key);
+  return NULL;
+}
+
+/* Keep `c` under `key` in place of the least recently used entry; false
+ * when memory ran out. */
+static bool cache_store(shorn_state *st, shorn_key kind, const char *key, int n, shorn_compiled *c) {
+  char *copy = sqlite3_malloc(n ? n : 1);
+  if (!copy) return false;
+  memcpy(copy, key, (size_t)n);
+  shorn_cache_entry *victim = &st->cache[0];
+  for (int i = 1; i < SHORN_CACHE_SLOTS; i++)
+    if (st->cache[i].used < victim->used) victim = &st->cache[i];
+  c->refs++; /* before the eviction, which may drop another reference to `c` */
+  entry_clear(victim);
+  *victim = (shorn_cache_entry){copy, n, kind, hash_text(key, n), ++st->tick, c};
+  return true;
+}
+
+/* Compile `text`, or find it compiled: keyed by the text itself, because
+ * auxdata alone misses whenever the schema comes from a column or a
+ * subquery rather than a literal. */
+static shorn_compiled *cache_compile(shorn_state *st, const char *text, int n, shorn_error *error) {
+  shorn_compiled *c = cache_find(st, SHORN_KEY_TEXT, text, n);
+  if (c) return c;
+  c = sqlite3_malloc(sizeof *c);
+  if (!c) {
     error->code = SHORN_ERROR_NOMEM;
     return NULL;
   }
   st->compilations++;
   if (shorn_schema_compile(text, (size_t)n, &c->schema, error) != SHORN_OK) {
     sqlite3_free(c);
-    sqlite3_free(key);
     return NULL;
   }
-  c->refs = 1;
-  memcpy(key, text, (size_t)n);
-  entry_clear(victim);
-  *victim = (shorn_cache_entry){key, n, h, ++st->tick, c};
+  c->refs = 0; /* the cache's, taken by cache_store */
+  if (!cache_store(st, SHORN_KEY_TEXT, text, n, c)) {
+    shorn_schema_free(c->schema);
+    sqlite3_free(c);
+    error->code = SHORN_ERROR_NOMEM;
+    return NULL;
+  }
   return c;
+}
+
+/* ---- schemas from the registry ------------------------------------------ */
+
+/* Drop what the cache read from the registry unless nothing can have
+ * changed it since: main's data version counts commits (this connection's
+ * and others'), registry_changes this connection's uncommitted writes and
+ * rollbacks.  A connection outside a transaction on main has not looked at
+ * the file since its last one, so its data version may be stale and
+ * nothing read is trusted. */
+static void registry_refresh(shorn_state *st) {
+  unsigned version = 0;
+  bool reading = sqlite3_txn_state(st->db, "main") != SQLITE_TXN_NONE &&
+                 sqlite3_file_control(st->db, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK;
+  if (reading && version == st->read_data_version && st->registry_changes == st->read_changes) return;
+  for (int i = 0; i < SHORN_CACHE_SLOTS; i++)
+    if (st->cache[i].kind != SHORN_KEY_TEXT) entry_clear(&st->cache[i]);
+  st->read_data_version = version;
+  st->read_changes = st->registry_changes;
+}
+
+/* The schema registered under `key` (a name, or a fingerprint in hex),
+ * compiled; NULL after reporting an error on `ctx`. */
+static shorn_compiled *registered_schema(sqlite3_context *ctx, shorn_key kind, const char *key, int n,
+                                         const char *function) {
+  shorn_state *st = sqlite3_user_data(ctx);
+  registry_refresh(st);
+  shorn_compiled *c = cache_find(st, kind, key, n);
+  if (c) return c;
+  char *text, *why;
+  int length;
+  int rc = shorn_registry_find(st->db, kind, key, n, &text, &length, &why);
+  if (rc != SQLITE_OK) {
+    if (why) {
+      report_text(ctx, function, "%s", why);
+      sqlite3_result_error_code(ctx, rc);
+    } else {
+      sqlite3_result_error_nomem(ctx);
+    }
+    sqlite3_free(why);
+    return NULL;
+  }
+  shorn_error error;
+  c = cache_compile(st, text, length, &error);
+  sqlite3_free(text);
+  if (!c && error.code != SHORN_ERROR_NOMEM) {
+    /* Only a registry written around the virtual table gets here. */
+    char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
+    shorn_error_format(&error, message, sizeof message);
+    report_text(ctx, function, "the schema registered %s '%.*s' does not compile: %s",
+                kind == SHORN_KEY_NAME ? "as" : "with fingerprint", n, key, message);
+    return NULL;
+  }
+  if (!c || !cache_store(st, kind, key, n, c)) {
+    sqlite3_result_error_nomem(ctx);
+    return NULL;
+  }
+  return c;
+}
+
+/* The registered schema whose fingerprint starts the payload, as
+ * shorn_encode(json, name, 4) writes it. */
+static shorn_compiled *prefixed_schema(sqlite3_context *ctx, const unsigned char *data, int n) {
+  if (n < SHORN_REGISTRY_WIDTH) {
+    report_text(ctx, "shorn_decode",
+                "the payload is too short to start with a %d-byte fingerprint (its length is %d)",
+                SHORN_REGISTRY_WIDTH, n);
+    return NULL;
+  }
+  char hex[2 * SHORN_REGISTRY_WIDTH];
+  shorn_hex(data, SHORN_REGISTRY_WIDTH, hex);
+  return registered_schema(ctx, SHORN_KEY_FINGERPRINT, hex, sizeof hex, "shorn_decode");
+}
+
+/* Inline JSON Schema is an object, so its text starts with '{' after any
+ * JSON white space; any other text is a name. */
+static bool is_inline(const char *text, int n) {
+  int i = 0;
+  while (i < n && text[i] && strchr(" \t\n\r", text[i])) i++;
+  return i < n && text[i] == '{';
 }
 
 shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, sqlite3_value *value,
                                       const char *function) {
+  /* For a name, auxdata makes its binding hold for the rest of the
+   * statement's run; SQLite drops auxdata when the statement is reset. */
   shorn_compiled *c = sqlite3_get_auxdata(ctx, argument_index);
   if (c) return c;
   const char *text = (const char *)sqlite3_value_text(value);
@@ -112,12 +230,14 @@ shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, 
     return NULL;
   }
   int n = sqlite3_value_bytes(value);
-  shorn_error error;
-  c = cache_lookup(sqlite3_user_data(ctx), text, n, &error);
-  if (!c) {
-    shorn_report(ctx, function, &error);
-    return NULL;
+  if (is_inline(text, n)) {
+    shorn_error error;
+    c = cache_compile(sqlite3_user_data(ctx), text, n, &error);
+    if (!c) shorn_report(ctx, function, &error);
+  } else {
+    c = registered_schema(ctx, SHORN_KEY_NAME, text, n, function);
   }
+  if (!c) return NULL;
   /* The cache's reference keeps `c` alive through this call even if SQLite
    * runs the destructor at once, as it may. */
   c->refs++;
@@ -149,7 +269,9 @@ static bool width_argument(sqlite3_context *ctx, int argc, sqlite3_value **argv,
 
 static void result_buffer(sqlite3_context *ctx, shorn_buffer *b, bool text) {
   /* The core allocated with sqlite3_realloc64, so SQLite can take it over. */
-  if (text)
+  if (!b->data) /* nothing was written: a payload of literals only */
+    sqlite3_result_zeroblob(ctx, 0);
+  else if (text)
     sqlite3_result_text64(ctx, (const char *)b->data, b->length, sqlite3_free, SQLITE_UTF8);
   else
     sqlite3_result_blob64(ctx, b->data, b->length, sqlite3_free);
@@ -179,6 +301,8 @@ static void encode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
   result_buffer(ctx, &out, false);
 }
 
+/* shorn_decode(payload) reads the schema off the payload's fingerprint;
+ * shorn_decode(payload, schema [, width]) is told it. */
 static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (any_null(argc, argv)) return;
   int type = sqlite3_value_type(argv[0]);
@@ -186,16 +310,19 @@ static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
     report_text(ctx, "shorn_decode", "the payload must be a BLOB");
     return;
   }
-  int width;
-  if (!width_argument(ctx, argc, argv, 2, 0, "shorn_decode", &width)) return;
-  shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], "shorn_decode");
-  if (!c) return;
   const unsigned char *data = sqlite3_value_blob(argv[0]);
   int n = sqlite3_value_bytes(argv[0]);
   if (!data && n) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
+  int width = SHORN_REGISTRY_WIDTH;
+  shorn_compiled *c = NULL;
+  if (argc == 1)
+    c = prefixed_schema(ctx, data, n);
+  else if (width_argument(ctx, argc, argv, 2, 0, "shorn_decode", &width))
+    c = shorn_schema_argument(ctx, 1, argv[1], "shorn_decode");
+  if (!c) return;
   shorn_buffer out = {0};
   shorn_error error;
   if (shorn_decode(c->schema, data, (size_t)n, width, &out, &error)) {
@@ -217,12 +344,8 @@ static void fingerprint_function(sqlite3_context *ctx, int argc, sqlite3_value *
   unsigned char bytes[4];
   shorn_error error;
   shorn_schema_fingerprint(c->schema, width, bytes, &error);
-  char hex[9];
-  static const char digits[] = "0123456789abcdef";
-  for (int i = 0; i < width; i++) {
-    hex[2 * i] = digits[bytes[i] >> 4];
-    hex[2 * i + 1] = digits[bytes[i] & 15];
-  }
+  char hex[8];
+  shorn_hex(bytes, width, hex);
   sqlite3_result_text(ctx, hex, 2 * width, SQLITE_TRANSIENT);
 }
 
@@ -254,6 +377,7 @@ typedef struct function_spec {
 static const function_spec functions[] = {
     {"shorn_encode", 2, 0, encode_function},
     {"shorn_encode", 3, 0, encode_function},
+    {"shorn_decode", 1, SQLITE_RESULT_SUBTYPE, decode_function},
     {"shorn_decode", 2, SQLITE_RESULT_SUBTYPE, decode_function},
     {"shorn_decode", 3, SQLITE_RESULT_SUBTYPE, decode_function},
     {"shorn_fingerprint", 1, 0, fingerprint_function},
@@ -283,6 +407,10 @@ int sqlite3_shorn_init(sqlite3 *db, char **error_message, const sqlite3_api_rout
     rc = sqlite3_create_function_v2(db, functions[i].name, functions[i].arguments,
                                     SHORN_FUNCTION_FLAGS | functions[i].flags, st, functions[i].call,
                                     NULL, NULL, state_release);
+  }
+  if (rc == SQLITE_OK) {
+    st->registrations++;
+    rc = sqlite3_create_module_v2(db, "shorn_registry", &shorn_registry_module, st, state_release);
   }
   state_release(st);
   return rc;

@@ -24,7 +24,8 @@ SQLITE_EXTENSION_INIT3
 
 #define SHORN_FUNCTION_FLAGS (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 
-/* The entry point: registers every function of the extension on `db`. */
+/* The entry point: registers every function of the extension, and the
+ * module shorn_registry, on `db`. */
 int sqlite3_shorn_init(sqlite3 *db, char **error_message, const sqlite3_api_routines *api);
 
 /* A compiled schema, shared by the cache and by statements' auxdata. */
@@ -37,21 +38,39 @@ void shorn_compiled_release(void *compiled);
 
 #define SHORN_CACHE_SLOTS 64
 
+/* What a cache entry is keyed by.  A text key is the schema itself and holds
+ * forever; the others are read from the registry and hold only until it
+ * changes. */
+typedef enum shorn_key {
+  SHORN_KEY_TEXT,       /* inline JSON Schema text */
+  SHORN_KEY_NAME,       /* a registered name */
+  SHORN_KEY_FINGERPRINT /* a registered 4-byte fingerprint, 8 hex digits */
+} shorn_key;
+
 typedef struct shorn_cache_entry {
-  char *key; /* schema text */
+  char *key;
   int key_length;
+  shorn_key kind;
   unsigned hash;
   unsigned long long used; /* tick of the last hit, for eviction */
   shorn_compiled *compiled;
 } shorn_cache_entry;
 
-/* One per connection: every function of the extension points at it. */
+/* One per connection: every function of the extension and the registry
+ * module point at it. */
 typedef struct shorn_state {
   sqlite3 *db;
-  int registrations; /* functions holding it; freed when the last goes */
+  int registrations; /* functions and modules holding it; freed when the last goes */
   unsigned long long tick;
   shorn_cache_entry cache[SHORN_CACHE_SLOTS];
   unsigned long long compilations; /* for the benchmark: how often we compiled */
+  /* The registry entries of the cache were read when main's data version
+   * (which counts commits, this connection's and others') and
+   * registry_changes (this connection's uncommitted writes and rollbacks,
+   * which the data version does not count) had these values. */
+  unsigned registry_changes; /* bumped by the registry module */
+  unsigned read_changes;
+  unsigned read_data_version;
 } shorn_state;
 
 /* The compiled schema an argument names, or NULL after reporting an error
@@ -62,5 +81,24 @@ shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, 
 
 /* Report a core error as "<function>: <message at where>". */
 void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error *error);
+
+/* `n` bytes as 2n lowercase hex digits (no NUL), as fingerprints are spelled. */
+void shorn_hex(const unsigned char *bytes, int n, char *out);
+
+/* ---- the registry (sqlite_registry.c) ------------------------------------ */
+
+/* The registry keys schemas by their 4-byte fingerprint, the widest: the
+ * fewest collisions between registered wire shapes. */
+#define SHORN_REGISTRY_WIDTH 4
+
+/* The virtual table module shorn_registry; its client data is the state. */
+extern const sqlite3_module shorn_registry_module;
+
+/* Read the schema text registered in main.shorn_schemas under `key`, a name
+ * or (SHORN_KEY_FINGERPRINT) 8 hex digits.  SQLITE_OK with *text and *length
+ * (sqlite3_free it); otherwise an SQLite error code and *why, the reason in
+ * words (sqlite3_free it; NULL when memory ran out). */
+int shorn_registry_find(sqlite3 *db, shorn_key kind, const char *key, int key_length, char **text,
+                        int *length, char **why);
 
 #endif

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /*
  * vectors.c — every golden vector of the published library, run through the
  * SQL functions of the extension (linked in with SQLITE_CORE).
