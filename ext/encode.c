@@ -213,7 +213,7 @@ static void describe(const json_value *v, char *out, size_t cap) {
 /* ---- members ------------------------------------------------------------- */
 
 static bool scratch_reserve(encoder *e, size_t n) {
-  if (e->scratch_capacity - e->scratch_used >= n) return true;
+  if (e->scratch && e->scratch_capacity - e->scratch_used >= n) return true;
   size_t cap = e->scratch_capacity ? e->scratch_capacity : 64;
   while (cap - e->scratch_used < n) {
     if (cap > SIZE_MAX / 2 / sizeof *e->scratch) return false;
