@@ -4,7 +4,7 @@
 #   run-sql-tests.sh SQLITE3 EXTENSION
 set -u
 sqlite=$1 extension=$2
-dir=$(dirname "$0")/../tests/sql
+dir=$(cd "$(dirname "$0")/../tests/sql" && pwd) # absolute: each file runs elsewhere
 failed=0 passed=0
 for sql in "$dir"/*.sql; do
   name=$(basename "$sql" .sql)

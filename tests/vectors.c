@@ -421,6 +421,44 @@ static void seed_row_handler(const char *file, arena *a, const json_value *row) 
   free(schema);
 }
 
+/* ---- the registry --------------------------------------------------------- */
+
+/* Every schema that compiles is registered under its id, but for those whose
+ * wire shape is there already: some seven hundred names, which run the cache
+ * through eviction many times over.  Then each value that encodes must read
+ * back the same by name and by fingerprint as inline. */
+static sqlite3_stmt *registry_sql;
+
+static void register_schemas(void) {
+  if (sqlite3_exec(db, "CREATE VIRTUAL TABLE shorn_schemas USING shorn_registry", NULL, NULL, NULL)) {
+    fprintf(stderr, "registry: %s\n", sqlite3_errmsg(db));
+    exit(2);
+  }
+  sqlite3_stmt *insert = prepare("INSERT OR IGNORE INTO shorn_schemas(name, schema) VALUES (?1, ?2)");
+  tally *t = tally_for("registry", "register");
+  for (size_t i = 0; i < schema_count; i++) {
+    sqlite3_bind_text(insert, 1, schemas[i].id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(insert, 2, schemas[i].text, -1, SQLITE_STATIC);
+    bool done = sqlite3_step(insert) == SQLITE_DONE;
+    verdict(t, done || strstr(sqlite3_errmsg(db), "does not compile: "), schemas[i].id, "%s", sqlite3_errmsg(db));
+    sqlite3_reset(insert);
+  }
+  sqlite3_finalize(insert);
+  registry_sql = prepare("SELECT shorn_decode(shorn_encode(?1, s.name, 4)) IS shorn_decode(shorn_encode(?1, ?2), ?2)"
+                         " FROM shorn_schemas AS s WHERE s.fingerprint = shorn_fingerprint(?2, 4)");
+}
+
+static void registry_row_handler(const char *file, arena *a, const json_value *row) {
+  (void)file;
+  if (!member(row, "hex")) return;
+  const char *id = string_member(a, row, "id");
+  sqlite3_bind_text(registry_sql, 1, string_member(a, row, "json"), -1, SQLITE_STATIC);
+  sqlite3_bind_text(registry_sql, 2, schema_by_id(string_member(a, row, "schema_id")), -1, SQLITE_STATIC);
+  sql_result r = run(registry_sql, 0);
+  verdict(tally_for("registry", "by name and fingerprint"), r.ok && strcmp(r.text, "1") == 0, id, "%s", r.text);
+  free(r.text);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s VECTOR_DIR\n", argv[0]);
@@ -439,6 +477,8 @@ int main(int argc, char **argv) {
   each_row(argv[1], "encode.jsonl", encode_row_handler);
   each_row(argv[1], "decode.jsonl", decode_row_handler);
   each_row(argv[1], "seed-examples.jsonl", seed_row_handler);
+  register_schemas();
+  each_row(argv[1], "encode.jsonl", registry_row_handler);
 
   int passed = 0, failed = 0;
   for (int i = 0; i < tally_count; i++) {
@@ -452,6 +492,7 @@ int main(int argc, char **argv) {
   sqlite3_finalize(decode_sql);
   sqlite3_finalize(signature_sql);
   sqlite3_finalize(fingerprint_sql);
+  sqlite3_finalize(registry_sql);
   sqlite3_close(db);
   for (size_t i = 0; i < schema_count; i++) free(schemas[i].id), free(schemas[i].text);
   free(schemas);
