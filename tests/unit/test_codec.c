@@ -1,0 +1,369 @@
+/*
+ * test_codec.c — the core codec through its public header: varints and
+ * ZigZag, each shape's base cases both ways, and every decoder limit of the
+ * byte layout.
+ */
+#include "check.h"
+#include "internal.h"
+
+/* Results as text so a failed CHECK_STR shows both sides: the payload in
+ * lowercase hex, the decoded JSON, or "error: <message at where>". */
+static char result[1 << 16];
+
+static const char *error_text(const shorn_error *e) {
+  memcpy(result, "error: ", 7);
+  shorn_error_format(e, result + 7, sizeof result - 7);
+  return result;
+}
+
+static shorn_schema *compile(const char *schema) {
+  shorn_schema *s;
+  shorn_error e;
+  if (shorn_schema_compile(schema, strlen(schema), &s, &e) != SHORN_OK) {
+    fprintf(stderr, "schema does not compile: %s\n%s\n", error_text(&e), schema);
+    exit(1);
+  }
+  return s;
+}
+
+static const char *encode_n(const char *schema, const char *json, size_t n, int width) {
+  shorn_schema *s = compile(schema);
+  shorn_buffer out = {0};
+  shorn_error e;
+  const char *r = result;
+  if (shorn_encode(s, json, n, width, &out, &e) != SHORN_OK) {
+    r = error_text(&e);
+  } else {
+    size_t shown = out.length < sizeof result / 2 - 1 ? out.length : sizeof result / 2 - 1;
+    for (size_t i = 0; i < shown; i++) sprintf(result + 2 * i, "%02x", out.data[i]);
+    result[2 * shown] = 0;
+  }
+  shorn_buffer_free(&out);
+  shorn_schema_free(s);
+  return r;
+}
+
+static const char *encode(const char *schema, const char *json) {
+  return encode_n(schema, json, strlen(json), 0);
+}
+
+static const char *decode_bytes(const char *schema, const uint8_t *bytes, size_t n, int width) {
+  shorn_schema *s = compile(schema);
+  shorn_buffer out = {0};
+  shorn_error e;
+  const char *r = result;
+  if (shorn_decode(s, bytes, n, width, &out, &e) != SHORN_OK) {
+    r = error_text(&e);
+  } else {
+    size_t shown = out.length < sizeof result - 1 ? out.length : sizeof result - 1;
+    memcpy(result, out.data, shown);
+    result[shown] = 0;
+  }
+  shorn_buffer_free(&out);
+  shorn_schema_free(s);
+  return r;
+}
+
+static const char *decode(const char *schema, const char *hex) {
+  static uint8_t bytes[1 << 15];
+  size_t n = strlen(hex) / 2;
+  for (size_t i = 0; i < n; i++) {
+    unsigned v;
+    sscanf(hex + 2 * i, "%2x", &v);
+    bytes[i] = (uint8_t)v;
+  }
+  return decode_bytes(schema, bytes, n, 0);
+}
+
+#define UINT "{\"type\":\"integer\",\"minimum\":0}"
+#define INT "{\"type\":\"integer\"}"
+#define STRING "{\"type\":\"string\"}"
+#define NUMBER "{\"type\":\"number\"}"
+#define ANY "{}"
+
+static void test_varints(void) {
+  CHECK_STR(encode(UINT, "0"), "00");
+  CHECK_STR(encode(UINT, "127"), "7f");
+  CHECK_STR(encode(UINT, "128"), "8001");
+  CHECK_STR(encode(UINT, "300"), "ac02");
+  CHECK_STR(encode(UINT, "9007199254740991"), "ffffffffffffff0f");
+  CHECK_STR(encode(UINT, "-0"), "00");
+  CHECK_STR(encode(UINT, "-1"), "error: Expected an unsigned integer at $");
+  CHECK_STR(encode(UINT, "1.5"), "error: Expected an unsigned integer at $");
+  CHECK_STR(encode(UINT, "9007199254740992"), "error: Expected an unsigned integer at $");
+  CHECK_STR(encode(UINT, "\"1\""), "error: Expected an unsigned integer at $");
+  CHECK_STR(decode(UINT, "ffffffffffffff0f"), "9007199254740991");
+  CHECK_STR(decode(UINT, "8100"), "error: Non-canonical variable-length integer at byte 2");
+  CHECK_STR(decode(UINT, "808000"), "error: Non-canonical variable-length integer at byte 3");
+  CHECK_STR(decode(UINT, "8080808080808010"), "error: Integer exceeds JavaScript's safe range at byte 8");
+  CHECK_STR(decode(UINT, "8080808080808080"), "error: Invalid or unsafe variable-length integer at byte 8");
+  CHECK_STR(decode(UINT, "80"), "error: Unexpected end of input at byte 1");
+  CHECK_STR(decode(UINT, ""), "error: Unexpected end of input at byte 0");
+
+  /* ZigZag: 0, -1, 1, -2, 2 -> 0, 1, 2, 3, 4. */
+  CHECK_STR(encode(INT, "-1"), "01");
+  CHECK_STR(encode(INT, "1"), "02");
+  CHECK_STR(encode(INT, "-2"), "03");
+  CHECK_STR(encode(INT, "63"), "7e");
+  CHECK_STR(encode(INT, "64"), "8001");
+  CHECK_STR(encode(INT, "-100"), "c701");
+  CHECK_STR(encode(INT, "-0"), "00");
+  CHECK_STR(encode(INT, "9007199254740991"), "feffffffffffff1f");
+  CHECK_STR(encode(INT, "-9007199254740991"), "fdffffffffffff1f");
+  CHECK_STR(encode(INT, "4503599627370496"), "8080808080808010");
+  CHECK_STR(encode(INT, "9007199254740992"), "error: Expected an integer at $");
+  CHECK_STR(decode(INT, "fdffffffffffff1f"), "-9007199254740991");
+  CHECK_STR(decode(INT, "ffffffffffffff1f"), "error: Integer exceeds JavaScript's safe range at byte 8");
+  CHECK_STR(decode(INT, "80808080808080808001"), "error: Integer exceeds JavaScript's safe range at byte 10");
+  CHECK_STR(decode(INT, "80808080808080808080"), "error: Invalid variable-length integer at byte 10");
+  CHECK_STR(decode(INT, "ffffffffffffffff00"), "error: Non-canonical variable-length integer at byte 9");
+}
+
+static void test_scalars(void) {
+  CHECK_STR(encode(NUMBER, "1.5"), "000000000000f83f");
+  CHECK_STR(encode(NUMBER, "-0"), "0000000000000080");
+  CHECK_STR(encode(NUMBER, "1e400"), "000000000000f07f"); /* JSON.parse reads it as Infinity */
+  CHECK_STR(decode(NUMBER, "0000000000000080"), "-0");
+  CHECK_STR(decode(NUMBER, "000000000000f07f"), "9e999");
+  CHECK_STR(decode(NUMBER, "000000000000f0ff"), "-9e999");
+  CHECK_STR(decode(NUMBER, "010000000000f87f"), "null"); /* any NaN payload */
+  CHECK_STR(decode(NUMBER, "9a9999999999b93f"), "0.1");
+  CHECK_STR(decode(NUMBER, "000000000000f8"), "error: Unexpected end of input at byte 0");
+
+  CHECK_STR(encode("{\"type\":\"boolean\"}", "true"), "01");
+  CHECK_STR(encode("{\"type\":\"boolean\"}", "1"), "error: Expected a boolean at $");
+  CHECK_STR(decode("{\"type\":\"boolean\"}", "02"), "error: Invalid boolean 2 at byte 0");
+
+  CHECK_STR(encode(STRING, "\"ab\""), "026162");
+  CHECK_STR(encode(STRING, "\"h\\u00e9\""), "0368c3a9");
+  CHECK_STR(encode(STRING, "\"\\ud83d\\ude00\""), "04f09f9880");
+  CHECK_STR(encode(STRING, "\"\\ud800\""), "error: String contains an unpaired surrogate at $");
+  CHECK_STR(decode(STRING, "03efbfbd"), "\"\xef\xbf\xbd\"");
+  CHECK_STR(decode(STRING, "02c328"), "error: Invalid UTF-8 at byte 1");
+  CHECK_STR(decode(STRING, "03eda080"), "error: Invalid UTF-8 at byte 1");
+  CHECK_STR(decode(STRING, "0561"), "error: Unexpected end of input at byte 1");
+  CHECK_STR(decode(STRING, "0a0a22085c0d1f7f"), "error: Unexpected end of input at byte 1");
+  CHECK_STR(decode(STRING, "070a22085c0d1f7f"), "\"\\n\\\"\\b\\\\\\r\\u001f\x7f\"");
+  /* A string that starts with U+FEFF keeps it, U+FFFD or not. */
+  CHECK_STR(decode(STRING, "06efbbbfefbfbd"), "\"\xef\xbb\xbf\xef\xbf\xbd\"");
+
+  const char *uuid = "{\"type\":\"string\",\"format\":\"uuid\"}";
+  CHECK_STR(encode(uuid, "\"0192e4c6-3c0e-7000-8000-0000000000ff\""), "0192e4c63c0e700080000000000000ff");
+  CHECK_STR(encode(uuid, "\"0192E4C6-3C0E-7000-8000-0000000000FF\""), "error: Expected a lowercase UUID at $");
+  CHECK_STR(encode(uuid, "\"0192e4c63c0e-7000-8000-0000000000ff0\""), "error: Expected a lowercase UUID at $");
+  CHECK_STR(decode(uuid, "0192e4c63c0e700080000000000000ff"), "\"0192e4c6-3c0e-7000-8000-0000000000ff\"");
+
+  CHECK_STR(encode("{\"const\":\"x\"}", "\"x\""), "");
+  CHECK_STR(encode("{\"const\":\"x\"}", "\"y\""), "error: Expected the literal \"x\" at $");
+  CHECK_STR(encode("{\"const\":0}", "-0"), "error: Expected the literal 0 at $");
+  CHECK_STR(decode("{\"const\":1e21}", ""), "1e+21");
+
+  const char *sexes = "{\"enum\":[\"M\",\"F\",\"X\"]}";
+  CHECK_STR(encode(sexes, "\"X\""), "02");
+  CHECK_STR(encode(sexes, "\"Y\""), "error: Unknown enum value \"Y\" at $");
+  CHECK_STR(decode(sexes, "00"), "\"F\"");
+  CHECK_STR(decode(sexes, "03"), "error: Unknown enum index 3 at byte 1");
+  const char *mixed = "{\"enum\":[404,200,\"ok\",null,false]}";
+  CHECK_STR(encode(mixed, "200"), "01");
+  CHECK_STR(encode(mixed, "200.0"), "01");
+  CHECK_STR(encode("{\"enum\":[0,1]}", "-0"), "error: Unknown enum value 0 at $");
+  CHECK_STR(decode(mixed, "04"), "null");
+}
+
+static void test_collections(void) {
+  const char *uints = "{\"type\":\"array\",\"items\":" UINT "}";
+  CHECK_STR(encode(uints, "[1,2,3]"), "03010203");
+  CHECK_STR(encode(uints, "[]"), "00");
+  CHECK_STR(encode(uints, "[1,-2]"), "error: Expected an unsigned integer at $[1]");
+  CHECK_STR(decode(uints, "03010203"), "[1,2,3]");
+  CHECK_STR(decode(uints, "0401"), "error: Array length 4 exceeds the remaining input at byte 1");
+  const char *fixed = "{\"type\":\"array\",\"items\":" UINT ",\"minItems\":3,\"maxItems\":3}";
+  CHECK_STR(encode(fixed, "[1,2,3]"), "010203");
+  CHECK_STR(encode(fixed, "[1,2]"), "error: Expected an array of 3 items at $");
+  CHECK_STR(decode(fixed, "0102"), "error: Array length 3 exceeds the remaining input at byte 0");
+
+  const char *tuple = "{\"type\":\"array\",\"prefixItems\":[" UINT ",{\"type\":\"boolean\"}]}";
+  CHECK_STR(encode(tuple, "[7,true]"), "0701");
+  CHECK_STR(encode(tuple, "[7]"), "error: Expected a tuple of 2 items at $");
+  const char *rest = "{\"type\":\"array\",\"prefixItems\":[" STRING "],\"items\":" INT "}";
+  CHECK_STR(encode(rest, "[\"a\",1,2]"), "0161020204");
+  CHECK_STR(encode(rest, "[\"a\"]"), "016100");
+  CHECK_STR(encode(rest, "[\"a\",1,0.5]"), "error: Expected an integer at $[2]");
+  CHECK_STR(decode(rest, "0161020204"), "[\"a\",1,2]");
+
+  const char *record = "{\"type\":\"object\",\"additionalProperties\":" INT "}";
+  CHECK_STR(encode(record, "{\"b\":2,\"a\":1}"), "02016102016204");
+  CHECK_STR(encode(record, "{\"a\":1,\"a\":2}"), "01016104"); /* the last of a repeated key */
+  CHECK_STR(encode(record, "{\"\xef\xbc\xa1\":1,\"\xf0\x9f\x98\x80\":2}"), "0204f09f98800403efbca102");
+  CHECK_STR(decode(record, "02016102016204"), "{\"a\":1,\"b\":2}");
+  CHECK_STR(decode(record, "02016204016102"), "error: Record keys are out of canonical order at byte 6");
+  CHECK_STR(decode(record, "02016102016104"), "error: Record keys are out of canonical order at byte 6");
+  CHECK_STR(decode(record, "0203efbca10204f09f988004"), "error: Record keys are out of canonical order at byte 11");
+}
+
+#define OBJECT_AB \
+  "{\"type\":\"object\",\"properties\":{\"a\":" UINT ",\"b\":" UINT "},\"required\":[\"b\"]}"
+
+static void test_objects(void) {
+  CHECK_STR(encode(OBJECT_AB, "{\"a\":1,\"b\":2}"), "010102");
+  CHECK_STR(encode(OBJECT_AB, "{\"b\":2}"), "0002");
+  CHECK_STR(encode(OBJECT_AB, "{\"a\":1}"), "error: Expected an unsigned integer at $.b");
+  CHECK_STR(encode(OBJECT_AB, "{\"b\":2,\"c\":3}"), "error: Unknown object property \"c\" at $");
+  CHECK_STR(encode(OBJECT_AB, "[]"), "error: Expected an object at $");
+  CHECK_STR(decode(OBJECT_AB, "0002"), "{\"b\":2}");
+  CHECK_STR(decode(OBJECT_AB, "010102"), "{\"a\":1,\"b\":2}");
+  CHECK_STR(decode(OBJECT_AB, "0202"), "error: Non-canonical presence bitmap padding at byte 1");
+  const char *dropping = "{\"type\":\"object\",\"properties\":{\"b\":" UINT "},\"required\":[\"b\"],"
+                         "\"additionalProperties\":false}";
+  CHECK_STR(encode(dropping, "{\"b\":2,\"c\":3}"), "02");
+
+  const char *loose = "{\"type\":\"object\",\"properties\":{\"a\":" STRING "},\"required\":[\"a\"],"
+                      "\"additionalProperties\":{}}";
+  CHECK_STR(encode(loose, "{\"a\":\"x\"}"), "017800");
+  CHECK_STR(encode(loose, "{\"a\":\"x\",\"n\":5}"), "017801016e030a");
+  CHECK_STR(decode(loose, "017801016e030a"), "{\"a\":\"x\",\"n\":5}");
+  CHECK_STR(decode(loose, "0178010161050179"),
+            "error: Extra property \"a\" repeats a declared field at byte 8");
+  /* Declared fields and extras come out together in canonical order. */
+  const char *catchall = "{\"type\":\"object\",\"properties\":{\"a\":" STRING ",\"o\":" UINT "},"
+                         "\"required\":[\"a\"],\"additionalProperties\":" UINT "}";
+  CHECK_STR(encode(catchall, "{\"a\":\"x\",\"o\":3,\"z\":9,\"b\":8}"), "0101780302016208017a09");
+  CHECK_STR(decode(catchall, "0101780302016208017a09"), "{\"a\":\"x\",\"b\":8,\"o\":3,\"z\":9}");
+
+  const char *nullable = "{\"anyOf\":[" UINT ",{\"type\":\"null\"}]}";
+  CHECK_STR(encode(nullable, "null"), "00");
+  CHECK_STR(encode(nullable, "5"), "0105");
+  CHECK_STR(decode(nullable, "0105"), "5");
+  CHECK_STR(decode(nullable, "02"), "error: Invalid nullable marker at byte 0");
+
+  const char *event = "{\"oneOf\":["
+                      "{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"key\"},\"code\":" STRING "},\"required\":[\"kind\",\"code\"]},"
+                      "{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"click\"},\"x\":" INT "},\"required\":[\"kind\",\"x\"]}]}";
+  CHECK_STR(encode(event, "{\"kind\":\"click\",\"x\":3}"), "0006");
+  CHECK_STR(encode(event, "{\"kind\":\"key\",\"code\":\"a\"}"), "010161");
+  CHECK_STR(encode(event, "{\"kind\":\"drag\"}"), "error: No union branch has \"kind\" = \"drag\" at $");
+  CHECK_STR(decode(event, "010161"), "{\"code\":\"a\",\"kind\":\"key\"}");
+  CHECK_STR(decode(event, "02"), "error: Unknown union branch 2 at byte 1");
+
+  const char *disjoint = "{\"anyOf\":[" STRING "," NUMBER "]}";
+  CHECK_STR(encode(disjoint, "\"hi\""), "01026869");
+  CHECK_STR(encode(disjoint, "42"), "000000000000004540");
+  CHECK_STR(encode(disjoint, "true"), "error: No union branch holds boolean at $");
+}
+
+#define NODE                                                                                        \
+  "{\"type\":\"object\",\"properties\":{\"value\":" STRING ",\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#\"}}}," \
+  "\"required\":[\"value\",\"children\"]}"
+
+static void test_dynamic_and_recursion(void) {
+  CHECK_STR(encode(ANY, "null"), "00");
+  CHECK_STR(encode(ANY, "5"), "030a");
+  CHECK_STR(encode(ANY, "-0"), "040000000000000080");
+  CHECK_STR(encode(ANY, "1.0"), "0302");
+  CHECK_STR(encode(ANY, "9007199254740992"), "040000000000004043");
+  CHECK_STR(encode(ANY, "{\"b\":1,\"a\":2}"), "07020161030401620302");
+  CHECK_STR(encode(ANY, "[1,\"a\"]"), "06020302050161");
+  CHECK_STR(decode(ANY, "04000000000000f03f"), "error: Non-canonical dynamic number at byte 9");
+  CHECK_STR(decode(ANY, "040000000000000080"), "-0");
+  CHECK_STR(decode(ANY, "08"), "error: Unknown dynamic tag 8 at byte 0");
+  CHECK_STR(decode(ANY, "0702016100016100"), "error: Record keys are out of canonical order at byte 7");
+
+  /* 64 nested containers are fine, 65 are not, on both sides. */
+  char deep[200], bytes_hex[400];
+  for (int n = 64; n <= 65; n++) {
+    memset(deep, '[', (size_t)n);
+    memset(deep + n, ']', (size_t)n);
+    deep[2 * n] = 0;
+    const char *r = encode(ANY, deep);
+    if (n == 64) {
+      CHECK(strlen(r) == 4 * 64);
+      strcpy(bytes_hex, r);
+      CHECK_STR(decode(ANY, bytes_hex), deep);
+    } else {
+      CHECK_STR(r, "error: Dynamic value nests deeper than 64 at $[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]");
+    }
+  }
+  /* 200 bytes of 0x06: each level is a tag and a count of 6, so the 65th
+   * tag sits at byte 128. */
+  char tags[401];
+  for (int i = 0; i < 200; i++) memcpy(tags + 2 * i, "06", 2);
+  tags[400] = 0;
+  CHECK_STR(decode(ANY, tags), "error: Dynamic value nests deeper than 64 at byte 129");
+
+  CHECK_STR(encode(NODE, "{\"value\":\"a\",\"children\":[]}"), "000161");
+  CHECK_STR(encode(NODE, "{\"value\":\"a\",\"children\":[{\"value\":\"b\",\"children\":[]}]}"), "010001620161");
+  CHECK_STR(decode(NODE, "010001620161"), "{\"children\":[{\"children\":[],\"value\":\"b\"}],\"value\":\"a\"}");
+
+  /* 256 levels of one definition decode and encode; 257 do not. */
+  static char json[16384], payload[4096];
+  for (int levels = 256; levels <= 257; levels++) {
+    char *j = json;
+    for (int i = 0; i < levels; i++) j += sprintf(j, "{\"value\":\"\",\"children\":[");
+    for (int i = 0; i < levels; i++) j += sprintf(j, "]}");
+    const char *r = encode(NODE, json);
+    if (levels == 256) {
+      CHECK(strncmp(r, "error", 5) != 0);
+      strcpy(payload, r);
+      const char *prefix = "{\"children\":[{\"children\":[{";
+      CHECK(strncmp(decode(NODE, payload), prefix, strlen(prefix)) == 0);
+    } else {
+      CHECK(strstr(r, "error: Recursive value nests deeper than 256 at $.children[0]") == r);
+    }
+  }
+  char over[1200];
+  for (int i = 0; i < 257; i++) memcpy(over + 2 * i, "01", 2);
+  over[514] = 0;
+  CHECK(strstr(decode(NODE, over), "error: Recursive value nests deeper than 256 at byte 256") != NULL);
+}
+
+static void test_limits(void) {
+  const char *uints = "{\"type\":\"array\",\"items\":" UINT "}";
+  /* A count over the limit is refused before the input is consulted. */
+  CHECK_STR(decode(uints, "c1843d00"), "error: Array length 1000001 exceeds the limit at byte 3");
+  CHECK_STR(decode(uints, "c0843d00"), "error: Array length 1000000 exceeds the remaining input at byte 3");
+  CHECK_STR(decode(STRING, "8180808001"), "error: Invalid byte length 268435457 at byte 5");
+  CHECK_STR(decode(STRING, "8180802061"), "error: Invalid byte length 67108865 at byte 4");
+  CHECK_STR(decode(STRING, "8080802061"), "error: Unexpected end of input at byte 4");
+  CHECK_STR(decode("{\"type\":\"object\",\"additionalProperties\":" UINT "}", "c0843d"),
+            "error: Record size 1000000 exceeds the remaining input at byte 3");
+
+  /* Zero-width elements: a fixed count of them decodes from nothing, up to
+   * the slot bound the schema is checked against. */
+  const char *xs = "{\"type\":\"array\",\"items\":{\"const\":\"x\"},\"minItems\":3,\"maxItems\":3}";
+  CHECK_STR(decode(xs, ""), "[\"x\",\"x\",\"x\"]");
+  shorn_schema *s;
+  shorn_error e;
+  const char *huge = "{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":{\"const\":1},"
+                     "\"minItems\":1000,\"maxItems\":1000},\"minItems\":1000,\"maxItems\":1000}";
+  CHECK(shorn_schema_compile(huge, strlen(huge), &s, &e) == SHORN_ERROR_SCHEMA);
+  const char *zero_width = "{\"type\":\"array\",\"items\":{\"const\":1}}";
+  CHECK(shorn_schema_compile(zero_width, strlen(zero_width), &s, &e) == SHORN_ERROR_SCHEMA);
+
+  CHECK_STR(decode(UINT, "0100"), "error: Unexpected trailing data at byte 1");
+}
+
+static void test_fingerprints(void) {
+  const char *person = "{\"type\":\"object\",\"properties\":{\"name\":" STRING ",\"age\":" UINT
+                       ",\"sex\":{\"enum\":[\"M\",\"F\",\"X\"]}},\"required\":[\"name\",\"age\",\"sex\"]}";
+  const char *grace = "{\"name\":\"Grace\",\"age\":45,\"sex\":\"F\"}";
+  CHECK_STR(encode(person, grace), "2d05477261636500");
+  CHECK_STR(encode_n(person, grace, strlen(grace), 3), "7236d12d05477261636500");
+  CHECK_STR(encode_n(person, grace, strlen(grace), 4), "a3b4e3de2d05477261636500");
+  static const uint8_t enveloped[] = {0x72, 0x36, 0xd1, 0x2d, 0x05, 'G', 'r', 'a', 'c', 'e', 0x00};
+  CHECK_STR(decode_bytes(person, enveloped, sizeof enveloped, 3), "{\"age\":45,\"name\":\"Grace\",\"sex\":\"F\"}");
+  CHECK_STR(decode_bytes(person, enveloped, 2, 3), "error: Unexpected end of input at byte 2");
+  CHECK_STR(decode_bytes(person, enveloped, sizeof enveloped, 2),
+            "error: Payload was written by a different schema (expected fingerprint da68) at byte 0");
+  CHECK_STR(encode_n(person, grace, strlen(grace), 5), "error: Fingerprint width must be 1, 2, 3 or 4");
+}
+
+int main(void) {
+  test_varints();
+  test_scalars();
+  test_collections();
+  test_objects();
+  test_dynamic_and_recursion();
+  test_limits();
+  test_fingerprints();
+  return check_report("codec");
+}
