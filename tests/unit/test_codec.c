@@ -357,6 +357,118 @@ static void test_fingerprints(void) {
   CHECK_STR(encode_n(person, grace, strlen(grace), 5), "error: Fingerprint width must be 1, 2, 3 or 4");
 }
 
+#define DATETIME "{\"type\":\"string\",\"format\":\"date-time\"}"
+#define BIGINT "{\"type\":\"string\",\"x-shorn\":\"bigint\"}"
+#define BYTES "{\"type\":\"string\",\"contentEncoding\":\"base64\",\"x-shorn\":\"bytes\"}"
+#define FLOAT32 "{\"type\":\"number\",\"x-shorn\":\"float32\"}"
+#define SET_OF(t) "{\"type\":\"array\",\"items\":" t ",\"uniqueItems\":true,\"x-shorn\":\"set\"}"
+#define MAP_OF(k, v)                                                                       \
+  "{\"type\":\"array\",\"items\":{\"type\":\"array\",\"prefixItems\":[" k "," v "],\"items\":false," \
+  "\"minItems\":2,\"maxItems\":2},\"x-shorn\":\"map\"}"
+
+/* Encode, then decode the payload again: the value must come back. */
+static void check_round_trip(const char *schema, const char *json, const char *hex) {
+  CHECK_STR(encode(schema, json), hex);
+  char payload[1024];
+  snprintf(payload, sizeof payload, "%s", hex);
+  CHECK_STR(decode(schema, payload), json);
+}
+
+static void test_datetime(void) {
+  check_round_trip(DATETIME, "\"2026-09-03T12:00:00.000Z\"", "80889ff28c68");
+  check_round_trip(DATETIME, "\"1970-01-01T00:00:00.000Z\"", "00");
+  check_round_trip(DATETIME, "\"1969-12-31T23:59:59.999Z\"", "01");
+  check_round_trip(DATETIME, "\"2039-09-07T15:47:35.551Z\"", "feffffffff7f");     /* six bytes */
+  check_round_trip(DATETIME, "\"2039-09-07T15:47:35.552Z\"", "80808080808001"); /* seven */
+  check_round_trip(DATETIME, "\"+275760-09-13T00:00:00.000Z\"", "8080e0ad9882d91e");
+  check_round_trip(DATETIME, "\"-271821-04-20T00:00:00.000Z\"", "ffffdfad9882d91e");
+  CHECK_STR(decode(DATETIME, "8280e0ad9882d91e"),
+            "error: Date-time 8640000000000001 ms is outside the range of a Date at byte 8");
+  CHECK_STR(decode(DATETIME, "8180e0ad9882d91e"),
+            "error: Date-time -8640000000000001 ms is outside the range of a Date at byte 8");
+  const char *refusal = "error: Expected a date-time as toISOString writes it (YYYY-MM-DDTHH:mm:ss.sssZ) at $";
+  CHECK_STR(encode(DATETIME, "\"2026-09-03T12:00:00Z\""), refusal);
+  CHECK_STR(encode(DATETIME, "\"2026-09-03T12:00:00.000+00:00\""), refusal);
+  CHECK_STR(encode(DATETIME, "\"2026-09-03t12:00:00.000z\""), refusal);
+  CHECK_STR(encode(DATETIME, "\"+275760-09-13T00:00:00.001Z\""), refusal);
+  CHECK_STR(encode(DATETIME, "1788436800000"), refusal);
+}
+
+static void test_bigint(void) {
+  check_round_trip(BIGINT, "\"0\"", "00");
+  check_round_trip(BIGINT, "\"-256\"", "050001");
+  check_round_trip(BIGINT, "\"18446744073709551616\"", "12000000000000000001");
+  CHECK_STR(encode(BIGINT, "5"), "0205");   /* a safe integer is accepted */
+  CHECK_STR(encode(BIGINT, "-0"), "00");
+  CHECK_STR(encode(BIGINT, "9007199254740992"), "error: Expected a BigInt as a decimal string, or a safe integer at $");
+  CHECK_STR(encode(BIGINT, "\"007\""), "error: Expected a BigInt as a decimal string, or a safe integer at $");
+  CHECK_STR(encode(BIGINT, "\"-0\""), "error: Expected a BigInt as a decimal string, or a safe integer at $");
+  CHECK_STR(decode(BIGINT, "01"), "error: Non-canonical bigint at byte 1");
+  CHECK_STR(decode(BIGINT, "040100"), "error: Non-canonical bigint at byte 3");
+  /* A header claiming 64 MiB + 1 bytes is refused before the input is; one
+   * claiming 64 MiB is checked against the (short) input. */
+  CHECK_STR(decode(BIGINT, "82808040"), "error: BigInt magnitude of 67108865 bytes exceeds the limit at byte 4");
+  CHECK_STR(decode(BIGINT, "8080804000"), "error: Unexpected end of input at byte 4");
+}
+
+static void test_bytes_and_float32(void) {
+  check_round_trip(BYTES, "\"CQk=\"", "020909");
+  check_round_trip(BYTES, "\"\"", "00");
+  check_round_trip(BYTES, "\"//79\"", "03fffefd");
+  CHECK_STR(encode(BYTES, "\"CQk\""), "error: Expected standard base64 with padding at $");
+  CHECK_STR(encode(BYTES, "\"CQl=\""), "error: Expected standard base64 with padding at $");
+  CHECK_STR(decode(BYTES, "0309"), "error: Unexpected end of input at byte 1");
+
+  check_round_trip(FLOAT32, "1.5", "0000c03f");
+  CHECK_STR(encode(FLOAT32, "0.1"), "cdcccc3d");
+  CHECK_STR(decode(FLOAT32, "cdcccc3d"), "0.10000000149011612"); /* the float32, as a double */
+  CHECK_STR(encode(FLOAT32, "3.4028235e38"), "ffff7f7f");         /* FLT_MAX */
+  CHECK_STR(encode(FLOAT32, "3.4028235677973362e38"), "ffff7f7f"); /* still rounds down */
+  CHECK_STR(encode(FLOAT32, "3.4028235677973366e38"), "0000807f"); /* 2^128 - 2^103 rounds up */
+  CHECK_STR(encode(FLOAT32, "1e39"), "0000807f");
+  CHECK_STR(encode(FLOAT32, "-1e39"), "000080ff");
+  CHECK_STR(decode(FLOAT32, "0000807f"), "9e999");
+  CHECK_STR(encode(FLOAT32, "1e-50"), "00000000");
+  CHECK_STR(encode(FLOAT32, "-1e-50"), "00000080");
+  CHECK_STR(decode(FLOAT32, "00000080"), "-0");
+  CHECK_STR(encode(FLOAT32, "\"1\""), "error: Expected a number at $");
+}
+
+#define POINT "{\"type\":\"object\",\"properties\":{\"k\":" UINT "},\"required\":[\"k\"]}"
+
+static void test_sets_and_maps(void) {
+  check_round_trip(SET_OF(STRING), "[\"a\",\"b\"]", "0201610162");
+  CHECK_STR(encode(SET_OF(STRING), "[\"a\",\"a\"]"), "error: Set element repeats an earlier element at $[1]");
+  CHECK_STR(decode(SET_OF(STRING), "0201610161"), "error: Set element repeats an earlier element at byte 3");
+  /* SameValueZero: 0 and -0 are one element; objects never repeat. */
+  CHECK_STR(encode(SET_OF(NUMBER), "[0,-0]"), "error: Set element repeats an earlier element at $[1]");
+  CHECK_STR(encode(SET_OF(ANY), "[1,1.0]"), "error: Set element repeats an earlier element at $[1]");
+  CHECK_STR(encode(SET_OF(ANY), "[0,-0]"), "error: Set element repeats an earlier element at $[1]");
+  CHECK_STR(encode(SET_OF(ANY), "[null,null]"), "error: Set element repeats an earlier element at $[1]");
+  CHECK_STR(encode(SET_OF("{\"anyOf\":[" STRING ",{\"type\":\"null\"}]}"), "[null,\"a\",null]"),
+            "error: Set element repeats an earlier element at $[2]");
+  CHECK_STR(decode(SET_OF(ANY), "02030004000000000000008000"), "error: Set element repeats an earlier element at byte 3");
+  CHECK_STR(decode(SET_OF(NUMBER), "02010000000000f87f020000000000f87f"),
+            "error: Set element repeats an earlier element at byte 9"); /* NaN equals NaN */
+  check_round_trip(SET_OF(POINT), "[{\"k\":1},{\"k\":1}]", "020101");
+  check_round_trip(SET_OF(ANY), "[[1],[1]]", "020601030206010302");
+  check_round_trip(SET_OF(BYTES), "[\"CQk=\",\"CQk=\"]", "02020909020909");
+  /* Nested Sets: the inner Sets are objects, so equal ones do not clash;
+   * a repeat inside one does. */
+  check_round_trip(SET_OF(SET_OF(STRING)), "[[\"a\"],[\"a\"]]", "02010161010161");
+  CHECK_STR(encode(SET_OF(SET_OF(STRING)), "[[\"a\",\"a\"]]"), "error: Set element repeats an earlier element at $[0][1]");
+
+  check_round_trip(MAP_OF(STRING, UINT), "[[\"x\",1],[\"y\",300]]", "020178010179ac02");
+  CHECK_STR(encode(MAP_OF(STRING, UINT), "[[\"x\",1],[\"x\",2]]"), "error: Map key repeats an earlier key at $[1][0]");
+  CHECK_STR(decode(MAP_OF(STRING, UINT), "02017801017802"), "error: Map key repeats an earlier key at byte 4");
+  CHECK_STR(encode(MAP_OF(STRING, UINT), "[[\"x\"]]"), "error: Expected a [key, value] pair at $[0]");
+  CHECK_STR(encode(MAP_OF(STRING, UINT), "{\"x\":1}"), "error: Expected an array of [key, value] pairs at $");
+  check_round_trip(MAP_OF(POINT, UINT), "[[{\"k\":1},1],[{\"k\":1},2]]", "0201010102");
+  check_round_trip(MAP_OF(STRING, MAP_OF(UINT, BIGINT)), "[[\"a\",[[1,\"-1\"]]],[\"b\",[]]]",
+                   "02016101010301016200");
+  CHECK_STR(decode(MAP_OF(STRING, UINT), "c0843d"), "error: Map size 1000000 exceeds the remaining input at byte 3");
+}
+
 int main(void) {
   test_varints();
   test_scalars();
@@ -365,5 +477,9 @@ int main(void) {
   test_dynamic_and_recursion();
   test_limits();
   test_fingerprints();
+  test_datetime();
+  test_bigint();
+  test_bytes_and_float32();
+  test_sets_and_maps();
   return check_report("codec");
 }
