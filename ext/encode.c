@@ -194,9 +194,7 @@ static const char *const kind_names[KIND_COUNT] = {"array", "boolean", "null", "
 /* A short rendering of a JSON value for a message: its text when it is a
  * scalar, its type otherwise. */
 static void describe(const json_value *v, char *out, size_t cap) {
-  if (!v) {
-    snprintf(out, cap, "nothing (the key is missing)");
-  } else if (v->type == JSON_NUMBER) {
+  if (v->type == JSON_NUMBER) {
     char n[NUMBER_TEXT_MAX];
     number_format(v->u.number, n);
     snprintf(out, cap, "%s", n);
@@ -331,8 +329,14 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
   for (uint32_t i = 0; i < s->u.object.count && !rc; i++) {
     const field *f = &s->u.object.fields[i];
     const json_value *value = e->scratch[slots + i];
-    if (f->optional && !value) continue;
-    rc = at_key(e, encode_value(e, f->value, value), f->key, f->key_length);
+    /* Every shape refuses an absent value, so say what is wrong plainly. */
+    if (!value) {
+      if (f->optional) continue;
+      rc = fail(e, "Missing required property");
+    } else {
+      rc = encode_value(e, f->value, value);
+    }
+    rc = at_key(e, rc, f->key, f->key_length);
   }
   if (!rc && s->u.object.extras)
     rc = encode_entries(e, extras, e->scratch_used - extras, s->u.object.extras, 0);
@@ -340,7 +344,7 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
 }
 
 static shorn_code encode_object(encoder *e, const shape *s, const json_value *v) {
-  if (!v || v->type != JSON_OBJECT) return fail(e, "Expected an object");
+  if (v->type != JSON_OBJECT) return fail(e, "Expected an object");
   size_t slots = e->scratch_used, count = s->u.object.count;
   if (!scratch_reserve(e, count)) return out_of_memory(e);
   memset((void *)(e->scratch + slots), 0, count * sizeof *e->scratch);
@@ -368,7 +372,7 @@ static shorn_code encode_items(encoder *e, const shape *element, const json_valu
 }
 
 static shorn_code encode_array(encoder *e, const shape *s, const json_value *v) {
-  if (!v || v->type != JSON_ARRAY) return fail(e, "Expected an array");
+  if (v->type != JSON_ARRAY) return fail(e, "Expected an array");
   int64_t fixed = s->u.array.length;
   shorn_code rc;
   if (fixed >= 0) {
@@ -406,7 +410,7 @@ static shorn_code encode_map_entries(encoder *e, const shape *s, const json_valu
 }
 
 static shorn_code encode_map(encoder *e, const shape *s, const json_value *v) {
-  if (!v || v->type != JSON_ARRAY) return fail(e, "Expected an array of [key, value] pairs");
+  if (v->type != JSON_ARRAY) return fail(e, "Expected an array of [key, value] pairs");
   if (v->length > SHORN_MAX_ELEMENTS) return fail(e, "Map is too large");
   shorn_code rc = put_uvarint(e, v->length);
   if (rc) return rc;
@@ -419,7 +423,7 @@ static shorn_code encode_map(encoder *e, const shape *s, const json_value *v) {
 static shorn_code encode_tuple(encoder *e, const shape *s, const json_value *v) {
   uint32_t fixed = s->u.tuple.count;
   const shape *rest = s->u.tuple.rest;
-  if (!v || v->type != JSON_ARRAY || (rest ? v->length < fixed : v->length != fixed))
+  if (v->type != JSON_ARRAY || (rest ? v->length < fixed : v->length != fixed))
     return fail(e, rest ? "Expected a tuple of at least %u items" : "Expected a tuple of %u items", fixed);
   for (uint32_t i = 0; i < fixed; i++) {
     shorn_code rc = at_index(e, encode_value(e, s->u.tuple.items[i], &v->u.items[i]), i);
@@ -435,7 +439,7 @@ static shorn_code encode_tuple(encoder *e, const shape *s, const json_value *v) 
 /* ---- scalars -------------------------------------------------------------- */
 
 static shorn_code encode_uuid(encoder *e, const json_value *v) {
-  if (!v || v->type != JSON_STRING || v->length != 36) return fail(e, "Expected a lowercase UUID");
+  if (v->type != JSON_STRING || v->length != 36) return fail(e, "Expected a lowercase UUID");
   uint8_t bytes[16], *o = bytes;
   const char *s = v->u.string;
   for (int i = 0; i < 36;) {
@@ -454,7 +458,7 @@ static shorn_code encode_uuid(encoder *e, const json_value *v) {
 }
 
 static shorn_code encode_bytes(encoder *e, const json_value *v) {
-  if (!v || v->type != JSON_STRING) return fail(e, "Expected a base64 string");
+  if (v->type != JSON_STRING) return fail(e, "Expected a base64 string");
   /* Decode past the room a length varint needs, then slide into place. */
   size_t at = e->out->length, n;
   if (!buffer_reserve(e->out, 10 + v->length / 4 * 3)) return out_of_memory(e);
@@ -470,10 +474,10 @@ static shorn_code encode_bytes(encoder *e, const json_value *v) {
 
 static shorn_code encode_bigint(encoder *e, const json_value *v) {
   bigint_status rc = BIGINT_SPELLING;
-  if (v && v->type == JSON_NUMBER && is_safe_integer(v->u.number)) {
+  if (v->type == JSON_NUMBER && is_safe_integer(v->u.number)) {
     char text[NUMBER_TEXT_MAX];
     rc = bigint_encode(e->out, text, number_format(v->u.number, text));
-  } else if (v && v->type == JSON_STRING) {
+  } else if (v->type == JSON_STRING) {
     rc = bigint_encode(e->out, v->u.string, v->length);
   }
   switch (rc) {
@@ -485,8 +489,8 @@ static shorn_code encode_bigint(encoder *e, const json_value *v) {
 }
 
 static shorn_code encode_number(encoder *e, const shape *s, const json_value *v) {
-  double x = v && v->type == JSON_NUMBER ? v->u.number : NAN;
-  bool number = v && v->type == JSON_NUMBER;
+  bool number = v->type == JSON_NUMBER;
+  double x = number ? v->u.number : NAN;
   switch (s->kind) {
     case SHAPE_UINT:
       /* -0 passes: it is written as 0, as JSON.stringify would. */
@@ -506,13 +510,12 @@ static shorn_code encode_number(encoder *e, const shape *s, const json_value *v)
 
 static shorn_code encode_datetime(encoder *e, const json_value *v) {
   int64_t ms;
-  if (!v || v->type != JSON_STRING || !datetime_parse(v->u.string, v->length, &ms))
+  if (v->type != JSON_STRING || !datetime_parse(v->u.string, v->length, &ms))
     return fail(e, "Expected a date-time as toISOString writes it (YYYY-MM-DDTHH:mm:ss.sssZ)");
   return put_zigzag(e, ms);
 }
 
 static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
-  if (!v) return fail(e, "Expected a value");
   shorn_code rc;
   switch (v->type) {
     case JSON_NULL: return put_bytes(e, "\0", 1);
@@ -545,7 +548,7 @@ static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
 
 static shorn_code encode_enum(encoder *e, const shape *s, const json_value *v) {
   /* -0 matches no member, not even 0: the value is the schema's. */
-  if (!(v && v->type == JSON_NUMBER && is_negative_zero(v->u.number)))
+  if (!(v->type == JSON_NUMBER && is_negative_zero(v->u.number)))
     for (uint32_t i = 0; i < s->u.enumeration.count; i++)
       if (scalar_equals(&s->u.enumeration.members[i], v, false)) return put_uvarint(e, i);
   char what[64];
@@ -557,16 +560,19 @@ static shorn_code encode_union(encoder *e, const shape *s, const json_value *v) 
   char what[64];
   int branch = -1;
   if (s->u.choice.on) {
-    const json_value *tag = v && v->type == JSON_OBJECT ? json_get(v, s->u.choice.on, s->u.choice.on_length) : NULL;
+    const json_value *tag = v->type == JSON_OBJECT ? json_get(v, s->u.choice.on, s->u.choice.on_length) : NULL;
     for (uint32_t i = 0; i < s->u.choice.count && branch < 0; i++)
       if (scalar_equals(&s->u.choice.cases[i], tag, false)) branch = (int)i;
+    if (branch < 0 && !tag)
+      return fail(e, "No union branch: the value has no \"%.*s\"", (int)s->u.choice.on_length,
+                  s->u.choice.on);
     if (branch < 0) {
       describe(tag, what, sizeof what);
       return fail(e, "No union branch has \"%.*s\" = %s", (int)s->u.choice.on_length, s->u.choice.on, what);
     }
   } else {
-    if (v) branch = s->u.choice.by_kind[kind_of(v)];
-    if (branch < 0) return fail(e, "No union branch holds %s", v ? kind_names[kind_of(v)] : "a missing value");
+    branch = s->u.choice.by_kind[kind_of(v)];
+    if (branch < 0) return fail(e, "No union branch holds %s", kind_names[kind_of(v)]);
   }
   shorn_code rc = put_uvarint(e, (uint64_t)branch);
   return rc ? rc : encode_value(e, s->u.choice.branches[branch], v);
@@ -577,14 +583,14 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
   switch (s->kind) {
     case SHAPE_ANY: return encode_dynamic(e, v, 0);
     case SHAPE_BOOLEAN:
-      if (!v || (v->type != JSON_TRUE && v->type != JSON_FALSE)) return fail(e, "Expected a boolean");
+      if (v->type != JSON_TRUE && v->type != JSON_FALSE) return fail(e, "Expected a boolean");
       return put_bytes(e, v->type == JSON_TRUE ? "\1" : "\0", 1);
     case SHAPE_UINT:
     case SHAPE_INT:
     case SHAPE_FLOAT64:
     case SHAPE_FLOAT32: return encode_number(e, s, v);
     case SHAPE_STRING:
-      if (!v || v->type != JSON_STRING) return fail(e, "Expected a string");
+      if (v->type != JSON_STRING) return fail(e, "Expected a string");
       return put_string(e, v);
     case SHAPE_UUID: return encode_uuid(e, v);
     case SHAPE_DATETIME: return encode_datetime(e, v);
@@ -601,10 +607,10 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
     case SHAPE_TUPLE: return encode_tuple(e, s, v);
     case SHAPE_OBJECT: return encode_object(e, s, v);
     case SHAPE_RECORD:
-      if (!v || v->type != JSON_OBJECT) return fail(e, "Expected an object");
+      if (v->type != JSON_OBJECT) return fail(e, "Expected an object");
       return encode_record(e, v, s->u.record, 0);
     case SHAPE_NULLABLE:
-      if (v && v->type == JSON_NULL) return put_bytes(e, "\0", 1);
+      if (v->type == JSON_NULL) return put_bytes(e, "\0", 1);
       if ((rc = put_bytes(e, "\1", 1))) return rc;
       return encode_value(e, s->u.inner, v);
     case SHAPE_UNION: return encode_union(e, s, v);

@@ -207,7 +207,7 @@ static void test_collections(void) {
 static void test_objects(void) {
   CHECK_STR(encode(OBJECT_AB, "{\"a\":1,\"b\":2}"), "010102");
   CHECK_STR(encode(OBJECT_AB, "{\"b\":2}"), "0002");
-  CHECK_STR(encode(OBJECT_AB, "{\"a\":1}"), "error: Expected an unsigned integer at $.b");
+  CHECK_STR(encode(OBJECT_AB, "{\"a\":1}"), "error: Missing required property at $.b");
   CHECK_STR(encode(OBJECT_AB, "{\"b\":2,\"c\":3}"), "error: Unknown object property \"c\" at $");
   CHECK_STR(encode(OBJECT_AB, "[]"), "error: Expected an object at $");
   CHECK_STR(decode(OBJECT_AB, "0002"), "{\"b\":2}");

@@ -1,0 +1,69 @@
+-- The four SQL functions with inline schemas: results, NULLs, errors.
+.mode list
+.bail off
+CREATE TEMP TABLE s(name TEXT PRIMARY KEY, schema TEXT);
+INSERT INTO s VALUES
+  ('person', '{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0},"sex":{"enum":["M","F","X"]}},"required":["name","age","sex"],"additionalProperties":false}'),
+  ('uints', '{"type":"array","items":{"type":"integer","minimum":0}}'),
+  ('floats', '{"type":"array","items":{"type":"number"}}'),
+  ('any', '{}'),
+  ('literal', '{"const":"x"}');
+CREATE TEMP VIEW person AS SELECT schema FROM s WHERE name = 'person';
+
+SELECT '-- encode and decode';
+SELECT hex(shorn_encode('{"name":"Grace","age":45,"sex":"F"}', (SELECT schema FROM person)));
+SELECT hex(shorn_encode('{"name":"Grace","age":45,"sex":"F"}', (SELECT schema FROM person), 3));
+SELECT shorn_decode(x'2d05477261636500', (SELECT schema FROM person));
+SELECT shorn_decode(x'7236d12d05477261636500', (SELECT schema FROM person), 3);
+SELECT typeof(shorn_encode('"x"', (SELECT schema FROM s WHERE name = 'literal'))),
+       length(shorn_encode('"x"', (SELECT schema FROM s WHERE name = 'literal')));
+SELECT shorn_decode(x'', (SELECT schema FROM s WHERE name = 'literal'));
+-- A number argument is its text, as SQLite converts it.
+SELECT hex(shorn_encode(300, '{"type":"integer","minimum":0}'));
+
+SELECT '-- fingerprints and signatures';
+SELECT shorn_fingerprint(schema), shorn_fingerprint(schema, 1), shorn_fingerprint(schema, 4) FROM person;
+SELECT shorn_signature(schema) FROM person;
+SELECT shorn_signature('{"type":["string","number"]}');
+
+SELECT '-- the decoded text is JSON to SQLite';
+SELECT json_object('person', shorn_decode(x'2d05477261636500', (SELECT schema FROM person)));
+SELECT shorn_decode(x'2d05477261636500', (SELECT schema FROM person)) ->> '$.name';
+SELECT json_type(shorn_decode(x'03010203', (SELECT schema FROM s WHERE name = 'uints')));
+
+SELECT '-- JSON conventions';
+SELECT shorn_decode(shorn_encode('[0.1, -0, 1e21, 1e400, -1e400, 5e-324, 123456789012345680000]', schema), schema)
+  FROM s WHERE name = 'floats';
+SELECT shorn_decode(shorn_encode('{"b":1,"a":[true,null,"\u2028\u0001"],"😀":2,"Ａ":3}', schema), schema)
+  FROM s WHERE name = 'any';
+SELECT hex(shorn_encode('{"a":1,"a":2}', schema)) FROM s WHERE name = 'any';
+
+SELECT '-- schemas from a column, one row each';
+SELECT name, hex(shorn_encode(CASE name WHEN 'uints' THEN '[1,2]' WHEN 'floats' THEN '[1.5]'
+                                WHEN 'literal' THEN '"x"' ELSE 'null' END, schema))
+  FROM s WHERE name <> 'person' ORDER BY name;
+
+SELECT '-- NULL in, NULL out';
+SELECT quote(shorn_encode(NULL, '{}')), quote(shorn_encode('1', NULL)), quote(shorn_decode(NULL, '{}')),
+       quote(shorn_decode(x'00', NULL)), quote(shorn_fingerprint(NULL)), quote(shorn_signature(NULL)),
+       quote(shorn_encode('1', '{}', NULL));
+
+SELECT '-- errors';
+SELECT shorn_encode('{"name":"Grace","age":-1,"sex":"F"}', (SELECT schema FROM person));
+SELECT shorn_encode('{"name":"Grace","age":45,"sex":"Q"}', (SELECT schema FROM person));
+SELECT shorn_encode('{"name":"Grace","age":45}', (SELECT schema FROM person));
+SELECT shorn_encode('[1,2,"3"]', (SELECT schema FROM s WHERE name = 'uints'));
+SELECT shorn_encode('[1,2', (SELECT schema FROM s WHERE name = 'uints'));
+SELECT shorn_encode('[1] x', (SELECT schema FROM s WHERE name = 'uints'));
+SELECT shorn_decode(x'2d0547', (SELECT schema FROM person));
+SELECT shorn_decode(x'2d0547726163650000', (SELECT schema FROM person));
+SELECT shorn_decode(x'7236d22d05477261636500', (SELECT schema FROM person), 3);
+SELECT shorn_decode(123, (SELECT schema FROM person));
+SELECT shorn_encode('1', '{}', 5);
+SELECT shorn_encode('1', '{}', 'two');
+SELECT shorn_fingerprint('{}', 0);
+SELECT shorn_signature('{"type":"strin"}');
+SELECT shorn_signature('{"anyOf":[{"type":"integer"},{"type":"number"}]}');
+SELECT shorn_signature('{"type":"object","properties":{"a":{"$ref":"#/$defs/missing"}}}');
+SELECT shorn_signature('{"enum":[-0,1]}');
+SELECT shorn_signature('{not json');
