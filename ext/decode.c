@@ -15,15 +15,10 @@
 
 static shorn_code fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static shorn_code fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) {
-  shorn_error *e = d->error;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(e->message, sizeof e->message, fmt, ap);
+  error_vset(d->error, SHORN_ERROR_DECODE, SHORN_WHERE_OFFSET, (long long)(at - d->start), fmt, ap);
   va_end(ap);
-  e->code = SHORN_ERROR_DECODE;
-  e->where = SHORN_WHERE_OFFSET;
-  e->offset = (long long)(at - d->start);
-  e->path[0] = 0;
   return SHORN_ERROR_DECODE;
 }
 
@@ -163,21 +158,6 @@ static shorn_code take(decoder *d, const uint8_t **bytes, size_t n) {
   *bytes = d->p;
   d->p += n;
   return SHORN_OK;
-}
-
-static double read_f64(const uint8_t *b) {
-  uint64_t bits = 0;
-  for (int i = 7; i >= 0; i--) bits = bits << 8 | b[i];
-  double v;
-  memcpy(&v, &bits, 8);
-  return v;
-}
-
-static double read_f32(const uint8_t *b) {
-  uint32_t bits = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-  float v;
-  memcpy(&v, &bits, 4);
-  return v;
 }
 
 static shorn_code decode_uuid(decoder *d) {
@@ -535,7 +515,7 @@ static shorn_code decode_dynamic(decoder *d, int depth) {
     }
     case 4: {
       if ((rc = take(d, &b, 8))) return rc;
-      double v = read_f64(b);
+      double v = load_f64_le(b);
       /* Integers have tag 3; a second spelling would break one value, one
        * encoding.  -0 is no integer on the wire, so it stays here. */
       if (v >= -MAX_SAFE_INTEGER && v <= MAX_SAFE_INTEGER && v == (double)(int64_t)v &&
@@ -596,10 +576,10 @@ static shorn_code decode_shape(decoder *d, const shape *s) {
       return SHORN_OK;
     case SHAPE_FLOAT64:
       if ((rc = take(d, &b, 8))) return rc;
-      return emit_number(d, read_f64(b));
+      return emit_number(d, load_f64_le(b));
     case SHAPE_FLOAT32:
       if ((rc = take(d, &b, 4))) return rc;
-      return emit_number(d, read_f32(b));
+      return emit_number(d, load_f32_le(b));
     case SHAPE_INT: {
       int64_t v;
       if ((rc = read_int(d, &v))) return rc;

@@ -34,15 +34,10 @@ typedef struct encoder {
 
 static shorn_code fail(encoder *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static shorn_code fail(encoder *e, const char *fmt, ...) {
-  shorn_error *err = e->error;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  error_vset(e->error, SHORN_ERROR_ENCODE, SHORN_WHERE_PATH, -1, fmt, ap);
   va_end(ap);
-  err->code = SHORN_ERROR_ENCODE;
-  err->where = SHORN_WHERE_PATH;
-  err->offset = -1;
-  err->path[0] = 0;
   return SHORN_ERROR_ENCODE;
 }
 

@@ -72,6 +72,21 @@ static inline bool buffer_uvarint(shorn_buffer *b, uint64_t v) {
   return true;
 }
 
+/* IEEE-754 values stored little-endian, whatever the host's order. */
+static inline double load_f64_le(const uint8_t *b) {
+  uint64_t bits = 0;
+  for (int i = 7; i >= 0; i--) bits = bits << 8 | b[i];
+  double v;
+  memcpy(&v, &bits, 8);
+  return v;
+}
+static inline double load_f32_le(const uint8_t *b) {
+  uint32_t bits = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+  float v;
+  memcpy(&v, &bits, 4);
+  return v;
+}
+
 /* Bump allocation for things that die together (a DOM, a compiled schema). */
 typedef struct arena_block arena_block;
 typedef struct arena {
@@ -88,6 +103,10 @@ shorn_code error_set(shorn_error *e, shorn_code code, const char *fmt, ...) PRIN
 shorn_code error_at_offset(shorn_error *e, shorn_code code, size_t offset, const char *fmt, ...)
     PRINTF_LIKE(4, 5);
 shorn_code error_nomem(shorn_error *e);
+/* The common core of the three: the path, when there is one, is the
+ * caller's to fill. */
+shorn_code error_vset(shorn_error *e, shorn_code code, shorn_where where, long long offset,
+                      const char *fmt, va_list ap);
 
 /* ---- text.c -------------------------------------------------------------- */
 

@@ -92,10 +92,11 @@ void arena_free(arena *a) {
   a->next = a->end = NULL;
 }
 
-static shorn_code error_vset(shorn_error *e, shorn_code code, const char *fmt, va_list ap) {
+shorn_code error_vset(shorn_error *e, shorn_code code, shorn_where where, long long offset,
+                      const char *fmt, va_list ap) {
   e->code = code;
-  e->where = SHORN_WHERE_NONE;
-  e->offset = -1;
+  e->where = where;
+  e->offset = offset;
   e->path[0] = 0;
   vsnprintf(e->message, sizeof e->message, fmt, ap);
   return code;
@@ -104,7 +105,7 @@ static shorn_code error_vset(shorn_error *e, shorn_code code, const char *fmt, v
 shorn_code error_set(shorn_error *e, shorn_code code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  error_vset(e, code, fmt, ap);
+  error_vset(e, code, SHORN_WHERE_NONE, -1, fmt, ap);
   va_end(ap);
   return code;
 }
@@ -112,10 +113,8 @@ shorn_code error_set(shorn_error *e, shorn_code code, const char *fmt, ...) {
 shorn_code error_at_offset(shorn_error *e, shorn_code code, size_t offset, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  error_vset(e, code, fmt, ap);
+  error_vset(e, code, SHORN_WHERE_OFFSET, (long long)offset, fmt, ap);
   va_end(ap);
-  e->where = SHORN_WHERE_OFFSET;
-  e->offset = (long long)offset;
   return code;
 }
 

@@ -40,21 +40,6 @@ static double zigzag_value(const uint8_t **p) {
   return (z & 1) ? -(double)(z >> 1) - 1 : (double)(z >> 1);
 }
 
-static double f64_at(const uint8_t *b) {
-  uint64_t bits = 0;
-  for (int i = 7; i >= 0; i--) bits = bits << 8 | b[i];
-  double v;
-  memcpy(&v, &bits, 8);
-  return v;
-}
-
-static double f32_at(const uint8_t *b) {
-  uint32_t bits = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-  float v;
-  memcpy(&v, &bits, 4);
-  return v;
-}
-
 static bool put_identity(shorn_buffer *id, uint8_t kind, const void *bytes, size_t n) {
   return buffer_byte(id, kind) && buffer_append(id, bytes, n);
 }
@@ -89,7 +74,7 @@ static int identity(shorn_buffer *id, const shape *s, const uint8_t *p, size_t n
         case 1: ok = put_identity(id, ID_BOOLEAN, "\0", 1); break;
         case 2: ok = put_identity(id, ID_BOOLEAN, "\1", 1); break;
         case 3: ok = put_number(id, zigzag_value(&q)); break;
-        case 4: ok = put_number(id, f64_at(q)); break;
+        case 4: ok = put_number(id, load_f64_le(q)); break;
         case 5:
           known_varint(&q);
           ok = put_identity(id, ID_STRING, q, (size_t)(end - q));
@@ -98,8 +83,8 @@ static int identity(shorn_buffer *id, const shape *s, const uint8_t *p, size_t n
       }
       break;
     case SHAPE_BOOLEAN: ok = put_identity(id, ID_BOOLEAN, p, 1); break;
-    case SHAPE_FLOAT64: ok = put_number(id, f64_at(p)); break;
-    case SHAPE_FLOAT32: ok = put_number(id, f32_at(p)); break;
+    case SHAPE_FLOAT64: ok = put_number(id, load_f64_le(p)); break;
+    case SHAPE_FLOAT32: ok = put_number(id, load_f32_le(p)); break;
     case SHAPE_INT: ok = put_number(id, zigzag_value(&q)); break;
     case SHAPE_UINT: ok = put_number(id, (double)known_varint(&q)); break;
     case SHAPE_STRING:
