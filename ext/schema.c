@@ -225,12 +225,10 @@ static void locate(const json_value *document, const json_value *node, shorn_err
  * that return bool pass on as false. */
 static void *refuse(translator *t, const json_value *node, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static void *refuse(translator *t, const json_value *node, const char *fmt, ...) {
-  char message[SHORN_MESSAGE_MAX];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(message, sizeof message, fmt, ap);
+  error_vset(t->error, SHORN_ERROR_SCHEMA, SHORN_WHERE_PATH, -1, fmt, ap);
   va_end(ap);
-  error_set(t->error, SHORN_ERROR_SCHEMA, "%s", message);
   locate(t->document, node, t->error);
   return NULL;
 }
