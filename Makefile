@@ -1,7 +1,10 @@
 # shorn for SQLite.
-#   make        build/shorn.so, the loadable extension
+#   make        build/shorn.so, the loadable extension, and build/shorn, the command
 #   make demo   the SQL tutorial in the sqlite3 shell, extension loaded
 #   make test   every test: unit, vectors, SQL, Python; sanitizers; valgrind
+#   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
+#   make bench  shorn against SQLite's JSON functions (scripts/bench-results.md)
+#   make install   build/shorn to $(PREFIX)/bin, build/shorn.so to $(PREFIX)/lib
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -13,15 +16,18 @@ SQLITE  := sqlite3
 # What a fresh Debian machine lacks for `make test` and `make demo`.
 PACKAGES := gcc make libc6-dev libsqlite3-dev sqlite3 python3 valgrind
 
-CORE_SRC := $(filter-out ext/sqlite_%.c,$(wildcard ext/*.c))
+CORE_SRC := $(filter-out ext/sqlite_%.c ext/shorn_cli.c,$(wildcard ext/*.c))
 GLUE_SRC := $(wildcard ext/sqlite_*.c)
 CORE_OBJ := $(CORE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 PIC_OBJ  := $(CORE_SRC:ext/%.c=$(BUILD)/pic/%.o) $(GLUE_SRC:ext/%.c=$(BUILD)/pic/%.o)
 CORE_GLUE_OBJ := $(GLUE_SRC:ext/%.c=$(BUILD)/core/%.o)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/%,$(wildcard tests/unit/test_*.c))
+FUZZERS  := decode encode compile roundtrip
+REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
+FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable test demo clean
-all: $(BUILD)/shorn.so
+.PHONY: all deps check check-loadable test demo bench install check-install fuzz clean
+all: $(BUILD)/shorn.so $(BUILD)/shorn
 
 deps:
 	@scripts/install-deps.sh $(PACKAGES)
@@ -44,21 +50,37 @@ $(BUILD)/pic/%.o: ext/%.c
 $(BUILD)/shorn.so: $(PIC_OBJ)
 	$(CC) $(CFLAGS) -shared $^ -lm -o $@
 
+# The command line tool: the core alone, through its public header.
+$(BUILD)/shorn: ext/shorn_cli.c ext/shorn.h $(BUILD)/libshorn.a
+	$(CC) $(CFLAGS) $(WARN) $< $(BUILD)/libshorn.a -lm -o $@
+
 # The glue linked into a program (SQLITE_CORE), for the C test drivers.
 $(BUILD)/core/%.o: ext/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -MMD -MP -DSQLITE_CORE -c $< -o $@
 
-$(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h $(BUILD)/libshorn.a
+$(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h $(BUILD)/libshorn.a
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/libshorn.a -lm -o $@
 
 $(BUILD)/vectors: tests/vectors.c $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a -lsqlite3 -lm -o $@
 
-# One configuration's tests: unit, then every golden vector through SQL.
-check: $(UNIT_BIN) $(BUILD)/vectors
+$(BUILD)/sql_nomem: tests/sql_nomem.c tests/counting.h $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a -lsqlite3 -lm -o $@
+
+# A fuzz harness with replay.c's main() instead of libFuzzer, to run a corpus.
+$(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/counting.h $(BUILD)/libshorn.a
+	$(CC) $(CFLAGS) $(WARN) $(FUZZ_SCHEMAS) -Iext $< tests/fuzz/replay.c $(BUILD)/libshorn.a -lm -o $@
+
+# One configuration's tests: unit, then every golden vector through SQL and
+# through the command line tool; the fuzz regression corpus; running out of
+# memory in SQL.
+check: $(UNIT_BIN) $(BUILD)/vectors $(BUILD)/shorn $(REPLAY_BIN) $(BUILD)/sql_nomem
 	@for t in $(UNIT_BIN); do ./$$t || exit 1; done
 	./$(BUILD)/vectors tests/vectors
+	tests/cli/run.sh $(BUILD)/shorn tests/vectors
+	@for h in $(FUZZERS); do ./$(BUILD)/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
+	./$(BUILD)/sql_nomem
 
 # The shell and Python tests load the extension itself.
 check-loadable: all
@@ -66,15 +88,86 @@ check-loadable: all
 	SHORN_EXTENSION=$(abspath $(BUILD)/shorn) $(PYTHON) -m unittest discover -s tests/python -t tests/python
 
 SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 test: deps
 	$(MAKE) check check-loadable
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-	  ./build/vectors tests/vectors
+	  ./build/vectors --queries-every 25 tests/vectors
+	$(VALGRIND) ./build/test_hostile
+	$(VALGRIND) ./build/test_nomem
+	$(VALGRIND) ./build/sql_nomem
+	@for h in $(FUZZERS); do $(VALGRIND) ./build/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
+	$(MAKE) check-install
 
 demo: deps all
 	$(SQLITE) -bail -cmd ".load $(BUILD)/shorn" :memory: < sql/tutorial.sql
+
+# shorn against SQLite's JSON functions, timed in one process over the same
+# rows; prints the table and writes it to scripts/bench-results.md.
+$(BUILD)/bench: scripts/bench.c $(BUILD)/libshorn.a
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/libshorn.a -lsqlite3 -lm -o $@
+
+bench: all $(BUILD)/bench
+	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db --out scripts/bench-results.md
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)
+	install -m 755 $(BUILD)/shorn $(DESTDIR)$(BINDIR)/shorn
+	install -m 644 $(BUILD)/shorn.so $(DESTDIR)$(LIBDIR)/shorn.so
+
+# Install into a scratch DESTDIR; the command must run, and the extension
+# load, from there (246cab: the string schema's fingerprint in the vectors).
+check-install: all
+	@dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT && \
+	$(MAKE) -s install DESTDIR=$$dir && \
+	cli=$$(echo '{"type":"string"}' | $$dir$(BINDIR)/shorn fingerprint -) && \
+	sql=$$($(SQLITE) :memory: ".load $$dir$(LIBDIR)/shorn" "SELECT shorn_fingerprint('{\"type\":\"string\"}')") && \
+	test "$$cli $$sql" = "246cab 246cab" && echo "install: $(BINDIR)/shorn and $(LIBDIR)/shorn.so work"
+
+# ---- fuzzing -------------------------------------------------------------
+# `make fuzz [FUZZ_SECONDS=60]`: each harness of tests/fuzz/, built with
+# clang's libFuzzer and both sanitizers, runs for FUZZ_SECONDS on one core,
+# from its regression corpus, seeds made from the vectors and what earlier
+# runs found (build/fuzz/corpus/).  A crash, a timeout or an out-of-memory
+# stops it and leaves the input in build/fuzz/artifacts/: fix the cause, and
+# keep the input in tests/fuzz/regressions/<harness>/, which `make test`
+# replays.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build/fuzz
+FUZZ_CFLAGS := $(SANITIZE) -fsanitize=fuzzer-no-link
+FUZZ_PACKAGES := clang libclang-rt-14-dev
+dict_decode := payload
+dict_roundtrip := payload
+dict_encode := json
+dict_compile := schema
+
+# Only asked for with CC=clang BUILD=$(FUZZ_BUILD), by the fuzz target.
+$(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h $(BUILD)/libshorn.a
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(WARN) $(FUZZ_SCHEMAS) -Iext $< $(BUILD)/libshorn.a -lm -o $@
+
+$(FUZZ_BUILD)/seeds/made: tests/fuzz/corpus.py tests/fuzz/schemas.jsonl $(wildcard tests/vectors/*.jsonl)
+	rm -rf $(FUZZ_BUILD)/seeds
+	$(PYTHON) tests/fuzz/corpus.py seeds $(FUZZ_BUILD)/seeds
+	touch $@
+
+define run_fuzzer
+	@mkdir -p $(FUZZ_BUILD)/corpus/$1 $(FUZZ_BUILD)/artifacts
+	nice ./$(FUZZ_BUILD)/fuzz_$1 -dict=tests/fuzz/$(dict_$1).dict -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/artifacts/$1- \
+	  $(FUZZ_BUILD)/corpus/$1 $(FUZZ_BUILD)/seeds/$1 tests/fuzz/regressions/$1
+
+endef
+
+fuzz: $(FUZZ_BUILD)/seeds/made
+	@scripts/install-deps.sh $(FUZZ_PACKAGES)
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang CFLAGS="$(FUZZ_CFLAGS)" $(FUZZERS:%=$(FUZZ_BUILD)/fuzz_%)
+	$(foreach h,$(FUZZERS),$(call run_fuzzer,$h))
 
 clean:
 	rm -rf build

@@ -29,10 +29,14 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+/* For a loop the compiler would otherwise call, where the call was measured
+ * to cost more than the loop. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define likely(x) (x)
 #define unlikely(x) (x)
 #define PRINTF_LIKE(f, a)
+#define ALWAYS_INLINE inline
 #endif
 
 #define MAX_SAFE_INTEGER 9007199254740991.0 /* 2^53 - 1 */
@@ -46,6 +50,17 @@ void mem_free(void *p);
 
 /* Grow so that `extra` more bytes fit; false when the allocation fails. */
 bool buffer_grow(shorn_buffer *b, size_t extra);
+
+/* Work arrays (a parser's stacks, an encoder's scratch) start in storage of
+ * the caller's, on the C stack, so that a small value costs no allocation;
+ * past it they move to the heap.  Returns `items`, of *capacity elements of
+ * `size` bytes, grown to hold at least `need` (doubling, *capacity
+ * updated), or NULL when memory runs out (`items` still valid).  `initial`
+ * is the first storage, copied from and never freed. */
+void *array_grow(void *items, size_t *capacity, size_t need, size_t size, const void *initial);
+static inline void array_free(void *items, const void *initial) {
+  if (items != initial) mem_free(items);
+}
 
 static inline bool buffer_reserve(shorn_buffer *b, size_t extra) {
   return likely(b->capacity - b->length >= extra) || buffer_grow(b, extra);
@@ -72,22 +87,52 @@ static inline bool buffer_uvarint(shorn_buffer *b, uint64_t v) {
   return true;
 }
 
+/* Little-endian words, whatever the host's order: one load or store where
+ * the host is little-endian (a loop of byte shifts was not turned into one
+ * by the compiler, and cost fifty instructions a float). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_TO_LE64(x) __builtin_bswap64(x)
+#define HOST_TO_LE32(x) __builtin_bswap32(x)
+#else
+#define HOST_TO_LE64(x) (x)
+#define HOST_TO_LE32(x) (x)
+#endif
+static inline uint64_t load_le64(const uint8_t *p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  return HOST_TO_LE64(w);
+}
+static inline uint32_t load_le32(const uint8_t *p) {
+  uint32_t w;
+  memcpy(&w, p, 4);
+  return HOST_TO_LE32(w);
+}
+static inline void store_le64(uint8_t *p, uint64_t w) {
+  w = HOST_TO_LE64(w);
+  memcpy(p, &w, 8);
+}
+static inline void store_le32(uint8_t *p, uint32_t w) {
+  w = HOST_TO_LE32(w);
+  memcpy(p, &w, 4);
+}
+
 /* IEEE-754 values stored little-endian, whatever the host's order. */
 static inline double load_f64_le(const uint8_t *b) {
-  uint64_t bits = 0;
-  for (int i = 7; i >= 0; i--) bits = bits << 8 | b[i];
+  uint64_t bits = load_le64(b);
   double v;
   memcpy(&v, &bits, 8);
   return v;
 }
 static inline double load_f32_le(const uint8_t *b) {
-  uint32_t bits = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+  uint32_t bits = load_le32(b);
   float v;
   memcpy(&v, &bits, 4);
   return v;
 }
 
-/* Bump allocation for things that die together (a DOM, a compiled schema). */
+/* Bump allocation for things that die together (a DOM, a compiled schema).
+ * An arena may start in storage of the caller's (next and end set to it),
+ * which arena_free leaves alone: a small DOM then costs no allocation. */
 typedef struct arena_block arena_block;
 typedef struct arena {
   arena_block *head;
@@ -108,11 +153,53 @@ shorn_code error_nomem(shorn_error *e);
 shorn_code error_vset(shorn_error *e, shorn_code code, shorn_where where, long long offset,
                       const char *fmt, va_list ap);
 
+/* ---- eight bytes at a time ---------------------------------------------- */
+
+/* Text is scanned a 64-bit word at a time, a byte per lane.  The word is
+ * loaded little-endian (load_le64) on every host so that lane order is
+ * memory order.  Each lanes_ test sets the high bit of the lanes it
+ * matches; a borrow can also flag lanes above a true match, never below
+ * one, so the lowest flag (first_lane) is exact and so is "any flag". */
+#define LANES(c) (0x0101010101010101ull * (uint8_t)(c))
+/* Lanes below c, for c <= 0x80. */
+static inline uint64_t lanes_below(uint64_t w, uint8_t c) { return (w - LANES(c)) & ~w & LANES(0x80); }
+static inline uint64_t lanes_equal(uint64_t w, uint8_t c) { return lanes_below(w ^ LANES(c), 1); }
+/* The index of the lowest flagged lane; `flags` is not zero. */
+static inline size_t first_lane(uint64_t flags) { return (size_t)__builtin_ctzll(flags) / 8; }
+
 /* ---- text.c -------------------------------------------------------------- */
 
 /* Strict UTF-8 (the WHATWG fatal decoder): no overlong forms, no surrogates,
  * nothing above U+10FFFF, no truncated or stray sequences. */
 bool utf8_valid(const uint8_t *s, size_t n);
+
+/* The length of the well-formed multi-byte sequence at the start of
+ * s[0..n) (s[0] >= 0x80), or 0 when there is none. */
+static inline size_t utf8_sequence(const uint8_t *s, size_t n) {
+  uint8_t c = s[0];
+  /* The second byte's range depends on the lead byte: that is what rules
+   * out overlong forms, surrogates and code points above U+10FFFF. */
+  uint8_t lo = 0x80, hi = 0xBF;
+  size_t len;
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (n < len) return 0;
+  if (s[1] < lo || s[1] > hi) return 0;
+  for (size_t k = 2; k < len; k++)
+    if ((s[k] & 0xC0) != 0x80) return 0;
+  return len;
+}
 
 /* Compare two WTF-8 strings as JavaScript compares strings: by UTF-16 code
  * units, a proper prefix first.  Returns <0, 0 or >0. */
@@ -126,6 +213,13 @@ bool wtf8_has_lone_surrogate(const char *s, size_t n);
  * everything else literal). */
 bool buffer_json_string(shorn_buffer *b, const char *s, size_t n);
 
+/* buffer_json_string of bytes that must be strict UTF-8 (a payload's
+ * string), checked as they are copied, which saves utf8_valid's pass over
+ * them: 1 when written, 0 when out of memory, -1 when they are not UTF-8
+ * (nothing written).  s[0..readable) may be read (readable >= n): the
+ * rest of the payload, so that the scan runs in whole blocks. */
+int buffer_json_utf8(shorn_buffer *b, const uint8_t *s, size_t n, size_t readable);
+
 /* ---- number.c ------------------------------------------------------------ */
 
 /* Longest spelling number_format can produce, NUL included. */
@@ -135,6 +229,11 @@ bool buffer_json_string(shorn_buffer *b, const char *s, size_t n);
  * "1e+21", "5e-324", "0.000001"; -0 gives "0", and "NaN", "Infinity",
  * "-Infinity" for the non-finite values.  Returns the length; NUL-terminates. */
 size_t number_format(double v, char out[NUMBER_TEXT_MAX]);
+
+/* The digits of u, no sign, no NUL; returns how many.  Two at a time from
+ * the end, as many as the number has: for the short integers most JSON
+ * holds, half the instructions of number_format's fixed-width path. */
+size_t integer_format(uint64_t u, char out[20]);
 
 /* The double nearest to a JSON number (already checked against the JSON
  * grammar), as JSON.parse reads it: overflow gives +-Infinity, underflow
@@ -348,7 +447,16 @@ typedef struct decoder {
 } decoder;
 
 shorn_code decode_value(decoder *d, const shape *s);
-shorn_code read_uvarint(decoder *d, uint64_t *value); /* counts, lengths, uint: 8 bytes at most */
+/* Counts, lengths, uint: 8 bytes at most.  Most are one byte, read inline
+ * rather than with a call (5% of decoding the benchmark's person record). */
+shorn_code read_uvarint_long(decoder *d, uint64_t *value);
+static inline shorn_code read_uvarint(decoder *d, uint64_t *value) {
+  if (likely(d->p < d->end && *d->p < 0x80)) {
+    *value = *d->p++;
+    return SHORN_OK;
+  }
+  return read_uvarint_long(d, value);
+}
 shorn_code read_int(decoder *d, int64_t *value);      /* ZigZag, 10 bytes at most */
 shorn_code read_string(decoder *d, const uint8_t **s, size_t *n);
 
@@ -385,10 +493,18 @@ bool base64_json(shorn_buffer *b, const uint8_t *s, size_t n);
  * `out`, which has room for n / 4 * 3 bytes.  False when not canonical. */
 bool base64_decode(const char *s, size_t n, uint8_t *out, size_t *out_length);
 
+/* ---- bigint.c: a BigInt's magnitude and its decimal spelling ------------ */
+
+/* Both directions are divide and conquer over Karatsuba multiplication,
+ * O(n^1.585) rather than quadratic, in memory a small multiple of the
+ * input allocated once; short values, the common case, allocate nothing. */
+
 /* A BigInt's decimal spelling, as a JSON string, from its little-endian
- * magnitude. */
+ * magnitude.  False when out of memory. */
 bool bigint_json(shorn_buffer *b, bool negative, const uint8_t *magnitude, size_t n);
-/* Append the wire form (header, magnitude) of a decimal spelling. */
+/* Append the wire form (header, magnitude) of a decimal spelling:
+ * BIGINT_SPELLING unless it is BigInt's own ('-' only, no leading zero, no
+ * -0), BIGINT_TOO_LARGE beyond a 64 MiB magnitude. */
 typedef enum bigint_status { BIGINT_OK, BIGINT_SPELLING, BIGINT_TOO_LARGE, BIGINT_NOMEM } bigint_status;
 bigint_status bigint_encode(shorn_buffer *b, const char *decimal, size_t n);
 
@@ -418,5 +534,129 @@ bool shape_text(shorn_buffer *b, const shape *sh, bool with_reject_unknown);
 
 /* shape.c: the FNV-1a fingerprint hash of a signature for a width. */
 uint32_t shape_fingerprint_hash(const char *signature, size_t length, int width);
+
+/* ---- query.c: SQLite's JSON questions, answered from the bytes ---------- */
+
+/* A JSON path as SQLite's JSON functions take it: `$`, then any of `.key`,
+ * `."key"`, `[N]`, `[#]` and `[#-N]`.  A key is compared with a member's
+ * name as the JSON text writes it, escapes and all (SQLite 3.40's rule). */
+typedef enum step_kind { STEP_KEY, STEP_INDEX, STEP_FROM_END } step_kind;
+
+typedef struct path_step {
+  step_kind kind;
+  bool plain;          /* STEP_KEY: nothing in it that JSON.stringify escapes */
+  const char *key;     /* STEP_KEY: into the path's text */
+  uint32_t key_length;
+  uint64_t index;      /* N of [N] or [#-N]; saturates */
+} path_step;
+
+typedef struct query_path {
+  const char *text; /* the path as written, NUL-terminated */
+  size_t length;
+  uint32_t count;
+  path_step steps[];
+} query_path;
+
+/* One allocation (free it with query_path_free), or NULL with the error:
+ * SHORN_ERROR_USAGE "JSON path error near '...'", as SQLite words it. */
+query_path *query_path_parse(const char *text, size_t length, shorn_error *error);
+void query_path_free(void *path);
+
+/* A value inside a payload: its shape and its first byte.  A NULL shape is
+ * what a path names when it names nothing. */
+typedef struct query_node {
+  const shape *shape;
+  const uint8_t *at;
+} query_node;
+
+/* A payload being read.  Opening it decodes it through once without
+ * output, so a payload shorn_decode refuses fails here with the same error;
+ * after that every read of it succeeds (but for memory). */
+typedef struct query {
+  decoder d;
+  query_node root;
+  shape pair;           /* the Map entry a path is at, as the tuple [key, value] */
+  shape *pair_items[2];
+  uint32_t depth_here[16];
+} query;
+
+shorn_code query_open(query *q, const shorn_schema *s, const uint8_t *data, size_t length,
+                      int fingerprint_width, shorn_error *error);
+void query_close(query *q);
+/* The node `path` names (NULL: the root); node->shape is NULL when none. */
+shorn_code query_find(query *q, const query_path *path, query_node *node);
+/* Append the node's JSON text: the decoder's, so exactly shorn_decode's. */
+shorn_code query_json(query *q, const query_node *node, shorn_buffer *out);
+
+/* What json_type says of a JSON value, in json_text_kind_name's spelling. */
+typedef enum json_text_kind {
+  JSON_TEXT_NULL,
+  JSON_TEXT_TRUE,
+  JSON_TEXT_FALSE,
+  JSON_TEXT_INTEGER,
+  JSON_TEXT_REAL,
+  JSON_TEXT_STRING,
+  JSON_TEXT_ARRAY,
+  JSON_TEXT_OBJECT
+} json_text_kind;
+
+extern const char *const json_text_kind_name[];
+
+/* The node's type, writing (into `scratch`) only what it must: a number's
+ * spelling decides between integer and real. */
+shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, json_text_kind *type);
+
+/* JSON text read as SQLite reads it.  The type of a value by its text; a
+ * number spelled as an integer that fits 64 bits (false: SQLite makes it a
+ * REAL, the nearest double); a string's value from between its quotes,
+ * pointing into the text when it has no escapes, else into `scratch`
+ * (false when out of memory); SQLite 3.40 ends it at an escaped NUL. */
+json_text_kind json_text_type(const char *json, size_t length);
+bool json_text_integer(const char *json, size_t length, int64_t *value);
+bool json_text_unescape(const char *s, size_t length, shorn_buffer *scratch, const char **value,
+                        size_t *value_length);
+
+/* The rows json_each (children) or json_tree (the node, then everything
+ * under it) give over a node's JSON text, with their columns.  Nodes are
+ * numbered as SQLite 3.40 numbers them, a value or an object key each, in
+ * document order, from the node itself (0). */
+typedef enum row_key { ROW_NO_KEY, ROW_INDEX, ROW_NAME } row_key;
+
+typedef struct json_row {
+  json_text_kind type;
+  uint32_t id;
+  int64_t parent; /* -1: none */
+  row_key key;
+  uint64_t index;   /* ROW_INDEX */
+  const char *name; /* ROW_NAME: as the JSON text writes it, without quotes */
+  size_t name_length;
+  const char *json; /* the value */
+  size_t json_length;
+  size_t fullkey_length, path_length; /* of json_rows.fullkey: path is a prefix */
+} json_row;
+
+typedef struct row_frame {
+  uint32_t id;
+  bool object;
+  uint64_t index;        /* the next element's */
+  size_t fullkey_length; /* the container's own fullkey */
+} row_frame;
+
+typedef struct json_rows {
+  const char *p, *end;
+  bool recursive, done;
+  uint32_t next_id;
+  row_frame *frames; /* the containers open around p */
+  size_t depth, capacity;
+  shorn_buffer fullkey;
+  json_row row; /* the current one, unless done */
+} json_rows;
+
+/* Start over the JSON text of a node reached by `path` (NULL: `$`), which
+ * spells fullkey and path; start zeroed once, reuse, json_rows_free. */
+shorn_code json_rows_start(json_rows *r, const char *json, size_t length, bool recursive,
+                           const query_path *path);
+shorn_code json_rows_next(json_rows *r);
+void json_rows_free(json_rows *r);
 
 #endif

@@ -36,6 +36,20 @@ bool buffer_grow(shorn_buffer *b, size_t extra) {
   return true;
 }
 
+void *array_grow(void *items, size_t *capacity, size_t need, size_t size, const void *initial) {
+  size_t cap = *capacity ? *capacity : 16;
+  while (cap < need) {
+    if (cap > SIZE_MAX / 2 / size) return NULL;
+    cap *= 2;
+  }
+  bool first = items == initial;
+  void *p = first ? mem_alloc(cap * size) : mem_realloc(items, cap * size);
+  if (!p) return NULL;
+  if (first && *capacity) memcpy(p, initial, *capacity * size);
+  *capacity = cap;
+  return p;
+}
+
 void shorn_buffer_free(shorn_buffer *b) {
   mem_free(b->data);
   b->data = NULL;

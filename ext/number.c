@@ -745,6 +745,20 @@ static inline void write_digits(char *p, uint64_t d, int length) {
   memcpy(p, wide + 17 - length, 17);
 }
 
+size_t integer_format(uint64_t u, char out[20]) {
+  int length = decimal_length(u | (u == 0));
+  char *p = out + length;
+  for (; u >= 100; u /= 100) {
+    p -= 2;
+    write_pair(p, (uint32_t)(u % 100));
+  }
+  if (u >= 10)
+    write_pair(p - 2, (uint32_t)u);
+  else
+    p[-1] = (char)('0' + u);
+  return (size_t)length;
+}
+
 /* ---- number_format ---------------------------------------------------------- */
 
 typedef struct decimal {

@@ -1,6 +1,7 @@
 /*
- * rich.c — the byte layout's shapes that JSON has no type for: date-times,
- * BigInts and byte arrays, and their JSON spellings.
+ * rich.c — the byte layout's shapes that JSON has no type for: date-times
+ * and byte arrays, and their JSON spellings.  BigInts, the third such shape,
+ * have bigint.c to themselves.
  */
 #include "internal.h"
 
@@ -176,99 +177,4 @@ bool base64_decode(const char *s, size_t n, uint8_t *out, size_t *out_length) {
   }
   *out_length = (size_t)(o - out);
   return true;
-}
-
-/* ---- BigInt -------------------------------------------------------------- */
-
-/* Magnitudes are worked on as little-endian base-2^32 limbs and converted to
- * and from decimal nine digits (one base-10^9 limb) at a time. */
-#define DECIMAL_LIMB 1000000000u
-
-bool bigint_json(shorn_buffer *b, bool negative, const uint8_t *magnitude, size_t n) {
-  size_t limbs = (n + 3) / 4;
-  uint32_t *x = mem_calloc(limbs ? limbs : 1, sizeof *x);
-  /* log10(256) < 2.41: at most that many digits per byte, plus sign, quotes. */
-  size_t digits_max = n * 241 / 100 + 10;
-  char *digits = mem_alloc(digits_max);
-  if (!x || !digits) {
-    mem_free(x);
-    mem_free(digits);
-    return false;
-  }
-  for (size_t i = 0; i < n; i++) x[i / 4] |= (uint32_t)magnitude[i] << (8 * (i % 4));
-  /* Divide by 10^9 repeatedly; each remainder is nine more low digits. */
-  char *end = digits + digits_max, *o = end;
-  while (limbs && !x[limbs - 1]) limbs--;
-  do {
-    uint64_t rem = 0;
-    for (size_t i = limbs; i-- > 0;) {
-      uint64_t cur = rem << 32 | x[i];
-      x[i] = (uint32_t)(cur / DECIMAL_LIMB);
-      rem = cur % DECIMAL_LIMB;
-    }
-    while (limbs && !x[limbs - 1]) limbs--;
-    for (int k = 0; k < 9 && (limbs || rem || o == end); k++) {
-      *--o = (char)('0' + rem % 10);
-      rem /= 10;
-    }
-  } while (limbs);
-  bool ok = buffer_reserve(b, (size_t)(end - o) + 3);
-  if (ok) {
-    buffer_byte(b, '"');
-    if (negative) buffer_byte(b, '-');
-    buffer_append(b, o, (size_t)(end - o));
-    buffer_byte(b, '"');
-  }
-  mem_free(x);
-  mem_free(digits);
-  return ok;
-}
-
-/* Decimal digits that can stand for a 64 MiB magnitude: 2^(8 * 2^26) has
- * 161,614,249 of them. */
-#define BIGINT_DIGITS_MAX 161614249u
-
-bigint_status bigint_encode(shorn_buffer *b, const char *s, size_t n) {
-  /* BigInt's own spelling only: no sign but '-', no leading zero, no -0. */
-  bool negative = n && s[0] == '-';
-  const char *digits = s + negative;
-  size_t count = n - negative;
-  if (!count || (digits[0] == '0' && (count > 1 || negative))) return BIGINT_SPELLING;
-  for (size_t i = 0; i < count; i++)
-    if (digits[i] < '0' || digits[i] > '9') return BIGINT_SPELLING;
-  if (count > BIGINT_DIGITS_MAX) return BIGINT_TOO_LARGE;
-
-  /* 10^9 < 2^30, so each decimal limb adds under one binary limb. */
-  size_t capacity = count / 9 + 2, limbs = 0;
-  uint32_t *x = mem_calloc(capacity, sizeof *x);
-  if (!x) return BIGINT_NOMEM;
-  size_t first = count % 9 ? count % 9 : 9;
-  for (size_t i = 0; i < count; i += (i ? 9 : first)) {
-    size_t width = i ? 9 : first;
-    uint32_t chunk = 0, scale = 1;
-    for (size_t k = 0; k < width; k++) {
-      chunk = chunk * 10 + (uint32_t)(digits[i + k] - '0');
-      scale *= 10;
-    }
-    uint64_t carry = chunk;
-    for (size_t k = 0; k < limbs; k++) {
-      uint64_t cur = (uint64_t)x[k] * scale + carry;
-      x[k] = (uint32_t)cur;
-      carry = cur >> 32;
-    }
-    if (carry) x[limbs++] = (uint32_t)carry;
-  }
-  size_t bytes = limbs * 4;
-  while (bytes && !((x[(bytes - 1) / 4] >> (8 * ((bytes - 1) % 4))) & 0xFF)) bytes--;
-  bigint_status rc = BIGINT_TOO_LARGE;
-  if (bytes <= SHORN_MAX_BYTES) {
-    rc = BIGINT_NOMEM;
-    uint64_t header = (uint64_t)bytes * 2 + (negative && bytes);
-    if (buffer_uvarint(b, header) && buffer_reserve(b, bytes)) {
-      for (size_t i = 0; i < bytes; i++) b->data[b->length++] = (uint8_t)(x[i / 4] >> (8 * (i % 4)));
-      rc = BIGINT_OK;
-    }
-  }
-  mem_free(x);
-  return rc;
 }

@@ -108,7 +108,8 @@ shorn_code shorn_encode(const shorn_schema *schema, const char *json, size_t len
 
 /* Decode one payload into JSON text (canonical key order, JavaScript number
  * spelling), appended to `out` without a terminating NUL.  With
- * fingerprint_width 1..4 the prefix is checked and skipped first. */
+ * fingerprint_width 1..4 the prefix is checked and skipped first.  `data`
+ * may be NULL when `length` is 0. */
 shorn_code shorn_decode(const shorn_schema *schema, const unsigned char *data, size_t length,
                         int fingerprint_width, shorn_buffer *out, shorn_error *error);
 

@@ -62,8 +62,9 @@ typedef struct shorn_state {
   sqlite3 *db;
   int registrations; /* functions and modules holding it; freed when the last goes */
   unsigned long long tick;
+  int last_found; /* the cache entry cache_find found last */
   shorn_cache_entry cache[SHORN_CACHE_SLOTS];
-  unsigned long long compilations; /* for the benchmark: how often we compiled */
+  unsigned long long compilations; /* schemas compiled; shorn_stats() reports it */
   /* The registry entries of the cache were read when main's data version
    * (which counts commits, this connection's and others') and
    * registry_changes (this connection's uncommitted writes and rollbacks,
@@ -71,7 +72,15 @@ typedef struct shorn_state {
   unsigned registry_changes; /* bumped by the registry module */
   unsigned read_changes;
   unsigned read_data_version;
+  shorn_buffer out; /* see shorn_output */
 } shorn_state;
+
+/* The connection's output buffer, emptied: a function writes its result
+ * there and hands it to shorn_result_output, calling nothing of SQLite's in
+ * between (nothing else may use the buffer meanwhile).  Kept from call to
+ * call, so that a row's result costs no allocation. */
+shorn_buffer *shorn_output(sqlite3_context *ctx);
+void shorn_result_output(sqlite3_context *ctx, bool text);
 
 /* The compiled schema an argument names, or NULL after reporting an error
  * on `ctx` (`function` names the caller in the message).  Valid until the
@@ -100,5 +109,12 @@ extern const sqlite3_module shorn_registry_module;
  * words (sqlite3_free it; NULL when memory ran out). */
 int shorn_registry_find(sqlite3 *db, shorn_key kind, const char *key, int key_length, char **text,
                         int *length, char **why);
+
+/* ---- queries (sqlite_query.c) --------------------------------------------- */
+
+/* Register shorn_extract, shorn_type, shorn_valid and shorn_error, each
+ * holding `st` (one more registration, dropped through `release`), and the
+ * table-valued functions shorn_each and shorn_tree. */
+int shorn_register_query(sqlite3 *db, shorn_state *st, void (*release)(void *));
 
 #endif

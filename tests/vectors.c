@@ -459,9 +459,329 @@ static void registry_row_handler(const char *file, arena *a, const json_value *r
   free(r.text);
 }
 
+/* ---- queries ------------------------------------------------------------ */
+
+/* For every value that decodes and every path into it (each member and
+ * element, recursively; [#-1] of each array; a few that name nothing),
+ * shorn_extract and shorn_type must answer as json_extract and json_type
+ * over shorn_decode's text, values and SQL types alike, and shorn_each and
+ * shorn_tree row for row as json_each and json_tree.  Their id and parent
+ * count from the node the path names (README, "Querying payloads"), so
+ * they must be json_each's less one constant, the same for every row (the
+ * same tree), and json_each's own at `$`.  Each function must also take the
+ * payload behind a fingerprint.  For every payload shorn_decode refuses,
+ * each must fail with shorn_decode's error, and shorn_valid and shorn_error
+ * must say what it said. */
+static sqlite3_stmt *answer_sql, *rows_sql[2], *json_rows_sql[2], *fingerprinted_sql, *verdict_sql;
+static sqlite3_stmt *refused_sql[4];
+
+static void prepare_queries(void) {
+  answer_sql = prepare("SELECT shorn_extract(?1, ?2, ?3), json_extract(?4, ?3),"
+                       " json_quote(shorn_extract(?1, ?2, ?3)) IS json_quote(json_extract(?4, ?3)),"
+                       " shorn_type(?1, ?2, ?3), json_type(?4, ?3)");
+  const char *columns = "SELECT key, value, type, atom, fullkey, path, json_quote(value), id, parent";
+  for (int tree = 0; tree < 2; tree++) {
+    char sql[256];
+    snprintf(sql, sizeof sql, "%s FROM %s(?1, ?2, ?3)", columns, tree ? "shorn_tree" : "shorn_each");
+    rows_sql[tree] = prepare(sql);
+    snprintf(sql, sizeof sql, "%s FROM %s(?4, ?3)", columns, tree ? "json_tree" : "json_each");
+    json_rows_sql[tree] = prepare(sql);
+  }
+  /* ?1 the payload behind a 3-byte fingerprint, ?4 bare. */
+  fingerprinted_sql = prepare(
+      "SELECT shorn_extract(?1, ?2, 3, '$') IS shorn_extract(?4, ?2, '$')"
+      " AND shorn_extract(?1, ?2, 3, '$', '$[0]') IS shorn_extract(?4, ?2, '$', '$[0]')"
+      " AND shorn_type(?1, ?2, 3) IS shorn_type(?4, ?2) AND shorn_type(?1, ?2, 3, '$') IS shorn_type(?4, ?2)"
+      " AND shorn_valid(?1, ?2, 3) AND shorn_error(?1, ?2, 3) IS NULL"
+      " AND (SELECT group_concat(fullkey || type) FROM shorn_tree(?1, ?2, 3))"
+      "  IS (SELECT group_concat(fullkey || type) FROM shorn_tree(?4, ?2))"
+      " AND (SELECT count(*) FROM shorn_each(?1, ?2, 3, '$')) = (SELECT count(*) FROM shorn_each(?4, ?2))");
+  verdict_sql = prepare("SELECT shorn_valid(?1, ?2), shorn_error(?1, ?2)");
+  refused_sql[0] = prepare("SELECT shorn_extract(?1, ?2, ?3)");
+  refused_sql[1] = prepare("SELECT shorn_type(?1, ?2, ?3)");
+  refused_sql[2] = prepare("SELECT count(*) FROM shorn_each(?1, ?2, ?3)");
+  refused_sql[3] = prepare("SELECT count(*) FROM shorn_tree(?1, ?2, ?3)");
+}
+
+static void finalize_queries(void) {
+  sqlite3_stmt *all[] = {answer_sql, rows_sql[0], rows_sql[1], json_rows_sql[0], json_rows_sql[1],
+                         fingerprinted_sql, verdict_sql, refused_sql[0], refused_sql[1], refused_sql[2],
+                         refused_sql[3]};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) sqlite3_finalize(all[i]);
+}
+
+/* Same SQL type, same value: integers and doubles bit for bit, text and
+ * blobs byte for byte. */
+static bool same_column(sqlite3_stmt *a, int i, sqlite3_stmt *b, int j) {
+  int type = sqlite3_column_type(a, i);
+  if (type != sqlite3_column_type(b, j)) return false;
+  if (type == SQLITE_INTEGER) return sqlite3_column_int64(a, i) == sqlite3_column_int64(b, j);
+  if (type == SQLITE_FLOAT) {
+    double x = sqlite3_column_double(a, i), y = sqlite3_column_double(b, j);
+    return memcmp(&x, &y, sizeof x) == 0;
+  }
+  if (type == SQLITE_NULL) return true;
+  const void *x = sqlite3_column_blob(a, i), *y = sqlite3_column_blob(b, j);
+  int n = sqlite3_column_bytes(a, i);
+  return n == sqlite3_column_bytes(b, j) && (!n || memcmp(x, y, (size_t)n) == 0);
+}
+
+static const char *column_text(sqlite3_stmt *st, int i) {
+  const char *text = (const char *)sqlite3_column_text(st, i);
+  return text ? text : "NULL";
+}
+
+typedef struct query_case {
+  const char *id;
+  const unsigned char *payload;
+  size_t length;
+  const char *schema;
+  const char *decoded;
+} query_case;
+
+static void bind_case(sqlite3_stmt *st, const query_case *c, const char *path) {
+  sqlite3_bind_blob(st, 1, c->length ? c->payload : (const void *)"", (int)c->length, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, c->schema, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, path, -1, SQLITE_STATIC);
+  if (sqlite3_bind_parameter_count(st) >= 4) sqlite3_bind_text(st, 4, c->decoded, -1, SQLITE_STATIC);
+}
+
+static void done_with(sqlite3_stmt *st) {
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+}
+
+static void check_answer(const query_case *c, const char *path) {
+  bind_case(answer_sql, c, path);
+  tally *t = tally_for("queries", "shorn_extract, shorn_type");
+  if (sqlite3_step(answer_sql) != SQLITE_ROW) {
+    verdict(t, false, c->id, "%s: %s", path, sqlite3_errmsg(db));
+  } else {
+    bool ok = same_column(answer_sql, 0, answer_sql, 1) && sqlite3_column_int(answer_sql, 2) == 1 &&
+              same_column(answer_sql, 3, answer_sql, 4);
+    verdict(t, ok, c->id, "%s: extract %s (type %d), json_extract %s (type %d); type %s, json_type %s", path,
+            column_text(answer_sql, 0), sqlite3_column_type(answer_sql, 0), column_text(answer_sql, 1),
+            sqlite3_column_type(answer_sql, 1), column_text(answer_sql, 3), column_text(answer_sql, 4));
+  }
+  done_with(answer_sql);
+}
+
+/* Row for row; id and parent as the comment above says. */
+static void check_rows(const query_case *c, const char *path, int tree) {
+  sqlite3_stmt *ours = rows_sql[tree], *theirs = json_rows_sql[tree];
+  bind_case(ours, c, path);
+  bind_case(theirs, c, path);
+  tally *t = tally_for("queries", tree ? "shorn_tree" : "shorn_each");
+  bool ok = true, have_shift = false;
+  sqlite3_int64 shift = 0;
+  int rows = 0;
+  for (;; rows++) {
+    int a = sqlite3_step(ours), b = sqlite3_step(theirs);
+    if (a != b || a != SQLITE_ROW) {
+      if (a != b || a != SQLITE_DONE) ok = false;
+      if (!ok) verdict(t, false, c->id, "%s row %d: steps %d and %d: %s", path, rows, a, b, sqlite3_errmsg(db));
+      break;
+    }
+    for (int i = 0; ok && i < 7; i++)
+      if (!same_column(ours, i, theirs, i)) {
+        ok = false;
+        verdict(t, false, c->id, "%s row %d column %d: %s, json_* %s", path, rows, i, column_text(ours, i),
+                column_text(theirs, i));
+      }
+    if (!ok) break;
+    sqlite3_int64 d = sqlite3_column_int64(theirs, 7) - sqlite3_column_int64(ours, 7);
+    if (!have_shift) shift = d, have_shift = true;
+    bool parents = sqlite3_column_type(ours, 8) == sqlite3_column_type(theirs, 8) &&
+                   sqlite3_column_int64(theirs, 8) - sqlite3_column_int64(ours, 8) == (sqlite3_column_type(ours, 8) == SQLITE_NULL ? 0 : shift);
+    if (d != shift || !parents || (strcmp(path, "$") == 0 && shift != 0)) {
+      ok = false;
+      verdict(t, false, c->id, "%s row %d: id %s parent %s, json_* id %s parent %s", path, rows,
+              column_text(ours, 7), column_text(ours, 8), column_text(theirs, 7), column_text(theirs, 8));
+      break;
+    }
+  }
+  if (ok) verdict(t, true, c->id, "");
+  done_with(ours);
+  done_with(theirs);
+}
+
+static void check_path(const query_case *c, const char *path) {
+  check_answer(c, path);
+  check_rows(c, path, 0);
+  check_rows(c, path, 1);
+}
+
+/* A member's step as SQLite spells it: bare, or in quotes when the name (as
+ * the JSON text writes it) holds '.' or '['; a name that also holds a quote
+ * has no spelling in SQLite 3.40's paths (false). */
+static bool append_step(shorn_buffer *b, const char *name, size_t n, bool quoted) {
+  bool needs_quotes = quoted || !n || memchr(name, '.', n) || memchr(name, '[', n);
+  if (needs_quotes && memchr(name, '"', n)) return false;
+  buffer_byte(b, '.');
+  if (needs_quotes) buffer_byte(b, '"');
+  buffer_append(b, name, n);
+  if (needs_quotes) buffer_byte(b, '"');
+  return true;
+}
+
+static void check_path_buffer(const query_case *c, shorn_buffer *path) {
+  buffer_byte(path, 0);
+  check_path(c, (const char *)path->data);
+  path->length--;
+}
+
+static void check_paths_under(const query_case *c, const json_value *v, shorn_buffer *path) {
+  size_t length = path->length;
+  if (v->type == JSON_ARRAY) {
+    for (uint32_t i = 0; i < v->length; i++) {
+      char step[24];
+      buffer_append(path, step, (size_t)snprintf(step, sizeof step, "[%u]", i));
+      check_path_buffer(c, path);
+      check_paths_under(c, &v->u.items[i], path);
+      path->length = length;
+    }
+    buffer_append(path, "[#-1]", 5);
+    check_path_buffer(c, path);
+    path->length = length;
+  } else if (v->type == JSON_OBJECT) {
+    for (uint32_t i = 0; i < v->length; i++) {
+      const json_value *key = &v->u.items[2 * i];
+      shorn_buffer name = {0};
+      buffer_json_string(&name, key->u.string, key->length);
+      /* The bare spelling, and the quoted one too near the top. */
+      for (int quoted = 0; quoted <= (length == 1); quoted++) {
+        if (append_step(path, (const char *)name.data + 1, name.length - 2, quoted)) {
+          check_path_buffer(c, path);
+          if (!quoted) check_paths_under(c, &v->u.items[2 * i + 1], path);
+        }
+        path->length = length;
+      }
+      shorn_buffer_free(&name);
+    }
+  }
+}
+
+static void check_queries(const query_case *c) {
+  arena a = {0};
+  json_value *value;
+  shorn_error e;
+  if (json_parse(&a, c->decoded, strlen(c->decoded), &value, &e) != SHORN_OK) {
+    verdict(tally_for("queries", "decoded"), false, c->id, "unreadable: %s", e.message);
+    return;
+  }
+  shorn_buffer path = {0};
+  buffer_byte(&path, '$');
+  check_path_buffer(c, &path);
+  check_paths_under(c, value, &path);
+  /* Paths that name nothing: no such key or index, a step of the wrong kind. */
+  const char *missing[] = {"$.\"no such key\"", "$[1000000]", "$[#]", "$[#-1000000]", "$[0].x", "$.x[0]"};
+  for (size_t i = 0; i < sizeof missing / sizeof *missing; i++) check_path(c, missing[i]);
+  shorn_buffer_free(&path);
+  arena_free(&a);
+
+  /* The same payload behind its 3-byte fingerprint. */
+  sqlite3_bind_text(fingerprint_sql, 1, c->schema, -1, SQLITE_STATIC);
+  sqlite3_bind_int(fingerprint_sql, 2, 3);
+  sql_result fp = run(fingerprint_sql, 0);
+  unsigned char *prefix = NULL, *prefixed = NULL;
+  size_t width = 0;
+  if (fp.ok && hex_decode(fp.text, &prefix, &width)) {
+    prefixed = malloc(width + c->length);
+    memcpy(prefixed, prefix, width);
+    if (c->length) memcpy(prefixed + width, c->payload, c->length);
+    sqlite3_bind_blob(fingerprinted_sql, 1, prefixed, (int)(width + c->length), SQLITE_STATIC);
+    sqlite3_bind_text(fingerprinted_sql, 2, c->schema, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(fingerprinted_sql, 4, c->length ? c->payload : (const void *)"", (int)c->length, SQLITE_STATIC);
+    sql_result r = run(fingerprinted_sql, 0);
+    verdict(tally_for("queries", "fingerprinted"), r.ok && strcmp(r.text, "1") == 0, c->id, "%s", r.text);
+    free(r.text);
+  } else {
+    verdict(tally_for("queries", "fingerprinted"), false, c->id, "no fingerprint: %s", fp.text);
+  }
+  free(fp.text);
+  free(prefix);
+  free(prefixed);
+}
+
+/* shorn_valid and shorn_error against shorn_decode's verdict; `error` is
+ * its message after "shorn_decode: ", or NULL when it decoded. */
+static void check_verdict(const query_case *c, const char *error) {
+  bind_case(verdict_sql, c, NULL);
+  bool ok = sqlite3_step(verdict_sql) == SQLITE_ROW && sqlite3_column_int(verdict_sql, 0) == !error &&
+            (error ? sqlite3_column_type(verdict_sql, 1) == SQLITE_TEXT && strcmp(column_text(verdict_sql, 1), error) == 0
+                   : sqlite3_column_type(verdict_sql, 1) == SQLITE_NULL);
+  verdict(tally_for("queries", "shorn_valid, shorn_error"), ok, c->id, "valid %s, error %s; shorn_decode: %s",
+          column_text(verdict_sql, 0), column_text(verdict_sql, 1), error ? error : "decodes");
+  done_with(verdict_sql);
+}
+
+/* Whatever the path, the functions that read a payload fail on a refused
+ * one with shorn_decode's error, under their own name. */
+static void check_refused(const query_case *c, const char *error) {
+  static const char *const names[] = {"shorn_extract", "shorn_type", "shorn_each", "shorn_tree"};
+  static const char *const paths[] = {"$", "$[0]", "$.a"};
+  for (int f = 0; f < 4; f++)
+    for (int p = 0; p < 3; p++) {
+      bind_case(refused_sql[f], c, paths[p]);
+      bool failed = sqlite3_step(refused_sql[f]) == SQLITE_ERROR;
+      const char *message = sqlite3_errmsg(db);
+      size_t n = strlen(names[f]);
+      bool ok = failed && strncmp(message, names[f], n) == 0 && strncmp(message + n, ": ", 2) == 0 &&
+                strcmp(message + n + 2, error) == 0;
+      verdict(tally_for("queries", "refused payloads"), ok, c->id, "%s at %s: %s; shorn_decode: %s", names[f],
+              paths[p], failed ? message : "no error", error);
+      done_with(refused_sql[f]);
+    }
+}
+
+static void query_case_check(const char *id, const char *schema, const char *hex) {
+  query_case c = {id, NULL, 0, schema, NULL};
+  unsigned char *bytes = NULL;
+  if (!schema || !hex || !hex_decode(hex, &bytes, &c.length)) {
+    free(bytes);
+    return;
+  }
+  c.payload = bytes;
+  sql_result r = sql_decode(bytes, c.length, schema);
+  const char *prefix = "shorn_decode: ";
+  if (r.ok) {
+    c.decoded = r.text;
+    check_verdict(&c, NULL);
+    check_queries(&c);
+  } else if (has_prefix(r.text, prefix)) {
+    check_verdict(&c, r.text + strlen(prefix));
+    check_refused(&c, r.text + strlen(prefix));
+  }
+  free(r.text);
+  free(bytes);
+}
+
+static int queries_every = 1, queries_seen;
+
+static void query_row_handler(const char *file, arena *a, const json_value *row) {
+  if (queries_seen++ % queries_every) return;
+  const char *id = string_member(a, row, "id");
+  const char *schema_id = string_member(a, row, "schema_id");
+  const char *op = string_member(a, row, "op");
+  if (schema_id) {
+    query_case_check(id, schema_by_id(schema_id), string_member(a, row, "hex"));
+  } else if (op && strcmp(op, "compile") != 0) {
+    char *schema = schema_text(member(row, "schema"));
+    query_case_check(id, schema, string_member(a, row, "hex"));
+    free(schema);
+  }
+  (void)file;
+}
+
 int main(int argc, char **argv) {
+  /* --queries-every N: the query checks on every Nth vector only (for a run
+   * under valgrind, where every path of every vector would take an hour). */
+  if (argc == 4 && strcmp(argv[1], "--queries-every") == 0 && atoi(argv[2]) > 0) {
+    queries_every = atoi(argv[2]);
+    argv += 2, argc -= 2;
+  }
   if (argc != 2) {
-    fprintf(stderr, "usage: %s VECTOR_DIR\n", argv[0]);
+    fprintf(stderr, "usage: %s [--queries-every N] VECTOR_DIR\n", argv[0]);
     return 2;
   }
   if (sqlite3_open(":memory:", &db) != SQLITE_OK || sqlite3_shorn_init(db, NULL, NULL) != SQLITE_OK) {
@@ -479,6 +799,10 @@ int main(int argc, char **argv) {
   each_row(argv[1], "seed-examples.jsonl", seed_row_handler);
   register_schemas();
   each_row(argv[1], "encode.jsonl", registry_row_handler);
+  prepare_queries();
+  each_row(argv[1], "encode.jsonl", query_row_handler);
+  each_row(argv[1], "decode.jsonl", query_row_handler);
+  each_row(argv[1], "seed-examples.jsonl", query_row_handler);
 
   int passed = 0, failed = 0;
   for (int i = 0; i < tally_count; i++) {
@@ -493,6 +817,7 @@ int main(int argc, char **argv) {
   sqlite3_finalize(signature_sql);
   sqlite3_finalize(fingerprint_sql);
   sqlite3_finalize(registry_sql);
+  finalize_queries();
   sqlite3_close(db);
   for (size_t i = 0; i < schema_count; i++) free(schemas[i].id), free(schemas[i].text);
   free(schemas);

@@ -1,4 +1,5 @@
 /* test_rich.c — date-times, base64 and BigInt conversions. */
+#include "../counting.h"
 #include "check.h"
 #include "internal.h"
 
@@ -115,9 +116,392 @@ static void test_bigint(void) {
   shorn_buffer_free(&b);
 }
 
+/* ---- BigInt conversions at every size ----------------------------------- */
+
+/* The conversions the codec had before bigint.c, kept as an independent
+ * reference: a base-10^9 limb at a time against base-2^32 limbs, so
+ * quadratic, for sizes up to about 20 KB.  Both return malloc'd results. */
+#define DECIMAL_LIMB 1000000000u
+
+static char *reference_decimal(const uint8_t *magnitude, size_t n) {
+  size_t limbs = (n + 3) / 4, cap = n * 241 / 100 + 10;
+  uint32_t *x = calloc(limbs + 1, sizeof *x);
+  char *digits = malloc(cap + 1), *end = digits + cap, *o = end;
+  for (size_t i = 0; i < n; i++) x[i / 4] |= (uint32_t)magnitude[i] << (8 * (i % 4));
+  while (limbs && !x[limbs - 1]) limbs--;
+  do {
+    uint64_t rem = 0;
+    for (size_t i = limbs; i-- > 0;) {
+      uint64_t cur = rem << 32 | x[i];
+      x[i] = (uint32_t)(cur / DECIMAL_LIMB);
+      rem = cur % DECIMAL_LIMB;
+    }
+    while (limbs && !x[limbs - 1]) limbs--;
+    for (int k = 0; k < 9 && (limbs || rem || o == end); k++) {
+      *--o = (char)('0' + rem % 10);
+      rem /= 10;
+    }
+  } while (limbs);
+  memmove(digits, o, (size_t)(end - o));
+  digits[end - o] = 0;
+  free(x);
+  return digits;
+}
+
+static uint8_t *reference_magnitude(const char *digits, size_t count, size_t *bytes) {
+  size_t limbs = 0;
+  uint32_t *x = calloc(count / 9 + 2, sizeof *x);
+  size_t first = count % 9 ? count % 9 : 9;
+  for (size_t i = 0; i < count; i += (i ? 9 : first)) {
+    size_t width = i ? 9 : first;
+    uint32_t chunk = 0, scale = 1;
+    for (size_t k = 0; k < width; k++) {
+      chunk = chunk * 10 + (uint32_t)(digits[i + k] - '0');
+      scale *= 10;
+    }
+    uint64_t carry = chunk;
+    for (size_t k = 0; k < limbs; k++) {
+      uint64_t cur = (uint64_t)x[k] * scale + carry;
+      x[k] = (uint32_t)cur;
+      carry = cur >> 32;
+    }
+    if (carry) x[limbs++] = (uint32_t)carry;
+  }
+  size_t n = limbs * 4;
+  while (n && !((x[(n - 1) / 4] >> (8 * ((n - 1) % 4))) & 0xFF)) n--;
+  uint8_t *m = malloc(n + 1);
+  for (size_t i = 0; i < n; i++) m[i] = (uint8_t)(x[i / 4] >> (8 * (i % 4)));
+  free(x);
+  *bytes = n;
+  return m;
+}
+
+/* For sizes the reference is too slow for: the value modulo a few primes,
+ * computed from the bytes and from the digits, must agree. */
+static const uint32_t primes[] = {2147483647u, 2147483629u, 1000000007u, 998244353u};
+
+static bool same_residues(const uint8_t *magnitude, size_t n, const char *digits, size_t count) {
+  for (size_t k = 0; k < sizeof primes / sizeof *primes; k++) {
+    uint64_t p = primes[k], from_bytes = 0, from_digits = 0;
+    /* Three bytes or nine digits a step keep the residue times the step's
+     * scale below 2^64. */
+    for (size_t i = n; i > 0;) {
+      uint64_t chunk = 0, scale = 1;
+      for (size_t stop = i > 3 ? i - 3 : 0; i > stop; scale <<= 8) chunk = chunk << 8 | magnitude[--i];
+      from_bytes = (from_bytes * scale + chunk) % p;
+    }
+    for (size_t i = 0; i < count;) {
+      uint64_t chunk = 0, scale = 1;
+      for (size_t stop = count - i > 9 ? i + 9 : count; i < stop; scale *= 10)
+        chunk = chunk * 10 + (uint64_t)(digits[i++] - '0');
+      from_digits = (from_digits * scale + chunk) % p;
+    }
+    if (from_bytes != from_digits) return false;
+  }
+  return true;
+}
+
+static uint64_t random_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t random_next(void) { /* xorshift64 */
+  random_state ^= random_state << 13;
+  random_state ^= random_state >> 7;
+  random_state ^= random_state << 17;
+  return random_state;
+}
+
+/* A canonical random magnitude: no zero high byte. */
+static uint8_t *random_magnitude(size_t n) {
+  uint8_t *m = malloc(n + 1);
+  for (size_t i = 0; i < n; i++) m[i] = (uint8_t)(random_next() >> 32);
+  if (n && !m[n - 1]) m[n - 1] = 1;
+  return m;
+}
+
+/* A BigInt's JSON text is a string of canonical decimal digits. */
+static bool canonical_json(const shorn_buffer *text, bool negative) {
+  size_t n = text->length;
+  if (n < (size_t)3 + negative || text->data[0] != '"' || text->data[n - 1] != '"') return false;
+  if (negative != (text->data[1] == '-')) return false;
+  const unsigned char *d = text->data + 1 + negative;
+  size_t count = n - 2 - negative;
+  if (d[0] == '0' && count > 1) return false;
+  for (size_t i = 0; i < count; i++)
+    if (d[i] < '0' || d[i] > '9') return false;
+  return true;
+}
+
+/* The wire form of a BigInt is its header (width * 2 + sign), then the
+ * magnitude. */
+static bool wire_is(const shorn_buffer *wire, bool negative, const uint8_t *magnitude, size_t n) {
+  uint64_t header = 0;
+  size_t h = 0;
+  for (int shift = 0; h < wire->length; shift += 7) {
+    header |= (uint64_t)(wire->data[h] & 0x7F) << shift;
+    if (!(wire->data[h++] & 0x80)) break;
+  }
+  return header == (uint64_t)n * 2 + (negative && n) && wire->length == h + n &&
+         (!n || memcmp(wire->data + h, magnitude, n) == 0);
+}
+
+/* Magnitude to decimal and back; the decimal checked against the reference
+ * or, when that would be too slow, by residues. */
+static void check_magnitude(const uint8_t *magnitude, size_t n, bool negative, bool reference) {
+  shorn_buffer text = {0}, wire = {0};
+  CHECK(bigint_json(&text, negative, magnitude, n));
+  CHECK(canonical_json(&text, negative));
+  const char *digits = (const char *)text.data + 1 + negative;
+  size_t count = text.length - 2 - negative;
+  if (reference) {
+    char *want = reference_decimal(magnitude, n);
+    CHECK(count == strlen(want) && memcmp(digits, want, count) == 0);
+    free(want);
+  } else {
+    CHECK(same_residues(magnitude, n, digits, count));
+  }
+  CHECK(bigint_encode(&wire, (const char *)text.data + 1, text.length - 2) == BIGINT_OK);
+  CHECK(wire_is(&wire, negative, magnitude, n));
+  shorn_buffer_free(&text);
+  shorn_buffer_free(&wire);
+}
+
+/* Decimal to magnitude and back, the same way. */
+static void check_decimal(const char *digits, size_t count, bool reference) {
+  shorn_buffer text = {0}, wire = {0};
+  CHECK(bigint_encode(&wire, digits, count) == BIGINT_OK);
+  size_t h = 0;
+  while (h < wire.length && wire.data[h] & 0x80) h++;
+  const uint8_t *magnitude = wire.data + h + 1;
+  size_t n = wire.length - h - 1;
+  if (reference) {
+    size_t want_n;
+    uint8_t *want = reference_magnitude(digits, count, &want_n);
+    CHECK(wire_is(&wire, false, want, want_n));
+    free(want);
+  } else {
+    CHECK(wire_is(&wire, false, magnitude, n) && (!n || magnitude[n - 1]));
+    CHECK(same_residues(magnitude, n, digits, count));
+  }
+  CHECK(bigint_json(&text, false, magnitude, n));
+  CHECK(text.length == count + 2 && memcmp(text.data + 1, digits, count) == 0);
+  shorn_buffer_free(&text);
+  shorn_buffer_free(&wire);
+}
+
+/* A decimal string of `count` digits: a leading digit, then `fill` (or
+ * random digits when fill is 0). */
+static char *decimal_text(size_t count, char lead, char fill) {
+  char *d = malloc(count + 1);
+  d[0] = lead;
+  for (size_t i = 1; i < count; i++) d[i] = fill ? fill : (char)('0' + random_next() % 10);
+  d[count] = 0;
+  return d;
+}
+
+/* Reference checks up to this size, residues above. */
+#define REFERENCE_MAX 20000
+
+static void test_bigint_sizes(void) {
+  /* Every width up to 80 limbs, both signs: Horner's rule alone, the first
+   * splits, the first Karatsuba products. */
+  for (size_t n = 0; n <= 320; n++) {
+    uint8_t *m = random_magnitude(n);
+    check_magnitude(m, n, n % 2, true);
+    free(m);
+  }
+  /* Around each split into decimal: LEAF (32) limbs times a power of two,
+   * one limb short, exact, one over.  And sizes that hit no boundary. */
+  static const size_t odd[] = {333, 1000, 1500, 2047, 2049, 3333, 7777, 12345, 20000};
+  for (size_t limbs = 32; limbs * 4 <= REFERENCE_MAX; limbs *= 2) {
+    size_t sizes[] = {limbs * 4 - 4, limbs * 4 - 1, limbs * 4, limbs * 4 + 1};
+    for (size_t i = 0; i < 4; i++) {
+      uint8_t *m = random_magnitude(sizes[i]);
+      check_magnitude(m, sizes[i], false, true);
+      free(m);
+    }
+  }
+  for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+    uint8_t *m = random_magnitude(odd[i]);
+    check_magnitude(m, odd[i], true, true);
+    free(m);
+  }
+  /* Around each split into binary: nine digits a limb, the same boundaries,
+   * and the 48 limbs below which Horner's rule alone is used. */
+  static const size_t digit_limbs[] = {47, 48, 49, 63, 64, 65};
+  for (size_t i = 0; i < sizeof digit_limbs / sizeof *digit_limbs; i++) {
+    for (size_t delta = 0; delta < 3; delta++) {
+      size_t count = digit_limbs[i] * 9 - 1 + delta;
+      char *d = decimal_text(count, (char)('1' + random_next() % 9), 0);
+      check_decimal(d, count, true);
+      free(d);
+    }
+  }
+  for (size_t limbs = 32; limbs * 9 <= 2 * REFERENCE_MAX; limbs *= 2) {
+    size_t counts[] = {limbs * 9 - 9, limbs * 9, limbs * 9 + 1};
+    for (size_t i = 0; i < 3; i++) {
+      char *d = decimal_text(counts[i], (char)('1' + random_next() % 9), 0);
+      check_decimal(d, counts[i], true);
+      free(d);
+    }
+  }
+  /* Larger, up to 1 MB, checked by residues: just above a power-of-two
+   * number of limbs (a lopsided top split), and just below one. */
+  static const size_t large[] = {32769, 100000, 1048573};
+  for (size_t i = 0; i < sizeof large / sizeof *large; i++) {
+    uint8_t *m = random_magnitude(large[i]);
+    check_magnitude(m, large[i], i % 2, false);
+    free(m);
+  }
+}
+
+/* 2^k: k / 8 zero bytes, then a power of two; 2^k - 1: all ones. */
+static void check_power_of_two(size_t k, bool reference) {
+  size_t n = k / 8 + 1;
+  uint8_t *m = calloc(n, 1);
+  m[n - 1] = (uint8_t)(1u << (k % 8));
+  check_magnitude(m, n, false, reference);
+  memset(m, 0xFF, n);
+  m[n - 1] = (uint8_t)((1u << (k % 8)) - 1);
+  check_magnitude(m, n - !m[n - 1], false, reference);
+  free(m);
+}
+
+/* 10^k and 10^k - 1. */
+static void check_power_of_ten(size_t k, bool reference) {
+  char *d = decimal_text(k + 1, '1', '0');
+  check_decimal(d, k + 1, reference);
+  free(d);
+  if (k) {
+    d = decimal_text(k, '9', '9');
+    check_decimal(d, k, reference);
+    free(d);
+  }
+}
+
+static void test_bigint_special(void) {
+  static const size_t bits[] = {0,    1,    7,    8,    31,   32,   33,    63,    64,   255,
+                                256,  1023, 1024, 1025, 2048, 4096, 8191,  8192,  16384, 32768,
+                                65536, 65537, 131072, 160000};
+  for (size_t i = 0; i < sizeof bits / sizeof *bits; i++) check_power_of_two(bits[i], true);
+  check_power_of_two(1u << 19, false); /* 64 KB: long carries */
+  /* 10^288 is the first power into binary, kept as a table. */
+  static const size_t tens[] = {0,   1,   9,   18,   19,    287,   288,   289,  431,
+                                432, 433, 576, 1000, 2304,  4608,  9216,  18431, 36864};
+  for (size_t i = 0; i < sizeof tens / sizeof *tens; i++) check_power_of_ten(tens[i], true);
+  check_power_of_ten(150000, false);
+
+  /* Exact values, from Python: str(2**4096), and 10**1000 = 5**1000 * 2**1000,
+   * which is 125 zero bytes and then 5**1000's 291 bytes. */
+  static const char two_4096[] =
+      "104438888141315250669175271071662438257996424904738378038423348328395390797155745684882681"
+      "193499755834089010671443926283798757343818579360726323608785136527794595697654370999834036"
+      "159013438371831442807001185594622637631883939771274567233468434458661749680790870580370407"
+      "128404874011860911446797778359802900668693897688178778594690563019026094059957945343282346"
+      "930302669644305902501597239986771421554169383555988529148631823791443449673408781187263949"
+      "647510018904134900841706167509366833385055103297208826955076998361636941193301521379682583"
+      "718809183365675122131849284636812555022599830041234478486259567449219461702380650591324561"
+      "082573183538008760862210283427019769820231316901767800667519548507992163641937028537512478"
+      "401490715913545998279051339961155179427110683113409058427288427979155484978295432353451706"
+      "522326906139490598769300212296339568778287894844061600741294567491982305057164237715481632"
+      "138063104590291613692670834285644073044789997190178146576347322385026725305989979599609079"
+      "946920177462481771844986745565925017832907047311943316555080756822184657174637329688491281"
+      "952031745700244092661691087414838507841192980452298185733897764810312608590300130241346718"
+      "9726673216491511131602920781738033436090243804708340403154190336";
+  static const char five_1000[] =
+      "61266ee73c465fa797c29a8fd5e526b455f421808e534b4819cb9bd39027c5327c5e8069db2d61787487a48405d17a4b"
+      "a9a9bca176ccd4169dc73b1b5987c3224a86c64e77bd0d675bd93aa914b507fdf84a5d18ab8119493b516e7fbf98821a"
+      "fc06ddcc9959229c770d007a86cc1e21c6858b67d343b2cc2db72f8ca8ad5cf996b3829cd33cf53e88cb9390d4f7afb5"
+      "3ebca07d78ea2a52555d16a060e5343be582a2806281c0f098467e9d7277fee00e719d3d4eec988d224095b5c342e5a0"
+      "679be03b53d2a75d989f94869e1b6468056a16aa6b4eb8df0a51552917f62be6c68fc1e83a44fb8a842af122a7598f04"
+      "410362af8e5477d35cf1d7efd521112f6b14a29ab55364f3ece8a3c732aeb2ca87be4adbf2e6545a4ae315b0f674e7c7"
+      "36ce03";
+  uint8_t magnitude[416] = {0};
+  for (size_t i = 0; i < 291; i++) {
+    unsigned byte;
+    sscanf(five_1000 + 2 * i, "%2x", &byte);
+    magnitude[125 + i] = (uint8_t)byte;
+  }
+  char *ten_1000 = decimal_text(1001, '1', '0');
+  shorn_buffer text = {0}, wire = {0};
+  CHECK(bigint_encode(&wire, ten_1000, 1001) == BIGINT_OK);
+  CHECK(wire_is(&wire, false, magnitude, sizeof magnitude));
+  CHECK(bigint_json(&text, false, magnitude, sizeof magnitude));
+  CHECK(text.length == 1003 && memcmp(text.data + 1, ten_1000, 1001) == 0);
+  free(ten_1000);
+
+  uint8_t two[513] = {0};
+  two[512] = 1;
+  text.length = wire.length = 0;
+  CHECK(bigint_json(&text, true, two, sizeof two));
+  CHECK(text.length == 1237 && text.data[1] == '-' && memcmp(text.data + 2, two_4096, 1234) == 0);
+  CHECK(bigint_encode(&wire, (const char *)text.data + 1, 1235) == BIGINT_OK);
+  CHECK(wire_is(&wire, true, two, sizeof two));
+  shorn_buffer_free(&text);
+  shorn_buffer_free(&wire);
+}
+
+/* The digit limit holds above any conversion: 161,614,249 digits can spell
+ * a 64 MiB magnitude, one more cannot. */
+static void test_bigint_limits(void) {
+  size_t count = 161614250;
+  char *d = malloc(count + 1);
+  memset(d, '1', count);
+  d[count] = 0;
+  shorn_buffer b = {0};
+  CHECK(bigint_encode(&b, d, count) == BIGINT_TOO_LARGE);
+  d[count / 2] = 'x';
+  CHECK(bigint_encode(&b, d, count) == BIGINT_SPELLING); /* spelling is checked first */
+  CHECK(b.length == 0);
+  free(d);
+}
+
+/* Out of memory at each allocation in turn: a clean failure, nothing held
+ * afterwards; and what a conversion holds stays a small multiple of it. */
+static void test_bigint_nomem(void) {
+  static const size_t sizes[] = {16, 5000, 40000};
+  for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+    size_t n = sizes[s];
+    uint8_t *m = random_magnitude(n);
+    char *digits = reference_decimal(m, n);
+    size_t count = strlen(digits);
+    shorn_set_allocator(counting_realloc, counting_free);
+    for (int direction = 0; direction < 2; direction++) {
+      bool failed = false, done = false;
+      for (unsigned long fail = 1; !done; fail++) {
+        shorn_buffer b = {0};
+        counting_mark();
+        counted.fail_at = fail;
+        bool ok = direction ? bigint_encode(&b, digits, count) == BIGINT_OK
+                            : bigint_json(&b, false, m, n);
+        done = counted.failures == 0;
+        CHECK(ok == done); /* fails exactly when an allocation did */
+        failed |= !ok;
+        shorn_buffer_free(&b);
+        CHECK(counted.blocks == 0);
+        if (fail > 100) break;
+      }
+      CHECK(failed && done);
+      /* Within 8 limbs (32 bytes) per input limb, beside the output. */
+      shorn_buffer b = {0};
+      counting_mark();
+      size_t input = direction ? (count + 8) / 9 * 4 : (n + 3) / 4 * 4;
+      CHECK(direction ? bigint_encode(&b, digits, count) == BIGINT_OK : bigint_json(&b, false, m, n));
+      CHECK(counting_peak() <= 8 * input + b.capacity);
+      shorn_buffer_free(&b);
+    }
+    shorn_set_allocator(NULL, NULL);
+    free(m);
+    free(digits);
+  }
+}
+
 int main(void) {
   test_datetime();
   test_base64();
   test_bigint();
+  test_bigint_sizes();
+  test_bigint_special();
+  test_bigint_limits();
+  test_bigint_nomem();
   return check_report("rich");
 }

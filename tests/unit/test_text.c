@@ -67,6 +67,39 @@ static void test_escape(void) {
   shorn_buffer_free(&b);
   CHECK(wtf8_has_lone_surrogate("a\xed\xbf\xbf", 4));
   CHECK(!wtf8_has_lone_surrogate("a\xed\x9f\xbf", 4));
+
+  /* buffer_json_utf8 writes what buffer_json_string writes, for UTF-8 of
+   * every length around the sixteen- and eight-byte blocks, and refuses
+   * what utf8_valid refuses. */
+  static const char *const pieces[] = {"a", "\"", "\\", "\n", "\x01", "\xc3\xa9", "\xe2\x82\xac",
+                                       "\xf0\x9f\x98\x80", "0123456789", "\xc3", "\xed\xa0\x80"};
+  uint64_t seed = 12345;
+  for (int i = 0; i < 20000; i++) {
+    char text[160];
+    size_t n = 0;
+    for (int k = (int)(i % 24); k > 0; k--) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      /* The last two pieces, bad UTF-8, one time in sixteen. */
+      size_t pick = (seed >> 33) % (sizeof pieces / sizeof *pieces - ((seed >> 60) ? 2 : 0));
+      size_t len = strlen(pieces[pick]);
+      memcpy(text + n, pieces[pick], len);
+      n += len;
+    }
+    shorn_buffer want = {0}, got = {0}, past = {0};
+    bool valid = utf8_valid((const uint8_t *)text, n);
+    CHECK(buffer_json_string(&want, text, n));
+    int written = buffer_json_utf8(&got, (const uint8_t *)text, n, n);
+    CHECK(written == (valid ? 1 : -1));
+    if (valid) CHECK(got.length == want.length && memcmp(got.data, want.data, got.length) == 0);
+    /* Readable bytes past the string, of every kind that stops a scan,
+     * change nothing. */
+    memcpy(text + n, "\"\\\x01\xff\xed" "0123456789abcdef", 21);
+    CHECK(buffer_json_utf8(&past, (const uint8_t *)text, n, n + 21) == written);
+    if (valid) CHECK(past.length == want.length && memcmp(past.data, want.data, past.length) == 0);
+    shorn_buffer_free(&want);
+    shorn_buffer_free(&got);
+    shorn_buffer_free(&past);
+  }
 }
 
 /* Parse `text`; return the error code and leave the root in *out. */
@@ -148,11 +181,95 @@ static void test_json_refuses(void) {
   arena_free(&a);
 }
 
+/* The parser reads short numbers itself (an integer or a decimal of at
+ * most 15 digits) and leaves the rest to number_parse: both must give the
+ * same double, bit for bit, on either side of every boundary. */
+static void test_json_numbers(void) {
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  int mismatches = 0;
+  for (int i = 0; i < 200000; i++) {
+    seed ^= seed >> 12, seed ^= seed << 25, seed ^= seed >> 27;
+    uint64_t r = seed * 0x2545F4914F6CDD1Dull;
+    char text[64], *o = text;
+    int digits = 1 + (int)(r % 18), point = (int)((r >> 8) % (uint64_t)(digits + 1));
+    if (r >> 63) *o++ = '-';
+    for (int d = 0; d < digits; d++) {
+      if (d == point && d > 0) *o++ = '.';
+      /* No leading zero, except a lone one before the point. */
+      uint64_t digit = (r >> (16 + 2 * (d % 20))) % 10;
+      if (d == 0 && point != 1 && digits > 1 && digit == 0) digit = 1;
+      *o++ = (char)('0' + digit);
+    }
+    if ((r >> 60 & 7) == 0) o += sprintf(o, "e%d", (int)((r >> 50) % 40) - 20);
+    *o = 0;
+    arena a = {0};
+    json_value *v;
+    shorn_error e;
+    if (parse(&a, text, &v, &e) != SHORN_OK) {
+      fprintf(stderr, "refused: %s\n", text);
+      mismatches++;
+    } else {
+      double want = number_parse(text, strlen(text));
+      if (memcmp(&want, &v->u.number, sizeof want) != 0 && mismatches++ < 10)
+        fprintf(stderr, "%s: parsed %.17g, number_parse %.17g\n", text, v->u.number, want);
+    }
+    arena_free(&a);
+  }
+  CHECK(mismatches == 0);
+  static const char *edges[] = {"0", "-0", "0.0", "-0.0", "-0.000", "999999999999999", "9999999999999999",
+                                "0.999999999999999", "0.9999999999999999", "123456789012.345",
+                                "1234567890123.456", "9007199254740993", "0.1", "-0.3", "1e0", "5e-324"};
+  for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) {
+    arena a = {0};
+    json_value *v;
+    shorn_error e;
+    double want = number_parse(edges[i], strlen(edges[i]));
+    CHECK(parse(&a, edges[i], &v, &e) == SHORN_OK && memcmp(&want, &v->u.number, sizeof want) == 0);
+    arena_free(&a);
+  }
+}
+
+/* UTF-8 is checked as the string is scanned, but reported only after the
+ * string's other faults, as when it was checked afterwards. */
+static void test_json_string_faults(void) {
+  static const struct {
+    const char *text, *message;
+  } cases[] = {
+      {"\"\xff", "Invalid JSON: unterminated string at byte 0"},
+      {"[\"\xff\x01\"]", "Invalid JSON: control character in string at byte 3"},
+      {"[\"\xc3\\q\"]", "Invalid JSON: invalid escape at byte 3"},
+      {"[\"ab\xc3\"]", "Invalid JSON: invalid UTF-8 in string at byte 1"},
+      {"[\"\\n\xe2\x82\"]", "Invalid JSON: invalid UTF-8 in string at byte 1"},
+      {"{\"caf\xc3\xa9\":\"\xf0\x9f\x98\x80 0123456789abcdef\xff\"}", "Invalid JSON: invalid UTF-8 in string at byte 9"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    arena a = {0};
+    json_value *v;
+    shorn_error e;
+    char msg[300];
+    CHECK(parse(&a, cases[i].text, &v, &e) == SHORN_ERROR_JSON);
+    shorn_error_format(&e, msg, sizeof msg);
+    CHECK_STR(msg, cases[i].message);
+    arena_free(&a);
+  }
+  arena a = {0};
+  json_value *v;
+  shorn_error e;
+  /* Long strings take the sixteen- and eight-byte paths; escapes and
+   * multi-byte characters on either side of a block's edge. */
+  const char *text = "[\"0123456789abcdef\xc3\xa9\\n0123456\xe2\x82\xac" "89abcdef0123\\u00e9\"]";
+  CHECK(parse(&a, text, &v, &e) == SHORN_OK && v->length == 1);
+  CHECK(v->u.items[0].length == 16 + 2 + 1 + 7 + 3 + 12 + 2);
+  arena_free(&a);
+}
+
 int main(void) {
   test_utf8();
   test_utf16_order();
   test_escape();
   test_json_accepts();
   test_json_refuses();
+  test_json_numbers();
+  test_json_string_faults();
   return check_report("text");
 }

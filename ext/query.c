@@ -1,0 +1,680 @@
+/*
+ * query.c — answering SQLite's JSON questions (json_extract, json_type,
+ * json_each, json_tree) about a payload without decoding it whole.
+ *
+ * The answers must be exactly what SQLite's functions give over
+ * shorn_decode's output, so everything that decides an answer comes from
+ * the decoder itself:
+ *   - validity: a payload is first read through by shorn_decode with no
+ *     output, so a bad one fails with the very error shorn_decode reports;
+ *   - navigation: a path is then followed over the bytes, and what is not on
+ *     it is skipped by the decoder in validate-only mode, writing nothing;
+ *   - text: the node a path names is written by the decoder, so its JSON is
+ *     byte for byte the corresponding part of shorn_decode's output;
+ *   - values: scalars are turned into SQL values from that text, by SQLite's
+ *     rules (json_text_*), and json_each/json_tree rows are read off it.
+ *
+ * The SQLite these rules follow is 3.40, the library this project builds
+ * against: its path syntax, its comparison of path keys with member names
+ * as written (escapes and all), its key quoting in fullkey.
+ */
+#include "internal.h"
+
+/* ---- paths ---------------------------------------------------------------- */
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* Digits into an index that saturates: an index past any count finds
+ * nothing, however it is spelled. */
+static size_t read_index(const char *s, size_t i, size_t n, uint64_t *value) {
+  uint64_t v = 0;
+  for (; i < n && is_digit(s[i]); i++) v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(s[i] - '0');
+  *value = v;
+  return i;
+}
+
+/* A key JSON.stringify writes unchanged: then a member's name matches it
+ * exactly when the raw bytes are equal. */
+static bool key_is_plain(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    uint8_t c = (uint8_t)s[i];
+    if (c < 0x20 || c == '"' || c == '\\' || (c == 0xED && i + 1 < n && (uint8_t)s[i + 1] >= 0xA0))
+      return false;
+  }
+  return true;
+}
+
+/* SQLite's message, the rest of the path quoted as its %q quotes. */
+static shorn_code path_error(shorn_error *e, const char *rest, size_t n) {
+  char quoted[SHORN_MESSAGE_MAX];
+  size_t o = 0;
+  for (size_t i = 0; i < n && o + 2 < sizeof quoted - 32; i++) {
+    if (rest[i] == '\'') quoted[o++] = '\'';
+    quoted[o++] = rest[i];
+  }
+  quoted[o] = 0;
+  return error_set(e, SHORN_ERROR_USAGE, "JSON path error near '%s'", quoted);
+}
+
+/* A key step, s[i] just past its '.': quoted ("...", no escapes, as SQLite
+ * reads it) or bare up to the next '.' or '['.  False when malformed. */
+static bool parse_key(const char *s, size_t n, size_t *i, path_step *step) {
+  size_t start = *i, end;
+  if (start < n && s[start] == '"') {
+    const char *close = memchr(s + start + 1, '"', n - start - 1);
+    if (!close) return false;
+    end = (size_t)(close - s);
+    *i = end + 1;
+    start++;
+  } else {
+    for (end = start; end < n && s[end] != '.' && s[end] != '['; end++) {}
+    if (end == start) return false;
+    *i = end;
+  }
+  *step = (path_step){STEP_KEY, key_is_plain(s + start, end - start), s + start, (uint32_t)(end - start), 0};
+  return true;
+}
+
+/* An index step, s[i] at its '[': [N], or [#] and [#-N] counting from the
+ * end ([#] is one past the last element).  False when malformed. */
+static bool parse_index(const char *s, size_t n, size_t *i, path_step *step) {
+  size_t at = *i + 1;
+  step->kind = STEP_INDEX;
+  size_t after = read_index(s, at, n, &step->index);
+  if (after == at) {
+    if (at >= n || s[at] != '#') return false;
+    step->kind = STEP_FROM_END;
+    step->index = 0;
+    after = at + 1;
+    if (after + 1 < n && s[after] == '-' && is_digit(s[after + 1])) after = read_index(s, after + 1, n, &step->index);
+  }
+  if (after >= n || s[after] != ']') return false;
+  *i = after + 1;
+  return true;
+}
+
+query_path *query_path_parse(const char *text, size_t n, shorn_error *e) {
+  if (!n || text[0] != '$') return path_error(e, text, n), NULL;
+  /* Every step takes two characters at least. */
+  size_t most = n / 2;
+  query_path *path = mem_alloc(sizeof *path + most * sizeof(path_step) + n + 1);
+  if (!path) return error_nomem(e), NULL;
+  char *copy = (char *)(path->steps + most);
+  memcpy(copy, text, n);
+  copy[n] = 0;
+  path->text = copy;
+  path->length = n;
+  path->count = 0;
+  for (size_t i = 1; i < n;) {
+    /* SQLite points at what follows a key's dot, at an index's bracket, or
+     * at the character that starts no step. */
+    size_t at = copy[i] == '.' ? i + 1 : i;
+    path_step *step = &path->steps[path->count++];
+    bool ok = copy[i] == '.' ? (i++, parse_key(copy, n, &i, step)) : copy[i] == '[' && parse_index(copy, n, &i, step);
+    if (!ok) {
+      mem_free(path);
+      return path_error(e, text + at, n - at), NULL;
+    }
+  }
+  return path;
+}
+
+void query_path_free(void *path) { mem_free(path); }
+
+/* ---- the payload ------------------------------------------------------------ */
+
+/* The elements of a dynamic container have no shape of their own. */
+static const shape dynamic_value = {.kind = SHAPE_ANY};
+
+shorn_code query_open(query *q, const shorn_schema *s, const uint8_t *data, size_t length,
+                      int fingerprint_width, shorn_error *error) {
+  memset(q, 0, sizeof *q); /* so that query_close may follow a failure */
+  shorn_code rc = shorn_decode(s, data, length, fingerprint_width, NULL, error);
+  if (rc) return rc;
+  q->d = (decoder){.start = data, .p = data, .end = data + length, .error = error,
+                   .ref_depth = q->depth_here};
+  if (s->def_count > sizeof q->depth_here / sizeof *q->depth_here &&
+      !(q->d.ref_depth = mem_calloc(s->def_count, sizeof *q->d.ref_depth)))
+    return error_nomem(error);
+  q->root = (query_node){s->root, data + fingerprint_width};
+  return SHORN_OK;
+}
+
+void query_close(query *q) {
+  if (q->d.ref_depth != q->depth_here) mem_free(q->d.ref_depth);
+}
+
+/* Skip one value from the decoder's position.  The payload has been
+ * validated, so a leaf need not be read again: it is passed by its width or
+ * its length prefix alone, which is what makes a late field cheap to reach.
+ * Containers, and anything that would not fit (which validation rules
+ * out), go through the decoder. */
+static shorn_code skip_one(query *q, const shape *s) {
+  decoder *d = &q->d;
+  const uint8_t *p = d->p;
+  size_t width;
+  uint64_t length;
+  switch (s->kind) {
+    case SHAPE_LITERAL: return SHORN_OK;
+    case SHAPE_BOOLEAN: width = 1; break;
+    case SHAPE_FLOAT32: width = 4; break;
+    case SHAPE_FLOAT64: width = 8; break;
+    case SHAPE_UUID: width = 16; break;
+    case SHAPE_INT:
+    case SHAPE_UINT:
+    case SHAPE_DATETIME:
+    case SHAPE_ENUM:
+      while (p < d->end && *p & 0x80) p++;
+      width = (size_t)(p - d->p) + 1;
+      break;
+    case SHAPE_STRING:
+    case SHAPE_BYTES:
+      if (!read_uvarint(d, &length) && length <= (uint64_t)(d->end - d->p)) {
+        d->p += length;
+        return SHORN_OK;
+      }
+      width = SIZE_MAX;
+      break;
+    default: width = SIZE_MAX; break;
+  }
+  if (width <= (size_t)(d->end - p)) {
+    d->p += width;
+    return SHORN_OK;
+  }
+  d->p = p;
+  return decode_value(d, s);
+}
+
+/* Skip `count` values of shape `s`. */
+static shorn_code skip(query *q, const shape *s, uint64_t count) {
+  for (uint64_t i = 0; i < count; i++) {
+    shorn_code rc = skip_one(q, s);
+    if (rc) return rc;
+  }
+  return SHORN_OK;
+}
+
+/* Look through the shapes that add no JSON of their own: a present
+ * nullable, a union's branch, a recursive reference.  What is left writes
+ * the same text from where it now starts. */
+static shorn_code resolve(query *q, query_node *n) {
+  for (;;) {
+    switch (n->shape->kind) {
+      case SHAPE_NULLABLE:
+        if (!*n->at) return SHORN_OK; /* null */
+        n->at++;
+        n->shape = n->shape->u.inner;
+        break;
+      case SHAPE_UNION: {
+        uint64_t branch;
+        q->d.p = n->at;
+        shorn_code rc = read_uvarint(&q->d, &branch);
+        if (rc) return rc;
+        n->at = q->d.p;
+        n->shape = n->shape->u.choice.branches[branch];
+        break;
+      }
+      case SHAPE_REF: n->shape = n->shape->u.ref.target; break;
+      default: return SHORN_OK;
+    }
+  }
+}
+
+/* Does a member name (raw WTF-8) match a path key?  SQLite compares the key
+ * with the name as the JSON text writes it, escapes included. */
+static bool name_matches(const path_step *step, const uint8_t *name, size_t n, bool *nomem) {
+  if (step->plain) return n == step->key_length && memcmp(name, step->key, n) == 0;
+  shorn_buffer written = {0};
+  if (!buffer_json_string(&written, (const char *)name, n)) return *nomem = true, false;
+  bool same = written.length == step->key_length + 2u && memcmp(written.data + 1, step->key, step->key_length) == 0;
+  shorn_buffer_free(&written);
+  return same;
+}
+
+/* The declared field a key names: through the index when the key needs no
+ * escaping, else by the names as written. */
+static const field *declared_field(const shape *obj, const path_step *step) {
+  if (step->plain) return object_find_field(obj, step->key, step->key_length);
+  for (uint32_t i = 0; i < obj->u.object.count; i++) {
+    const field *f = &obj->u.object.fields[i];
+    if (f->json_key_length == step->key_length + 3u && memcmp(f->json_key + 1, step->key, step->key_length) == 0)
+      return f;
+  }
+  return NULL;
+}
+
+static bool field_present(const field *f, const uint8_t *bitmap) {
+  return !f->optional || (bitmap[f->bit >> 3] >> (f->bit & 7) & 1);
+}
+
+/* Keyed entries (a record, an open object's extras, a dynamic object) from
+ * the decoder's position: count, then name and value per entry. */
+static shorn_code find_entry(query *q, const shape *value, const path_step *step, query_node *out) {
+  uint64_t count;
+  shorn_code rc = read_uvarint(&q->d, &count);
+  for (uint64_t i = 0; !rc && i < count; i++) {
+    const uint8_t *name;
+    size_t n;
+    bool nomem = false;
+    if ((rc = read_string(&q->d, &name, &n))) break;
+    if (name_matches(step, name, n, &nomem)) {
+      *out = (query_node){value, q->d.p};
+      return SHORN_OK;
+    }
+    if (nomem) return error_nomem(q->d.error);
+    rc = skip_one(q, value);
+  }
+  return rc;
+}
+
+static shorn_code find_member(query *q, const query_node *n, const path_step *step, query_node *out) {
+  const shape *s = n->shape;
+  q->d.p = n->at;
+  if (s->kind == SHAPE_RECORD) return find_entry(q, s->u.record, step, out);
+  if (s->kind == SHAPE_ANY) {
+    if (*n->at != 7) return SHORN_OK;
+    q->d.p++;
+    return find_entry(q, &dynamic_value, step, out);
+  }
+  if (s->kind != SHAPE_OBJECT) return SHORN_OK;
+  const uint8_t *bitmap = q->d.p;
+  q->d.p += (s->u.object.optional_count + 7) / 8;
+  const field *wanted = declared_field(s, step);
+  if (wanted && !field_present(wanted, bitmap)) return SHORN_OK;
+  /* Declared fields come first on the wire, in order; then the extras. */
+  for (uint32_t i = 0; i < s->u.object.count; i++) {
+    const field *f = &s->u.object.fields[i];
+    if (f == wanted) {
+      *out = (query_node){f->value, q->d.p};
+      return SHORN_OK;
+    }
+    if (field_present(f, bitmap)) {
+      shorn_code rc = skip_one(q, f->value);
+      if (rc) return rc;
+    }
+  }
+  return s->u.object.extras ? find_entry(q, s->u.object.extras, step, out) : SHORN_OK;
+}
+
+/* Which element a step names among `count`, if any. */
+static bool pick(const path_step *step, uint64_t count, uint64_t *index) {
+  if (step->kind == STEP_FROM_END) {
+    if (step->index > count) return false;
+    *index = count - step->index;
+  } else {
+    *index = step->index;
+  }
+  return *index < count;
+}
+
+static shorn_code find_element(query *q, const query_node *n, const path_step *step, query_node *out) {
+  const shape *s = n->shape, *element;
+  uint64_t count, index;
+  shorn_code rc = SHORN_OK;
+  q->d.p = n->at;
+  switch (s->kind) {
+    case SHAPE_ARRAY:
+    case SHAPE_SET:
+      element = s->u.array.element;
+      if (s->u.array.length >= 0)
+        count = (uint64_t)s->u.array.length;
+      else if ((rc = read_uvarint(&q->d, &count)))
+        return rc;
+      break;
+    case SHAPE_MAP: {
+      if ((rc = read_uvarint(&q->d, &count)) || !pick(step, count, &index)) return rc;
+      for (uint64_t i = 0; i < index && !rc; i++)
+        if (!(rc = skip_one(q, s->u.map.key))) rc = skip_one(q, s->u.map.value);
+      if (rc) return rc;
+      /* An entry is the JSON array [key, value]: a tuple of two. */
+      q->pair_items[0] = s->u.map.key;
+      q->pair_items[1] = s->u.map.value;
+      q->pair = (shape){.kind = SHAPE_TUPLE, .u.tuple = {q->pair_items, 2, NULL}};
+      *out = (query_node){&q->pair, q->d.p};
+      return SHORN_OK;
+    }
+    case SHAPE_TUPLE: {
+      uint64_t items = s->u.tuple.count, rest = 0;
+      /* The rest's count follows the items, and [#-N] needs it. */
+      if (s->u.tuple.rest && (step->kind == STEP_FROM_END || step->index >= items)) {
+        for (uint32_t i = 0; i < items && !rc; i++) rc = skip_one(q, s->u.tuple.items[i]);
+        if (rc || (rc = read_uvarint(&q->d, &rest))) return rc;
+      }
+      if (!pick(step, items + rest, &index)) return SHORN_OK;
+      if (index >= items) {
+        if ((rc = skip(q, s->u.tuple.rest, index - items))) return rc;
+        *out = (query_node){s->u.tuple.rest, q->d.p};
+        return SHORN_OK;
+      }
+      q->d.p = n->at;
+      for (uint32_t i = 0; i < index && !rc; i++) rc = skip_one(q, s->u.tuple.items[i]);
+      if (rc) return rc;
+      *out = (query_node){s->u.tuple.items[index], q->d.p};
+      return SHORN_OK;
+    }
+    case SHAPE_ANY:
+      if (*n->at != 6) return SHORN_OK;
+      q->d.p++;
+      element = &dynamic_value;
+      if ((rc = read_uvarint(&q->d, &count))) return rc;
+      break;
+    default: return SHORN_OK;
+  }
+  if (!pick(step, count, &index) || (rc = skip(q, element, index))) return rc;
+  *out = (query_node){element, q->d.p};
+  return SHORN_OK;
+}
+
+shorn_code query_find(query *q, const query_path *path, query_node *node) {
+  *node = q->root;
+  for (uint32_t i = 0; path && i < path->count; i++) {
+    shorn_code rc = resolve(q, node);
+    if (rc) return rc;
+    query_node next = {NULL, NULL};
+    const path_step *step = &path->steps[i];
+    rc = step->kind == STEP_KEY ? find_member(q, node, step, &next) : find_element(q, node, step, &next);
+    if (rc) return rc;
+    *node = next;
+    if (!node->shape) return SHORN_OK;
+  }
+  return SHORN_OK;
+}
+
+shorn_code query_json(query *q, const query_node *node, shorn_buffer *out) {
+  q->d.p = node->at;
+  q->d.out = out;
+  shorn_code rc = decode_value(&q->d, node->shape);
+  q->d.out = NULL;
+  return rc;
+}
+
+shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, json_text_kind *type) {
+  query_node n = *node;
+  shorn_code rc = resolve(q, &n);
+  if (rc) return rc;
+  switch (n.shape->kind) {
+    case SHAPE_ARRAY:
+    case SHAPE_SET:
+    case SHAPE_MAP:
+    case SHAPE_TUPLE: *type = JSON_TEXT_ARRAY; return SHORN_OK;
+    case SHAPE_OBJECT:
+    case SHAPE_RECORD: *type = JSON_TEXT_OBJECT; return SHORN_OK;
+    case SHAPE_STRING:
+    case SHAPE_UUID:
+    case SHAPE_DATETIME:
+    case SHAPE_BIGINT:
+    case SHAPE_BYTES: *type = JSON_TEXT_STRING; return SHORN_OK;
+    case SHAPE_ANY:
+      /* Strings and containers by their tag, without writing them out. */
+      if (*n.at >= 5 && *n.at <= 7) {
+        *type = *n.at == 5 ? JSON_TEXT_STRING : *n.at == 6 ? JSON_TEXT_ARRAY : JSON_TEXT_OBJECT;
+        return SHORN_OK;
+      }
+      break;
+    default: break;
+  }
+  /* The rest are short, and how a number is spelled decides its type. */
+  scratch->length = 0;
+  if ((rc = query_json(q, &n, scratch))) return rc;
+  *type = json_text_type((const char *)scratch->data, scratch->length);
+  return SHORN_OK;
+}
+
+/* ---- JSON text, as SQLite reads it --------------------------------------- */
+
+const char *const json_text_kind_name[] = {"null", "true", "false", "integer", "real", "text", "array", "object"};
+
+json_text_kind json_text_type(const char *json, size_t n) {
+  switch (json[0]) {
+    case 'n': return JSON_TEXT_NULL;
+    case 't': return JSON_TEXT_TRUE;
+    case 'f': return JSON_TEXT_FALSE;
+    case '"': return JSON_TEXT_STRING;
+    case '[': return JSON_TEXT_ARRAY;
+    case '{': return JSON_TEXT_OBJECT;
+    default:
+      for (size_t i = 0; i < n; i++)
+        if (json[i] == '.' || json[i] == 'e' || json[i] == 'E') return JSON_TEXT_REAL;
+      return JSON_TEXT_INTEGER;
+  }
+}
+
+bool json_text_integer(const char *json, size_t n, int64_t *value) {
+  bool negative = json[0] == '-';
+  uint64_t magnitude = 0;
+  for (size_t i = negative; i < n; i++) {
+    if (magnitude > (UINT64_MAX - 9) / 10) return false;
+    magnitude = magnitude * 10 + (uint64_t)(json[i] - '0');
+  }
+  /* SQLite keeps -2^63 as an integer, and nothing beyond. */
+  if (magnitude > (uint64_t)INT64_MAX + negative) return false;
+  *value = negative ? (int64_t)(0 - magnitude) : (int64_t)magnitude;
+  return true;
+}
+
+static unsigned hex_value(char c) {
+  return c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
+}
+
+static uint32_t hex4(const char *s) {
+  return hex_value(s[0]) << 12 | hex_value(s[1]) << 8 | hex_value(s[2]) << 4 | hex_value(s[3]);
+}
+
+bool json_text_unescape(const char *s, size_t n, shorn_buffer *scratch, const char **value, size_t *length) {
+  const char *end = s + n;
+  if (!memchr(s, '\\', n)) {
+    *value = s;
+    *length = n;
+    return true;
+  }
+  scratch->length = 0;
+  if (!buffer_reserve(scratch, n)) return false;
+  uint8_t *o = scratch->data;
+  while (s < end) {
+    if (*s != '\\') {
+      *o++ = (uint8_t)*s++;
+      continue;
+    }
+    char c = s[1];
+    s += 2;
+    if (c != 'u') {
+      *o++ = c == 'b' ? '\b' : c == 'f' ? '\f' : c == 'n' ? '\n' : c == 'r' ? '\r' : c == 't' ? '\t' : (uint8_t)c;
+      continue;
+    }
+    uint32_t u = hex4(s);
+    s += 4;
+    /* SQLite 3.40 ends the string at an escaped NUL. */
+    if (!u) break;
+    if (u < 0x80) {
+      *o++ = (uint8_t)u;
+    } else if (u < 0x800) {
+      *o++ = (uint8_t)(0xC0 | u >> 6);
+      *o++ = (uint8_t)(0x80 | (u & 0x3F));
+    } else if ((u & 0xFC00) == 0xD800 && end - s >= 6 && s[0] == '\\' && s[1] == 'u' &&
+               (hex4(s + 2) & 0xFC00) == 0xDC00) {
+      u = 0x10000 + ((u & 0x3FF) << 10) + (hex4(s + 2) & 0x3FF);
+      s += 6;
+      *o++ = (uint8_t)(0xF0 | u >> 18);
+      *o++ = (uint8_t)(0x80 | (u >> 12 & 0x3F));
+      *o++ = (uint8_t)(0x80 | (u >> 6 & 0x3F));
+      *o++ = (uint8_t)(0x80 | (u & 0x3F));
+    } else {
+      /* A lone surrogate stays one, three bytes of WTF-8, as SQLite writes it. */
+      *o++ = (uint8_t)(0xE0 | u >> 12);
+      *o++ = (uint8_t)(0x80 | (u >> 6 & 0x3F));
+      *o++ = (uint8_t)(0x80 | (u & 0x3F));
+    }
+  }
+  *value = (const char *)scratch->data;
+  *length = (size_t)(o - scratch->data);
+  return true;
+}
+
+/* ---- json_each and json_tree rows ------------------------------------------ */
+
+/* The closing quote of the JSON string whose opening quote is at p. */
+static const char *string_end(const char *p, const char *end) {
+  for (p++; p < end && *p != '"'; p++)
+    if (*p == '\\') p++;
+  return p;
+}
+
+/* The end of the JSON value at p, in text the decoder wrote (minified, well
+ * formed), and how many nodes SQLite 3.40 counts in it: one per value and
+ * one per object key. */
+static const char *value_end(const char *p, const char *end, uint32_t *nodes) {
+  uint32_t count = 0;
+  int depth = 0;
+  do {
+    char c = *p;
+    if (c == '{' || c == '[') {
+      depth++, count++, p++;
+    } else if (c == '}' || c == ']') {
+      depth--, p++;
+    } else if (c == ',' || c == ':') {
+      p++;
+    } else {
+      count++;
+      if (c == '"')
+        p = string_end(p, end) + 1;
+      else
+        while (p < end && *p != ',' && *p != ']' && *p != '}') p++;
+    }
+  } while (depth > 0 && p < end);
+  *nodes = count;
+  return p;
+}
+
+/* `.name` in fullkey: bare when a letter then letters and digits, else in
+ * quotes, the name as the JSON text writes it (SQLite 3.40's rule). */
+static bool append_name(shorn_buffer *b, const char *name, size_t n) {
+  bool bare = n && is_alpha(name[0]);
+  for (size_t i = 1; bare && i < n; i++) bare = is_alpha(name[i]) || is_digit(name[i]);
+  if (!buffer_byte(b, '.')) return false;
+  if (bare) return buffer_append(b, name, n);
+  return buffer_byte(b, '"') && buffer_append(b, name, n) && buffer_byte(b, '"');
+}
+
+static bool append_index(shorn_buffer *b, uint64_t index) {
+  char text[24], *o = text + sizeof text;
+  *--o = ']';
+  do *--o = (char)('0' + index % 10);
+  while (index /= 10);
+  *--o = '[';
+  return buffer_append(b, o, (size_t)(text + sizeof text - o));
+}
+
+static bool push_frame(json_rows *r, const json_row *row) {
+  if (r->depth == r->capacity) {
+    size_t capacity = r->capacity ? 2 * r->capacity : 16;
+    row_frame *frames = mem_realloc(r->frames, capacity * sizeof *frames);
+    if (!frames) return false;
+    r->frames = frames;
+    r->capacity = capacity;
+  }
+  r->frames[r->depth++] = (row_frame){row->id, row->type == JSON_TEXT_OBJECT, 0, r->fullkey.length};
+  return true;
+}
+
+static bool is_container(json_text_kind type) { return type == JSON_TEXT_ARRAY || type == JSON_TEXT_OBJECT; }
+
+shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recursive, const query_path *path) {
+  r->p = json;
+  r->end = json + n;
+  r->recursive = recursive;
+  r->done = false;
+  r->depth = 0;
+  r->next_id = 1;
+  r->fullkey.length = 0;
+  json_row *row = &r->row;
+  *row = (json_row){json_text_type(json, n), 0, -1, ROW_NO_KEY, 0, NULL, 0, json, n, 0, 0};
+  bool ok = true;
+  size_t parent_length = 1;
+  if (!recursive) {
+    /* json_each spells fullkey and path from the path as it was written. */
+    ok = path ? buffer_append(&r->fullkey, path->text, path->length) : buffer_byte(&r->fullkey, '$');
+    parent_length = r->fullkey.length;
+  } else {
+    /* json_tree spells them from the nodes above, and SQLite 3.40 says [0]
+     * for every array above the first row, whichever element it was. */
+    ok = buffer_byte(&r->fullkey, '$');
+    for (uint32_t i = 0; ok && path && i < path->count; i++) {
+      const path_step *step = &path->steps[i];
+      parent_length = r->fullkey.length;
+      ok = step->kind == STEP_KEY ? append_name(&r->fullkey, step->key, step->key_length)
+                                  : append_index(&r->fullkey, 0);
+    }
+    const path_step *last = path && path->count ? &path->steps[path->count - 1] : NULL;
+    if (last && last->kind == STEP_KEY && is_container(row->type)) {
+      row->key = ROW_NAME;
+      row->name = last->key;
+      row->name_length = last->key_length;
+    }
+  }
+  if (!ok) return SHORN_ERROR_NOMEM;
+  row->fullkey_length = r->fullkey.length;
+  row->path_length = parent_length;
+  if (!is_container(row->type)) return SHORN_OK;
+  if (!push_frame(r, row)) return SHORN_ERROR_NOMEM;
+  r->p = json + 1;
+  /* json_each's rows are the children; json_tree's first is the node. */
+  return recursive ? SHORN_OK : json_rows_next(r);
+}
+
+shorn_code json_rows_next(json_rows *r) {
+  json_row *row = &r->row;
+  for (;;) {
+    if (!r->depth) {
+      r->done = true;
+      return SHORN_OK;
+    }
+    row_frame *f = &r->frames[r->depth - 1];
+    if (*r->p == ']' || *r->p == '}') {
+      r->p++;
+      r->depth--;
+      continue;
+    }
+    if (*r->p == ',') r->p++;
+    r->fullkey.length = f->fullkey_length;
+    bool ok;
+    if (f->object) {
+      const char *close = string_end(r->p, r->end);
+      row->key = ROW_NAME;
+      row->name = r->p + 1;
+      row->name_length = (size_t)(close - row->name);
+      r->p = close + 2; /* the quote and the colon */
+      r->next_id++;     /* the key is a node too */
+      ok = append_name(&r->fullkey, row->name, row->name_length);
+    } else {
+      row->key = ROW_INDEX;
+      row->index = f->index++;
+      ok = append_index(&r->fullkey, row->index);
+    }
+    if (!ok) return SHORN_ERROR_NOMEM;
+    uint32_t nodes;
+    const char *value = r->p, *stop = value_end(value, r->end, &nodes);
+    row->json = value;
+    row->json_length = (size_t)(stop - value);
+    row->type = json_text_type(value, row->json_length);
+    row->id = r->next_id;
+    row->parent = r->recursive ? (int64_t)f->id : -1;
+    row->fullkey_length = r->fullkey.length;
+    row->path_length = f->fullkey_length;
+    if (r->recursive && is_container(row->type)) {
+      if (!push_frame(r, row)) return SHORN_ERROR_NOMEM;
+      r->p = value + 1;
+      r->next_id++;
+    } else {
+      r->p = stop;
+      r->next_id += nodes;
+    }
+    return SHORN_OK;
+  }
+}
+
+void json_rows_free(json_rows *r) {
+  mem_free(r->frames);
+  shorn_buffer_free(&r->fullkey);
+  memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,658 @@
+/*
+ * sqlite_query.c — SQLite's JSON functions over payloads, answered from the
+ * bytes by query.c:
+ *
+ *   shorn_extract(payload, schema [, fp_bytes], path, ...)  as json_extract
+ *   shorn_type(payload, schema [, fp_bytes] [, path])        as json_type
+ *   shorn_valid(payload, schema [, fp_bytes])                1 or 0
+ *   shorn_error(payload, schema [, fp_bytes])                the decode error, or NULL
+ *   shorn_each(payload, schema [, fp_bytes] [, path])        as json_each
+ *   shorn_tree(payload, schema [, fp_bytes] [, path])        as json_tree
+ *
+ * Each returns what the JSON function returns over shorn_decode(payload,
+ * schema): the same values, of the same SQL types.  fp_bytes is told from a
+ * path by its type: an INTEGER right after the schema.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "sqlite_shorn.h"
+
+/* ---- arguments ----------------------------------------------------------- */
+
+/* Report "<function>: <reason>". */
+static void report(sqlite3_context *ctx, const char *function, const char *reason) {
+  shorn_error e;
+  error_set(&e, SHORN_ERROR_USAGE, "%s", reason);
+  shorn_report(ctx, function, &e);
+}
+
+#define BAD_WIDTH "fingerprint width must be 1, 2, 3 or 4"
+#define NOT_A_BLOB "the payload must be a BLOB"
+
+static bool is_width(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_INTEGER; }
+
+/* fp_bytes as an int, or 0 when it is out of range. */
+static int width_of(sqlite3_value *v) {
+  sqlite3_int64 w = sqlite3_value_int64(v);
+  return w >= 1 && w <= 4 ? (int)w : 0;
+}
+
+/* The payload's bytes; SQLITE_MISMATCH when it is neither BLOB nor TEXT
+ * (shorn_decode takes both), SQLITE_NOMEM. */
+static int payload_bytes(sqlite3_value *v, const uint8_t **data, size_t *n) {
+  int type = sqlite3_value_type(v);
+  if (type != SQLITE_BLOB && type != SQLITE_TEXT) return SQLITE_MISMATCH;
+  *data = sqlite3_value_blob(v);
+  *n = (size_t)sqlite3_value_bytes(v);
+  if (!*data && *n) return SQLITE_NOMEM;
+  *data = *data ? *data : (const uint8_t *)"";
+  return SQLITE_OK;
+}
+
+/* A parsed path argument and the buffers its answers are written into.
+ * Held as auxdata, so that a constant path is parsed once a statement and
+ * its rows reuse the buffers rather than allocate. */
+typedef struct held_path {
+  query_path *path;
+  shorn_buffer json; /* a node's JSON text */
+  shorn_buffer text; /* a string's value, unescaped */
+} held_path;
+
+static void held_path_free(void *p) {
+  held_path *h = p;
+  query_path_free(h->path);
+  shorn_buffer_free(&h->json);
+  shorn_buffer_free(&h->text);
+  sqlite3_free(h);
+}
+
+/* Argument `i` as a path: *held is NULL for an SQL NULL, which names
+ * nothing, as in json_extract.  False after reporting an error. */
+static bool path_argument(sqlite3_context *ctx, int i, sqlite3_value *v, const char *function,
+                          held_path **held) {
+  *held = sqlite3_get_auxdata(ctx, i);
+  if (*held || sqlite3_value_type(v) == SQLITE_NULL) return true;
+  const char *text = (const char *)sqlite3_value_text(v);
+  if (!text) {
+    sqlite3_result_error_nomem(ctx);
+    return false;
+  }
+  shorn_error e;
+  /* SQLite's JSON functions read a path up to its first NUL. */
+  query_path *path = query_path_parse(text, strlen(text), &e);
+  if (!path) {
+    shorn_report(ctx, function, &e);
+    return false;
+  }
+  held_path *h = sqlite3_malloc(sizeof *h);
+  if (!h) {
+    query_path_free(path);
+    sqlite3_result_error_nomem(ctx);
+    return false;
+  }
+  *h = (held_path){path, {0}, {0}};
+  sqlite3_set_auxdata(ctx, i, h, held_path_free);
+  /* SQLite frees it at once when it cannot keep it. */
+  *held = sqlite3_get_auxdata(ctx, i);
+  if (!*held) sqlite3_result_error_nomem(ctx);
+  return *held != NULL;
+}
+
+/* The payload and schema of a call, read and validated: false after
+ * reporting an error, or with *q unopened (q->d.start NULL) when the answer
+ * is NULL. */
+typedef struct call {
+  const char *function;
+  query q;
+  shorn_error error;
+} call;
+
+/* Open the payload `argv[0]` with schema `argv[1]` and the given width;
+ * false after reporting an error. */
+static bool open_payload(sqlite3_context *ctx, sqlite3_value **argv, int width, call *c) {
+  shorn_compiled *compiled = shorn_schema_argument(ctx, 1, argv[1], c->function);
+  if (!compiled) return false;
+  const uint8_t *data;
+  size_t n;
+  int rc = payload_bytes(argv[0], &data, &n);
+  if (rc != SQLITE_OK) {
+    if (rc == SQLITE_NOMEM)
+      sqlite3_result_error_nomem(ctx);
+    else
+      report(ctx, c->function, NOT_A_BLOB);
+    return false;
+  }
+  if (query_open(&c->q, compiled->schema, data, n, width, &c->error)) {
+    shorn_report(ctx, c->function, &c->error);
+    return false;
+  }
+  return true;
+}
+
+/* ---- results ------------------------------------------------------------- */
+
+/* The SQL value SQLite's JSON functions make of a value's JSON text:
+ * NULL, 1 or 0, INTEGER when spelled as one that fits, else REAL, TEXT, or
+ * for an array or object its text with subtype 'J'. */
+static void result_json(sqlite3_context *ctx, const char *json, size_t n, shorn_buffer *scratch) {
+  int64_t integer;
+  switch (json_text_type(json, n)) {
+    case JSON_TEXT_NULL: sqlite3_result_null(ctx); return;
+    case JSON_TEXT_TRUE: sqlite3_result_int(ctx, 1); return;
+    case JSON_TEXT_FALSE: sqlite3_result_int(ctx, 0); return;
+    case JSON_TEXT_INTEGER:
+      if (json_text_integer(json, n, &integer)) {
+        sqlite3_result_int64(ctx, integer);
+        return;
+      }
+      /* Too large for 64 bits: SQLite makes it a REAL. */
+      /* fall through */
+    case JSON_TEXT_REAL: sqlite3_result_double(ctx, number_parse(json, n)); return;
+    case JSON_TEXT_STRING: {
+      const char *s;
+      size_t length;
+      if (!json_text_unescape(json + 1, n - 2, scratch, &s, &length))
+        sqlite3_result_error_nomem(ctx);
+      else
+        sqlite3_result_text64(ctx, s, length, SQLITE_TRANSIENT, SQLITE_UTF8);
+      return;
+    }
+    case JSON_TEXT_ARRAY:
+    case JSON_TEXT_OBJECT:
+      sqlite3_result_text64(ctx, json, n, SQLITE_TRANSIENT, SQLITE_UTF8);
+      sqlite3_result_subtype(ctx, 'J');
+      return;
+  }
+}
+
+static void result_code(sqlite3_context *ctx, const char *function, call *c, shorn_code rc) {
+  if (rc == SHORN_ERROR_NOMEM)
+    sqlite3_result_error_nomem(ctx);
+  else
+    shorn_report(ctx, function, &c->error);
+}
+
+/* ---- the scalar functions ------------------------------------------------ */
+
+static bool is_null(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_NULL; }
+
+/* Append the JSON text of what path argument `i` names, or null. */
+static shorn_code append_answer(call *c, const held_path *held, shorn_buffer *out) {
+  query_node node = {NULL, NULL};
+  shorn_code rc = held ? query_find(&c->q, held->path, &node) : SHORN_OK;
+  if (rc) return rc;
+  if (node.shape) return query_json(&c->q, &node, out);
+  return buffer_append(out, "null", 4) ? SHORN_OK : SHORN_ERROR_NOMEM;
+}
+
+static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  call c = {.function = "shorn_extract"};
+  if (argc < 3) {
+    report(ctx, c.function, "expects a payload, a schema and a path");
+    return;
+  }
+  if (is_null(argv[0]) || is_null(argv[1])) return;
+  int first = 2, width = 0;
+  if (is_width(argv[2]) && (!(width = width_of(argv[2])) || argc == ++first)) {
+    report(ctx, c.function, width ? "a path must follow fp_bytes" : BAD_WIDTH);
+    return;
+  }
+  if (!open_payload(ctx, argv, width, &c)) return;
+  held_path *held;
+  shorn_code rc = SHORN_OK;
+  if (argc - first == 1) {
+    /* One path: its value.  A NULL path and a missing node give NULL. */
+    query_node node;
+    if (path_argument(ctx, first, argv[first], c.function, &held) && held &&
+        !(rc = query_find(&c.q, held->path, &node)) && node.shape) {
+      held->json.length = 0;
+      if (!(rc = query_json(&c.q, &node, &held->json)))
+        result_json(ctx, (const char *)held->json.data, held->json.length, &held->text);
+    }
+  } else {
+    /* Several: a JSON array of their texts, written into the first path's
+     * buffer (a NULL path has none), with null for each that names nothing. */
+    shorn_buffer local = {0}, *out = &local;
+    bool ok = true;
+    for (int i = first; ok && !rc && i < argc; i++) {
+      if (!(ok = path_argument(ctx, i, argv[i], c.function, &held))) break;
+      if (i == first) {
+        if (held) out = &held->json;
+        out->length = 0;
+      }
+      if (!buffer_byte(out, i == first ? '[' : ',')) rc = SHORN_ERROR_NOMEM;
+      if (!rc) rc = append_answer(&c, held, out);
+    }
+    if (ok && !rc && !buffer_byte(out, ']')) rc = SHORN_ERROR_NOMEM;
+    if (ok && !rc) {
+      sqlite3_result_text64(ctx, (const char *)out->data, out->length, SQLITE_TRANSIENT, SQLITE_UTF8);
+      sqlite3_result_subtype(ctx, 'J');
+    }
+    shorn_buffer_free(&local);
+  }
+  if (rc) result_code(ctx, c.function, &c, rc);
+  query_close(&c.q);
+}
+
+static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  call c = {.function = "shorn_type"};
+  if (is_null(argv[0]) || is_null(argv[1]) || (argc == 4 && is_null(argv[2]))) return;
+  /* (payload, schema), (…, path), (…, fp_bytes) or (…, fp_bytes, path). */
+  bool has_width = argc == 4 || (argc == 3 && is_width(argv[2]));
+  int width = 0, path_index = argc == 4 ? 3 : argc == 3 && !has_width ? 2 : 0;
+  if (has_width && (!is_width(argv[2]) || !(width = width_of(argv[2])))) {
+    report(ctx, c.function, BAD_WIDTH);
+    return;
+  }
+  if (!open_payload(ctx, argv, width, &c)) return;
+  held_path *held = NULL;
+  shorn_buffer local = {0};
+  query_node node;
+  json_text_kind type;
+  shorn_code rc = SHORN_OK;
+  /* A NULL path, like one that names nothing, gives NULL. */
+  bool have_path = !path_index || (path_argument(ctx, path_index, argv[path_index], c.function, &held) && held);
+  if (have_path && !(rc = query_find(&c.q, held ? held->path : NULL, &node)) && node.shape &&
+      !(rc = query_type(&c.q, &node, held ? &held->json : &local, &type)))
+    sqlite3_result_text(ctx, json_text_kind_name[type], -1, SQLITE_STATIC);
+  if (rc) result_code(ctx, c.function, &c, rc);
+  shorn_buffer_free(&local);
+  query_close(&c.q);
+}
+
+/* shorn_valid and shorn_error: whether shorn_decode would take the
+ * payload, and if not what it would say after "shorn_decode: ". */
+static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, bool want_error) {
+  const char *function = want_error ? "shorn_error" : "shorn_valid";
+  for (int i = 0; i < argc; i++)
+    if (is_null(argv[i])) return;
+  int width = 0;
+  if (argc == 3 && (!is_width(argv[2]) || !(width = width_of(argv[2])))) {
+    report(ctx, function, BAD_WIDTH);
+    return;
+  }
+  shorn_compiled *compiled = shorn_schema_argument(ctx, 1, argv[1], function);
+  if (!compiled) return;
+  const uint8_t *data;
+  size_t n;
+  shorn_error e;
+  int rc = payload_bytes(argv[0], &data, &n);
+  shorn_code decoded = rc == SQLITE_OK ? shorn_decode(compiled->schema, data, n, width, NULL, &e) : SHORN_OK;
+  if (rc == SQLITE_NOMEM || decoded == SHORN_ERROR_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else if (!want_error) {
+    sqlite3_result_int(ctx, rc == SQLITE_OK && decoded == SHORN_OK);
+  } else if (rc == SQLITE_MISMATCH) {
+    sqlite3_result_text(ctx, NOT_A_BLOB, -1, SQLITE_STATIC);
+  } else if (decoded) {
+    char text[SHORN_MESSAGE_MAX + 32];
+    sqlite3_result_text(ctx, text, (int)shorn_error_format(&e, text, sizeof text), SQLITE_TRANSIENT);
+  }
+}
+
+static void valid_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  check_payload(ctx, argc, argv, false);
+}
+
+static void error_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  check_payload(ctx, argc, argv, true);
+}
+
+/* ---- shorn_each and shorn_tree -------------------------------------------- */
+
+enum {
+  COLUMN_KEY,
+  COLUMN_VALUE,
+  COLUMN_TYPE,
+  COLUMN_ATOM,
+  COLUMN_ID,
+  COLUMN_PARENT,
+  COLUMN_FULLKEY,
+  COLUMN_PATH,
+  COLUMN_PAYLOAD, /* the hidden columns, one per argument */
+  COLUMN_SCHEMA,
+  COLUMN_FP_BYTES,
+  COLUMN_ROOT,
+  COLUMN_COUNT
+};
+
+#define ARGUMENTS (COLUMN_COUNT - COLUMN_PAYLOAD)
+
+typedef struct rows_vtab {
+  sqlite3_vtab base;
+  sqlite3 *db;
+} rows_vtab;
+
+/* Where shorn_resolve_schema leaves the schema it resolved. */
+typedef struct schema_slot {
+  const char *function;
+  shorn_compiled *compiled; /* a reference the slot's owner releases */
+} schema_slot;
+
+#define SCHEMA_SLOT "shorn_schema_slot"
+
+typedef struct rows_cursor {
+  sqlite3_vtab_cursor base;
+  bool recursive;
+  const char *function;
+  /* A virtual table gets no function context, and shorn_schema_argument
+   * (names, the cache, its errors) needs one: this statement calls it. */
+  sqlite3_stmt *resolve;
+  schema_slot schema; /* and what it resolved last, from `schema_text` */
+  char *schema_text;
+  int schema_length;
+  sqlite3_value *arguments[ARGUMENTS]; /* as the hidden columns show them */
+  query_path *path;
+  shorn_buffer json; /* the node's JSON text, which the rows walk */
+  shorn_buffer text; /* a string's value, unescaped */
+  json_rows rows;
+  sqlite3_int64 rowid;
+} rows_cursor;
+
+static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+                        char **error) {
+  (void)aux, (void)argc, (void)argv, (void)error;
+  int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(key, value, type, atom, id, parent, fullkey, path, "
+                                    "payload HIDDEN, schema HIDDEN, fp_bytes HIDDEN, root HIDDEN)");
+  if (rc != SQLITE_OK) return rc;
+  rows_vtab *vt = sqlite3_malloc(sizeof *vt);
+  if (!vt) return SQLITE_NOMEM;
+  memset(vt, 0, sizeof *vt);
+  vt->db = db;
+  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  *out = &vt->base;
+  return SQLITE_OK;
+}
+
+static int rows_disconnect(sqlite3_vtab *vt) {
+  sqlite3_free(vt);
+  return SQLITE_OK;
+}
+
+/* The arguments are equality constraints on the hidden columns.  A plan
+ * that cannot supply one it names is refused, so that the planner orders
+ * the joins to supply it; without a payload and a schema there are no rows,
+ * as json_each has none without JSON. */
+static int rows_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
+  (void)vt;
+  int constraint[ARGUMENTS] = {-1, -1, -1, -1}, unusable = 0, used = 0;
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if (c->iColumn < COLUMN_PAYLOAD) continue;
+    int bit = 1 << (c->iColumn - COLUMN_PAYLOAD);
+    if (!c->usable) {
+      unusable |= bit;
+    } else if (c->op == SQLITE_INDEX_CONSTRAINT_EQ) {
+      constraint[c->iColumn - COLUMN_PAYLOAD] = i;
+      used |= bit;
+    }
+  }
+  if (unusable & ~used) return SQLITE_CONSTRAINT;
+  if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn < 0 && !info->aOrderBy[0].desc)
+    info->orderByConsumed = 1;
+  info->idxNum = used;
+  if ((used & 3) != 3) return SQLITE_OK; /* the default cost, which is huge */
+  info->estimatedCost = 1;
+  for (int i = 0, argv_index = 1; i < ARGUMENTS; i++) {
+    if (constraint[i] < 0) continue;
+    info->aConstraintUsage[constraint[i]].argvIndex = argv_index++;
+    info->aConstraintUsage[constraint[i]].omit = 1;
+  }
+  return SQLITE_OK;
+}
+
+static int rows_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out, bool recursive) {
+  (void)vt;
+  rows_cursor *cur = sqlite3_malloc(sizeof *cur);
+  if (!cur) return SQLITE_NOMEM;
+  memset(cur, 0, sizeof *cur);
+  cur->recursive = recursive;
+  cur->function = recursive ? "shorn_tree" : "shorn_each";
+  cur->rows.done = true;
+  *out = &cur->base;
+  return SQLITE_OK;
+}
+
+static int each_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out) { return rows_open(vt, out, false); }
+static int tree_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out) { return rows_open(vt, out, true); }
+
+static void forget_arguments(rows_cursor *cur) {
+  for (int i = 0; i < ARGUMENTS; i++) {
+    sqlite3_value_free(cur->arguments[i]);
+    cur->arguments[i] = NULL;
+  }
+  query_path_free(cur->path);
+  cur->path = NULL;
+  cur->rows.done = true;
+}
+
+static void forget_schema(rows_cursor *cur) {
+  shorn_compiled_release(cur->schema.compiled);
+  cur->schema.compiled = NULL;
+  sqlite3_free(cur->schema_text);
+  cur->schema_text = NULL;
+}
+
+static int rows_close(sqlite3_vtab_cursor *base) {
+  rows_cursor *cur = (rows_cursor *)base;
+  forget_arguments(cur);
+  forget_schema(cur);
+  sqlite3_finalize(cur->resolve);
+  shorn_buffer_free(&cur->json);
+  shorn_buffer_free(&cur->text);
+  json_rows_free(&cur->rows);
+  sqlite3_free(cur);
+  return SQLITE_OK;
+}
+
+/* Fail the statement with "<function>: <reason>". */
+static int cursor_error(rows_cursor *cur, int rc, const char *reason) {
+  sqlite3_vtab *vt = cur->base.pVtab;
+  sqlite3_free(vt->zErrMsg);
+  vt->zErrMsg = sqlite3_mprintf("%s: %s", cur->function, reason);
+  return vt->zErrMsg ? rc : SQLITE_NOMEM;
+}
+
+static int cursor_core_error(rows_cursor *cur, const shorn_error *e) {
+  if (e->code == SHORN_ERROR_NOMEM) return SQLITE_NOMEM;
+  char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
+  shorn_error_format(e, text, sizeof text);
+  return cursor_error(cur, SQLITE_ERROR, text);
+}
+
+/* The compiled schema `value` names, kept while the next call names the
+ * same (for a statement, a constant name keeps its meaning, as auxdata
+ * keeps it for the scalar functions). */
+static int cursor_schema(rows_cursor *cur, sqlite3_value *value) {
+  const char *text = (const char *)sqlite3_value_text(value);
+  int n = sqlite3_value_bytes(value);
+  if (!text) return SQLITE_NOMEM;
+  if (cur->schema.compiled && n == cur->schema_length && memcmp(text, cur->schema_text, (size_t)n) == 0)
+    return SQLITE_OK;
+  forget_schema(cur);
+  sqlite3 *db = ((rows_vtab *)cur->base.pVtab)->db;
+  int rc = cur->resolve ? SQLITE_OK : sqlite3_prepare_v2(db, "SELECT shorn_resolve_schema(?1, ?2)", -1, &cur->resolve, NULL);
+  if (rc != SQLITE_OK) return cursor_error(cur, rc, sqlite3_errmsg(db));
+  cur->schema.function = cur->function;
+  sqlite3_bind_value(cur->resolve, 1, value);
+  sqlite3_bind_pointer(cur->resolve, 2, &cur->schema, SCHEMA_SLOT, NULL);
+  rc = sqlite3_step(cur->resolve);
+  if (rc != SQLITE_ROW) {
+    /* The message is the function's, its name and all. */
+    sqlite3_free(cur->base.pVtab->zErrMsg);
+    cur->base.pVtab->zErrMsg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+  }
+  sqlite3_reset(cur->resolve);
+  sqlite3_clear_bindings(cur->resolve);
+  if (rc != SQLITE_ROW) return rc == SQLITE_DONE ? SQLITE_ERROR : rc;
+  if (!(cur->schema_text = sqlite3_malloc(n ? n : 1))) return SQLITE_NOMEM;
+  memcpy(cur->schema_text, text, (size_t)n);
+  cur->schema_length = n;
+  return SQLITE_OK;
+}
+
+static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str, int argc,
+                       sqlite3_value **argv) {
+  (void)idx_str;
+  rows_cursor *cur = (rows_cursor *)base;
+  forget_arguments(cur);
+  cur->rowid = 0;
+  for (int i = 0, k = 0; i < ARGUMENTS && k < argc; i++)
+    if (idx_num & (1 << i) && !(cur->arguments[i] = sqlite3_value_dup(argv[k++]))) return SQLITE_NOMEM;
+  sqlite3_value **arg = cur->arguments;
+  /* Without JSON, json_each has no rows; so without payload and schema. */
+  if ((idx_num & 3) != 3) return SQLITE_OK;
+  /* The third argument is fp_bytes when an INTEGER, else the path. */
+  sqlite3_value *fp = arg[COLUMN_FP_BYTES - COLUMN_PAYLOAD], **root = &arg[COLUMN_ROOT - COLUMN_PAYLOAD];
+  if (fp && !is_width(fp) && !is_null(fp)) {
+    if (*root) return cursor_error(cur, SQLITE_ERROR, BAD_WIDTH);
+    *root = fp;
+    arg[COLUMN_FP_BYTES - COLUMN_PAYLOAD] = fp = NULL;
+  }
+  for (int i = 0; i < ARGUMENTS; i++)
+    if (arg[i] && is_null(arg[i])) return SQLITE_OK;
+  int width = fp ? width_of(fp) : 0;
+  if (fp && !width) return cursor_error(cur, SQLITE_ERROR, BAD_WIDTH);
+
+  int rc = cursor_schema(cur, arg[COLUMN_SCHEMA - COLUMN_PAYLOAD]);
+  if (rc != SQLITE_OK) return rc;
+  const uint8_t *data;
+  size_t n;
+  if ((rc = payload_bytes(arg[0], &data, &n)) != SQLITE_OK)
+    return rc == SQLITE_NOMEM ? rc : cursor_error(cur, SQLITE_ERROR, NOT_A_BLOB);
+  query q;
+  shorn_error e;
+  if (query_open(&q, cur->schema.compiled->schema, data, n, width, &e)) {
+    query_close(&q);
+    return cursor_core_error(cur, &e);
+  }
+  query_node node = {NULL, NULL};
+  shorn_code code = SHORN_OK;
+  if (*root) {
+    const char *text = (const char *)sqlite3_value_text(*root);
+    if (!text)
+      code = error_nomem(&e);
+    else if (!(cur->path = query_path_parse(text, strlen(text), &e)))
+      code = e.code;
+  }
+  if (!code) code = query_find(&q, cur->path, &node);
+  cur->json.length = 0;
+  if (!code && node.shape) code = query_json(&q, &node, &cur->json);
+  query_close(&q);
+  if (!code && node.shape &&
+      (code = json_rows_start(&cur->rows, (const char *)cur->json.data, cur->json.length, cur->recursive, cur->path)))
+    error_nomem(&e);
+  return code ? cursor_core_error(cur, &e) : SQLITE_OK;
+}
+
+static int rows_next(sqlite3_vtab_cursor *base) {
+  rows_cursor *cur = (rows_cursor *)base;
+  cur->rowid++;
+  return json_rows_next(&cur->rows) ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+static int rows_eof(sqlite3_vtab_cursor *base) { return ((rows_cursor *)base)->rows.done; }
+
+static int rows_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid) {
+  *rowid = ((rows_cursor *)base)->rowid;
+  return SQLITE_OK;
+}
+
+static int rows_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int column) {
+  rows_cursor *cur = (rows_cursor *)base;
+  const json_row *row = &cur->rows.row;
+  const char *fullkey = (const char *)cur->rows.fullkey.data;
+  bool container = row->type == JSON_TEXT_ARRAY || row->type == JSON_TEXT_OBJECT;
+  const char *name;
+  size_t length;
+  switch (column) {
+    case COLUMN_KEY:
+      if (row->key == ROW_INDEX) {
+        sqlite3_result_int64(ctx, (sqlite3_int64)row->index);
+      } else if (row->key == ROW_NAME) {
+        if (!json_text_unescape(row->name, row->name_length, &cur->text, &name, &length))
+          return SQLITE_NOMEM;
+        sqlite3_result_text64(ctx, name, length, SQLITE_TRANSIENT, SQLITE_UTF8);
+      }
+      break;
+    case COLUMN_ATOM:
+      if (container) break;
+      /* A scalar's atom is its value. */
+      /* fall through */
+    case COLUMN_VALUE: result_json(ctx, row->json, row->json_length, &cur->text); break;
+    case COLUMN_TYPE: sqlite3_result_text(ctx, json_text_kind_name[row->type], -1, SQLITE_STATIC); break;
+    case COLUMN_ID: sqlite3_result_int64(ctx, row->id); break;
+    case COLUMN_PARENT:
+      if (row->parent >= 0) sqlite3_result_int64(ctx, row->parent);
+      break;
+    case COLUMN_FULLKEY: sqlite3_result_text64(ctx, fullkey, row->fullkey_length, SQLITE_TRANSIENT, SQLITE_UTF8); break;
+    case COLUMN_PATH: sqlite3_result_text64(ctx, fullkey, row->path_length, SQLITE_TRANSIENT, SQLITE_UTF8); break;
+    case COLUMN_ROOT:
+      /* As json_each's root: the path, '$' when none was given. */
+      if (!cur->arguments[COLUMN_ROOT - COLUMN_PAYLOAD]) {
+        sqlite3_result_text(ctx, "$", 1, SQLITE_STATIC);
+        break;
+      }
+      /* fall through */
+    default:
+      if (cur->arguments[column - COLUMN_PAYLOAD]) sqlite3_result_value(ctx, cur->arguments[column - COLUMN_PAYLOAD]);
+  }
+  return SQLITE_OK;
+}
+
+/* Eponymous only (no xCreate): the module's name is the table's. */
+#define ROWS_MODULE(open)                                                                          \
+  {                                                                                                \
+    .xConnect = rows_connect, .xBestIndex = rows_best_index, .xDisconnect = rows_disconnect,       \
+    .xOpen = open, .xClose = rows_close, .xFilter = rows_filter, .xNext = rows_next,               \
+    .xEof = rows_eof, .xColumn = rows_column, .xRowid = rows_rowid                                 \
+  }
+
+static const sqlite3_module each_module = ROWS_MODULE(each_open);
+static const sqlite3_module tree_module = ROWS_MODULE(tree_open);
+
+/* shorn_resolve_schema(schema, slot) is how a cursor resolves its schema
+ * argument: called with anything but a cursor's slot it does nothing. */
+static void resolve_schema_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  schema_slot *slot = sqlite3_value_pointer(argv[1], SCHEMA_SLOT);
+  if (!slot) return;
+  shorn_compiled *c = shorn_schema_argument(ctx, 0, argv[0], slot->function);
+  if (!c) return;
+  c->refs++;
+  slot->compiled = c;
+}
+
+/* ---- registration -------------------------------------------------------- */
+
+typedef struct function_spec {
+  const char *name;
+  int arguments;
+  int flags;
+  void (*call)(sqlite3_context *, int, sqlite3_value **);
+} function_spec;
+
+static const function_spec functions[] = {
+    {"shorn_extract", -1, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, extract_function},
+    {"shorn_type", 2, SHORN_FUNCTION_FLAGS, type_function},
+    {"shorn_type", 3, SHORN_FUNCTION_FLAGS, type_function},
+    {"shorn_type", 4, SHORN_FUNCTION_FLAGS, type_function},
+    {"shorn_valid", 2, SHORN_FUNCTION_FLAGS, valid_function},
+    {"shorn_valid", 3, SHORN_FUNCTION_FLAGS, valid_function},
+    {"shorn_error", 2, SHORN_FUNCTION_FLAGS, error_function},
+    {"shorn_error", 3, SHORN_FUNCTION_FLAGS, error_function},
+    {"shorn_resolve_schema", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, resolve_schema_function},
+};
+
+int shorn_register_query(sqlite3 *db, shorn_state *st, void (*release)(void *)) {
+  int rc = SQLITE_OK;
+  for (size_t i = 0; i < sizeof functions / sizeof *functions && rc == SQLITE_OK; i++) {
+    st->registrations++;
+    rc = sqlite3_create_function_v2(db, functions[i].name, functions[i].arguments, functions[i].flags, st,
+                                    functions[i].call, NULL, NULL, release);
+  }
+  if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "shorn_each", &each_module, NULL);
+  if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "shorn_tree", &tree_module, NULL);
+  return rc;
+}

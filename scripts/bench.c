@@ -1,0 +1,863 @@
+#define _DEFAULT_SOURCE /* getloadavg */
+/*
+ * bench.c — `make bench`: shorn against SQLite's own JSON functions, in one
+ * process, over the same rows.
+ *
+ *   bench [--rows N] [--reps N] [--db FILE] [--extension PATH] [--out FILE]
+ *
+ * Builds four fixtures in one database, each row stored both as JSON text
+ * (in FIXTURE_json) and as a shorn BLOB (in FIXTURE_shorn, same ids): a
+ * table holds one form or the other, as an application's would.  Then runs each measured query over every row of its
+ * fixture, all the queries of one repetition before any of the next (so a
+ * burst of load elsewhere hits every query alike), and reports medians:
+ * per-row costs and ratios, stored sizes, the core codec alone (no SQLite),
+ * and how often a schema is compiled in a 1,000,000-row query.
+ *
+ * The SQL functions are the loadable extension's own, loaded as users load
+ * it; the core codec is linked in statically for the codec-alone figures.
+ * Times are the thread's CPU time rather than wall time: the machine is
+ * shared, and CPU time leaves out the moments another process holds the
+ * core.  Each query is `SELECT count(f(column)) FROM fixture`, and the same
+ * query around a function that does nothing measures the floor: what SQLite
+ * spends per row before any function does any work.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "internal.h"
+
+static void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
+static void die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "bench: ");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n");
+  va_end(ap);
+  exit(1);
+}
+
+static double cpu_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, compare_doubles);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- fixture text --------------------------------------------------------- */
+
+/* xorshift64*: fixtures are the same on every run and every machine. */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void) {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545F4914F6CDD1Dull;
+}
+static uint64_t below(uint64_t n) { return rnd() % n; }
+static bool chance(int percent) { return below(100) < (uint64_t)percent; }
+static const char *pick(const char *const *list, size_t n) { return list[below(n)]; }
+#define PICK(list) pick(list, sizeof list / sizeof *list)
+
+static void append(shorn_buffer *b, const void *p, size_t n) {
+  if (!buffer_append(b, p, n)) die("out of memory");
+}
+static void put(shorn_buffer *b, const char *s) { append(b, s, strlen(s)); }
+
+/* A comma unless the container has just opened. */
+static void separate(shorn_buffer *b) {
+  char last = (char)b->data[b->length - 1];
+  if (last != '{' && last != '[') put(b, ",");
+}
+static void key(shorn_buffer *b, const char *k) {
+  separate(b);
+  put(b, "\"");
+  put(b, k);
+  put(b, "\":");
+}
+static void string(shorn_buffer *b, const char *s, size_t n) {
+  if (!buffer_json_string(b, s, n)) die("out of memory");
+}
+static void text(shorn_buffer *b, const shorn_buffer *t) { string(b, (const char *)t->data, t->length); }
+static void number(shorn_buffer *b, double v) {
+  char digits[NUMBER_TEXT_MAX];
+  append(b, digits, number_format(v, digits));
+}
+static void boolean(shorn_buffer *b, bool v) { put(b, v ? "true" : "false"); }
+static void date(shorn_buffer *b) {
+  /* Milliseconds from 2020 to 2026. */
+  char iso[DATETIME_TEXT_MAX];
+  size_t n = datetime_format(1577836800000LL + (int64_t)below(6ull * 365 * 86400000), iso);
+  string(b, iso, n);
+}
+
+static const char *const first_names[] = {"Grace", "Alan", "Ada", "Edsger", "Barbara", "Donald",
+                                          "Frances", "Ken", "Margaret", "Dennis", "Radia", "Niklaus",
+                                          "Sophie", "John", "Hedy", "Tim", "Katherine", "Linus",
+                                          "Zoë", "José"};
+static const char *const last_names[] = {"Hopper", "Turing", "Lovelace", "Dijkstra", "Liskov", "Knuth",
+                                         "Allen", "Thompson", "Hamilton", "Ritchie", "Perlman", "Wirth",
+                                         "Wilson", "McCarthy", "Lamarr", "Berners-Lee", "Johnson",
+                                         "Torvalds", "Müller", "Ñúñez"};
+static const char *const words[] = {
+    "the", "of", "and", "schema", "payload", "value", "field", "record", "binary", "format",
+    "query", "index", "table", "column", "byte", "string", "number", "array", "object", "key",
+    "encoding", "decoder", "stream", "buffer", "cache", "page", "tree", "node", "merge", "sort",
+    "fast", "small", "compact", "strict", "stable", "simple", "every", "which", "where", "when",
+    "reads", "writes", "stores", "keeps", "drops", "finds", "joins", "counts", "checks", "builds",
+    "is", "a", "to", "in", "it", "that", "for", "on", "with", "as", "by", "from", "at", "or",
+    "café", "naïve", "déjà", "vu", "Zürich", "São", "Paulo", "—", "“quoted”", "über"};
+
+static void sentence(shorn_buffer *t, int min, int spread) {
+  int n = min + (int)below((uint64_t)spread);
+  for (int i = 0; i < n; i++) {
+    if (i) put(t, " ");
+    const char *w = PICK(words);
+    if (i == 0 && w[0] >= 'a' && w[0] <= 'z') {
+      char c = (char)(w[0] - 'a' + 'A');
+      append(t, &c, 1);
+      put(t, w + 1);
+    } else {
+      put(t, w);
+    }
+  }
+  put(t, chance(10) ? "?" : ".");
+}
+
+static void words_text(shorn_buffer *b, int min, int spread) {
+  shorn_buffer t = {0};
+  sentence(&t, min, spread);
+  text(b, &t);
+  shorn_buffer_free(&t);
+}
+
+static void person_name(shorn_buffer *b) {
+  shorn_buffer t = {0};
+  put(&t, PICK(first_names));
+  put(&t, " ");
+  put(&t, PICK(last_names));
+  text(b, &t);
+  shorn_buffer_free(&t);
+}
+
+static void person(shorn_buffer *b) {
+  put(b, "{");
+  key(b, "name"), person_name(b);
+  key(b, "age"), number(b, (double)below(100));
+  static const char *const sexes[] = {"\"F\"", "\"M\"", "\"X\""};
+  key(b, "sex"), put(b, PICK(sexes));
+  put(b, "}");
+}
+static const char person_schema[] =
+    "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},"
+    "\"age\":{\"type\":\"integer\",\"minimum\":0},\"sex\":{\"enum\":[\"F\",\"M\",\"X\"]}},"
+    "\"required\":[\"name\",\"age\",\"sex\"],\"additionalProperties\":false}";
+
+static void event(shorn_buffer *b) {
+  static const char *const kinds[] = {"\"click\"", "\"view\"", "\"purchase\"", "\"signup\"", "\"error\""};
+  static const char *const hosts[] = {"\"web-01.eu.example.com\"", "\"web-02.eu.example.com\"",
+                                      "\"api.us.example.com\"", "\"10.0.3.17\""};
+  static const char *const tags[] = {"\"mobile\"", "\"desktop\"", "\"beta\"", "\"returning\"",
+                                     "\"campaign-2026\"", "\"a/b\""};
+  put(b, "{");
+  key(b, "id"), number(b, (double)(1000000 + below(90000000)));
+  key(b, "kind"), put(b, PICK(kinds));
+  key(b, "ts"), number(b, (double)(1767225600000LL + (int64_t)below(31536000000LL)) / 1000);
+  key(b, "source"), put(b, "{");
+  key(b, "host"), put(b, PICK(hosts));
+  key(b, "port"), number(b, (double)(1024 + below(60000)));
+  put(b, "}");
+  key(b, "tags"), put(b, "[");
+  for (int i = (int)below(4); i > 0; i--) separate(b), put(b, PICK(tags));
+  put(b, "]");
+  key(b, "value"), number(b, (double)below(1000000) / 100);
+  put(b, "}");
+}
+static const char event_schema[] =
+    "{\"type\":\"object\",\"properties\":{"
+    "\"id\":{\"type\":\"integer\",\"minimum\":0},"
+    "\"kind\":{\"enum\":[\"click\",\"view\",\"purchase\",\"signup\",\"error\"]},"
+    "\"ts\":{\"type\":\"number\"},"
+    "\"source\":{\"type\":\"object\",\"properties\":{\"host\":{\"type\":\"string\"},"
+    "\"port\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"host\",\"port\"],"
+    "\"additionalProperties\":false},"
+    "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
+    "\"value\":{\"type\":\"number\"}},"
+    "\"required\":[\"id\",\"kind\",\"ts\",\"source\",\"tags\",\"value\"],\"additionalProperties\":false}";
+
+/* A document as a CMS or a blog keeps one: 27 keys (7 optional), a body of
+ * paragraphs, comments and links as arrays of objects. */
+static void document(shorn_buffer *b) {
+  static const char *const statuses[] = {"\"draft\"", "\"review\"", "\"published\"", "\"archived\""};
+  static const char *const languages[] = {"\"en\"", "\"fr\"", "\"de\"", "\"es\"", "\"ja\""};
+  static const char *const licenses[] = {"\"CC-BY-4.0\"", "\"CC0-1.0\"", "\"All rights reserved\""};
+  put(b, "{");
+  key(b, "id");
+  char uuid[40];
+  uint64_t hi = rnd(), lo = rnd();
+  snprintf(uuid, sizeof uuid, "\"%08x-%04x-4%03x-%04x-%012llx\"", (unsigned)(hi >> 32),
+           (unsigned)(hi >> 16) & 0xFFFF, (unsigned)hi & 0xFFF, 0x8000 | ((unsigned)(lo >> 48) & 0x3FFF),
+           (unsigned long long)(lo & 0xFFFFFFFFFFFFull));
+  put(b, uuid);
+  shorn_buffer t = {0};
+  for (int i = 0; i < 3; i++) {
+    if (i) put(&t, "-");
+    put(&t, words[below(50)]);
+  }
+  char n[24];
+  snprintf(n, sizeof n, "-%u", (unsigned)below(100000));
+  put(&t, n);
+  key(b, "slug"), text(b, &t);
+  key(b, "title"), words_text(b, 4, 6);
+  if (chance(70)) key(b, "summary"), words_text(b, 15, 16);
+  t.length = 0;
+  int paragraphs = 2 + (int)below(4), words_in_body = 0;
+  for (int p = 0; p < paragraphs; p++) {
+    if (p) put(&t, "\n\n");
+    for (int s = 2 + (int)below(4); s > 0; s--) {
+      size_t before = t.length;
+      if (t.length && t.data[t.length - 1] != '\n') put(&t, " ");
+      sentence(&t, 6, 14);
+      for (size_t i = before; i < t.length; i++) words_in_body += t.data[i] == ' ';
+    }
+  }
+  key(b, "body"), text(b, &t);
+  shorn_buffer_free(&t);
+  key(b, "author"), put(b, "{");
+  const char *first = PICK(first_names), *last = PICK(last_names);
+  char author[96];
+  key(b, "id"), number(b, (double)below(100000));
+  snprintf(author, sizeof author, "\"%s %s\"", first, last);
+  key(b, "name"), put(b, author);
+  snprintf(author, sizeof author, "\"%s.%s@example.com\"", first, last);
+  key(b, "email"), put(b, author);
+  put(b, "}");
+  key(b, "created_at"), date(b);
+  if (chance(40)) key(b, "updated_at"), date(b);
+  key(b, "status"), put(b, PICK(statuses));
+  key(b, "language"), put(b, PICK(languages));
+  key(b, "version"), number(b, (double)(1 + below(20)));
+  key(b, "word_count"), number(b, (double)words_in_body);
+  key(b, "reading_time"), number(b, (double)(words_in_body / 20) / 10);
+  key(b, "draft"), boolean(b, chance(20));
+  if (chance(30)) key(b, "featured"), boolean(b, chance(50));
+  key(b, "tags"), put(b, "[");
+  for (int i = (int)below(7); i > 0; i--) separate(b), words_text(b, 1, 2);
+  put(b, "]");
+  key(b, "categories"), put(b, "[");
+  for (int i = 1 + (int)below(3); i > 0; i--) separate(b), words_text(b, 1, 1);
+  put(b, "]");
+  key(b, "comments"), put(b, "[");
+  for (int i = (int)below(6); i > 0; i--) {
+    separate(b), put(b, "{");
+    key(b, "author"), person_name(b);
+    key(b, "body"), words_text(b, 5, 25);
+    key(b, "likes"), number(b, (double)below(500));
+    key(b, "at"), date(b);
+    put(b, "}");
+  }
+  put(b, "]");
+  if (chance(50)) {
+    key(b, "links"), put(b, "[");
+    for (int i = (int)below(4); i > 0; i--) {
+      separate(b), put(b, "{");
+      snprintf(n, sizeof n, "%u", (unsigned)below(100000));
+      key(b, "href"), put(b, "\"https://example.com/articles/"), put(b, n), put(b, "\"");
+      key(b, "title"), words_text(b, 2, 5);
+      put(b, "}");
+    }
+    put(b, "]");
+  }
+  if (chance(60)) key(b, "rating"), number(b, (double)below(500) / 100);
+  key(b, "views"), number(b, (double)below(10000000));
+  key(b, "likes"), number(b, (double)below(100000));
+  key(b, "shares"), number(b, (double)below(10000));
+  if (chance(25)) key(b, "license"), put(b, PICK(licenses));
+  if (chance(35)) {
+    key(b, "location"), put(b, "{");
+    key(b, "lat"), number(b, (double)((int64_t)below(1800000) - 900000) / 10000);
+    key(b, "lon"), number(b, (double)((int64_t)below(3600000) - 1800000) / 10000);
+    put(b, "}");
+  }
+  key(b, "revision"), number(b, (double)((int64_t)below(1000) - 500));
+  key(b, "score"), number(b, (double)rnd() / 18446744073709551616.0); /* all 17 digits */
+  put(b, "}");
+}
+
+#define OBJ(props, required) \
+  "{\"type\":\"object\",\"properties\":{" props "},\"required\":[" required "],\"additionalProperties\":false}"
+#define STR "{\"type\":\"string\"}"
+#define UINT "{\"type\":\"integer\",\"minimum\":0}"
+#define INT "{\"type\":\"integer\"}"
+#define NUM "{\"type\":\"number\"}"
+#define BOOL "{\"type\":\"boolean\"}"
+#define DATE "{\"type\":\"string\",\"format\":\"date-time\"}"
+#define ARR(items) "{\"type\":\"array\",\"items\":" items "}"
+static const char document_schema[] = OBJ(
+    "\"id\":{\"type\":\"string\",\"format\":\"uuid\"},\"slug\":" STR ",\"title\":" STR ",\"summary\":" STR
+    ",\"body\":" STR ",\"author\":" OBJ("\"id\":" UINT ",\"name\":" STR ",\"email\":" STR,
+                                         "\"id\",\"name\",\"email\"")
+    ",\"created_at\":" DATE ",\"updated_at\":" DATE
+    ",\"status\":{\"enum\":[\"draft\",\"review\",\"published\",\"archived\"]}"
+    ",\"language\":{\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"ja\"]}"
+    ",\"version\":" UINT ",\"word_count\":" UINT ",\"reading_time\":" NUM ",\"draft\":" BOOL
+    ",\"featured\":" BOOL ",\"tags\":" ARR(STR) ",\"categories\":" ARR(STR)
+    ",\"comments\":" ARR(OBJ("\"author\":" STR ",\"body\":" STR ",\"likes\":" UINT ",\"at\":" DATE,
+                             "\"author\",\"body\",\"likes\",\"at\""))
+    ",\"links\":" ARR(OBJ("\"href\":" STR ",\"title\":" STR, "\"href\",\"title\""))
+    ",\"rating\":" NUM ",\"views\":" UINT ",\"likes\":" UINT ",\"shares\":" UINT ",\"license\":" STR
+    ",\"location\":" OBJ("\"lat\":" NUM ",\"lon\":" NUM, "\"lat\",\"lon\"")
+    ",\"revision\":" INT ",\"score\":" NUM,
+    "\"id\",\"slug\",\"title\",\"body\",\"author\",\"created_at\",\"status\",\"language\","
+    "\"version\",\"word_count\",\"reading_time\",\"draft\",\"tags\",\"categories\",\"comments\","
+    "\"views\",\"likes\",\"shares\",\"revision\",\"score\"");
+
+/* 30 numbers, as a metrics row holds them: f01-f10 counters, f11-f20
+ * signed integers, f21-f25 two-decimal readings, f26-f30 computed ratios
+ * with all their digits. */
+static void wide(shorn_buffer *b) {
+  put(b, "{");
+  for (int i = 1; i <= 30; i++) {
+    char k[8];
+    snprintf(k, sizeof k, "f%02d", i);
+    key(b, k);
+    if (i <= 10)
+      number(b, (double)below(1000000000));
+    else if (i <= 20)
+      number(b, (double)((int64_t)below(2000000) - 1000000));
+    else if (i <= 25)
+      number(b, (double)((int64_t)below(2000000) - 1000000) / 100);
+    else
+      number(b, (double)(rnd() >> 11) / 9007199254740992.0 * 100);
+  }
+  put(b, "}");
+}
+static char wide_schema[2048];
+static void make_wide_schema(void) {
+  shorn_buffer b = {0};
+  put(&b, "{\"type\":\"object\",\"properties\":{");
+  for (int i = 1; i <= 30; i++) {
+    char p[64];
+    snprintf(p, sizeof p, "%s\"f%02d\":%s", i > 1 ? "," : "", i, i <= 10 ? UINT : i <= 20 ? INT : NUM);
+    put(&b, p);
+  }
+  put(&b, "},\"required\":[");
+  for (int i = 1; i <= 30; i++) {
+    char p[16];
+    snprintf(p, sizeof p, "%s\"f%02d\"", i > 1 ? "," : "", i);
+    put(&b, p);
+  }
+  put(&b, "],\"additionalProperties\":false}");
+  if (b.length >= sizeof wide_schema) die("wide schema too long");
+  memcpy(wide_schema, b.data, b.length);
+  shorn_buffer_free(&b);
+}
+
+typedef struct fixture {
+  const char *name;
+  const char *schema;
+  void (*generate)(shorn_buffer *);
+  /* The first and last scalars in the payload (canonical key order). */
+  const char *early, *late;
+  const char *what;
+} fixture;
+
+static const fixture fixtures[] = {
+    {"person", person_schema, person, "$.age", "$.sex", "3 fields"},
+    {"event", event_schema, event, "$.id", "$.value", "6 fields: nested object, array, floats"},
+    {"document", document_schema, document, "$.author.id", "$.word_count",
+     "27 keys (7 optional), long strings, arrays of objects"},
+    {"wide", wide_schema, wide, "$.f01", "$.f30", "30 numbers"},
+};
+#define FIXTURES (int)(sizeof fixtures / sizeof *fixtures)
+
+/* ---- the database ------------------------------------------------------------ */
+
+static void exec(sqlite3 *db, const char *sql) {
+  char *error = NULL;
+  if (sqlite3_exec(db, sql, NULL, NULL, &error) != SQLITE_OK) die("%s: %s", sql, error);
+}
+
+static sqlite3_stmt *prepare(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) die("%s: %s", sql, sqlite3_errmsg(db));
+  return st;
+}
+
+/* Run a query of one row and one integer column. */
+static sqlite3_int64 query_int(sqlite3 *db, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *sql = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  sqlite3_stmt *st = prepare(db, sql);
+  if (sqlite3_step(st) != SQLITE_ROW) die("%s: %s", sql, sqlite3_errmsg(db));
+  sqlite3_int64 v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_free(sql);
+  return v;
+}
+
+/* The floor: a function that takes its argument and does nothing with it. */
+static void floor_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  sqlite3_result_int(ctx, sqlite3_value_bytes(argv[0]) > 0);
+}
+
+static sqlite3 *open_database(const char *path, const char *extension) {
+  sqlite3 *db;
+  if (sqlite3_open(path, &db) != SQLITE_OK) die("%s: %s", path, sqlite3_errmsg(db));
+  sqlite3_enable_load_extension(db, 1);
+  char *error = NULL;
+  if (sqlite3_load_extension(db, extension, NULL, &error) != SQLITE_OK) die("%s: %s", extension, error);
+  sqlite3_create_function(db, "bench_floor", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, floor_function,
+                          NULL, NULL);
+  /* Hold the whole database in the page cache: the queries measure CPU,
+   * not the disk. */
+  exec(db, "PRAGMA cache_size = -4000000");
+  return db;
+}
+
+static void build(sqlite3 *db, int rows) {
+  exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+           "CREATE VIRTUAL TABLE shorn_schemas USING shorn_registry;"
+           "CREATE TABLE bench_schema(name TEXT PRIMARY KEY, schema TEXT NOT NULL);");
+  shorn_buffer json = {0};
+  for (int f = 0; f < FIXTURES; f++) {
+    const fixture *fx = &fixtures[f];
+    fprintf(stderr, "bench: building %s, %d rows\n", fx->name, rows);
+    char *sql = sqlite3_mprintf("INSERT INTO shorn_schemas(name, schema) VALUES (%Q, %Q);"
+                                "INSERT INTO bench_schema VALUES (%Q, %Q);"
+                                "CREATE TABLE %s_json(id INTEGER PRIMARY KEY, json TEXT NOT NULL);"
+                                "CREATE TABLE %s_shorn(id INTEGER PRIMARY KEY, shorn BLOB NOT NULL);"
+                                "BEGIN",
+                                fx->name, fx->schema, fx->name, fx->schema, fx->name, fx->name);
+    exec(db, sql);
+    sqlite3_free(sql);
+    sql = sqlite3_mprintf("INSERT INTO %s_json(json) VALUES (?1)", fx->name);
+    sqlite3_stmt *insert = prepare(db, sql);
+    sqlite3_free(sql);
+    for (int i = 0; i < rows; i++) {
+      json.length = 0;
+      fx->generate(&json);
+      sqlite3_bind_text(insert, 1, (const char *)json.data, (int)json.length, SQLITE_STATIC);
+      if (sqlite3_step(insert) != SQLITE_DONE) die("%s row %d: %s", fx->name, i, sqlite3_errmsg(db));
+      sqlite3_reset(insert);
+    }
+    sqlite3_finalize(insert);
+    sql = sqlite3_mprintf("INSERT INTO %s_shorn SELECT id, shorn_encode(json, %Q) FROM %s_json; COMMIT",
+                          fx->name, fx->name, fx->name);
+    exec(db, sql);
+    sqlite3_free(sql);
+    /* The round trip holds on every row, or the fixture is not what the
+     * numbers claim to measure. */
+    sqlite3_int64 bad = query_int(db, "SELECT count(*) FROM %s_shorn WHERE shorn_encode(shorn_decode(shorn, %Q), %Q) "
+                                      "IS NOT shorn",
+                                  fx->name, fx->name, fx->name);
+    if (bad) die("%s: %lld rows do not round-trip", fx->name, (long long)bad);
+  }
+  shorn_buffer_free(&json);
+}
+
+/* ---- the SQL measurements ----------------------------------------------------- */
+
+typedef enum op {
+  OP_FLOOR_TEXT, /* bench_floor(json) */
+  OP_FLOOR_BLOB, /* bench_floor(shorn) */
+  OP_JSON,       /* json(json) */
+  OP_DECODE,     /* shorn_decode(shorn, name) */
+  OP_ENCODE,     /* shorn_encode(json, name) */
+  OP_JX_EARLY,   /* json_extract(json, early) */
+  OP_SX_EARLY,   /* shorn_extract(shorn, name, early) */
+  OP_JX_LATE,
+  OP_SX_LATE,
+  OPS
+} op;
+
+typedef struct measure {
+  sqlite3_stmt *st; /* NULL: not available (shorn_extract before issue 5) */
+  bool available;
+  double *seconds;
+  double median_ns; /* per row */
+} measure;
+
+static char *op_sql(const fixture *fx, op o) {
+  switch (o) {
+    case OP_FLOOR_TEXT: return sqlite3_mprintf("SELECT count(bench_floor(json)) FROM %s_json", fx->name);
+    case OP_FLOOR_BLOB: return sqlite3_mprintf("SELECT count(bench_floor(shorn)) FROM %s_shorn", fx->name);
+    case OP_JSON: return sqlite3_mprintf("SELECT count(json(json)) FROM %s_json", fx->name);
+    case OP_DECODE:
+      return sqlite3_mprintf("SELECT count(shorn_decode(shorn, %Q)) FROM %s_shorn", fx->name, fx->name);
+    case OP_ENCODE:
+      return sqlite3_mprintf("SELECT count(shorn_encode(json, %Q)) FROM %s_json", fx->name, fx->name);
+    case OP_JX_EARLY:
+    case OP_JX_LATE:
+      return sqlite3_mprintf("SELECT count(json_extract(json, %Q)) FROM %s_json",
+                             o == OP_JX_EARLY ? fx->early : fx->late, fx->name);
+    default:
+      return sqlite3_mprintf("SELECT count(shorn_extract(shorn, %Q, %Q)) FROM %s_shorn", fx->name,
+                             o == OP_SX_EARLY ? fx->early : fx->late, fx->name);
+  }
+}
+
+static double run(sqlite3 *db, sqlite3_stmt *st) {
+  double start = cpu_seconds();
+  int rc = sqlite3_step(st);
+  double spent = cpu_seconds() - start;
+  if (rc != SQLITE_ROW) die("%s: %s", sqlite3_sql(st), sqlite3_errmsg(db));
+  sqlite3_reset(st);
+  return spent;
+}
+
+/* ---- the core codec alone ----------------------------------------------------- */
+
+typedef struct corpus {
+  int rows;
+  char **json;
+  size_t *json_length;
+  unsigned char **payload;
+  size_t *payload_length;
+  size_t json_bytes, payload_bytes, decoded_bytes;
+  uint64_t values; /* JSON values in all rows, containers included */
+  shorn_schema *schema;
+  double *encode_seconds, *decode_seconds;
+} corpus;
+
+static uint64_t count_values(const json_value *v) {
+  uint64_t n = 1;
+  if (v->type == JSON_ARRAY)
+    for (uint32_t i = 0; i < v->length; i++) n += count_values(&v->u.items[i]);
+  else if (v->type == JSON_OBJECT)
+    for (uint32_t i = 0; i < v->length; i++) n += count_values(&v->u.items[2 * i + 1]);
+  return n;
+}
+
+static void load_corpus(sqlite3 *db, const fixture *fx, corpus *c, int rows, int reps) {
+  c->rows = rows;
+  c->json = calloc((size_t)rows, sizeof *c->json);
+  c->json_length = calloc((size_t)rows, sizeof *c->json_length);
+  c->payload = calloc((size_t)rows, sizeof *c->payload);
+  c->payload_length = calloc((size_t)rows, sizeof *c->payload_length);
+  c->encode_seconds = calloc((size_t)reps, sizeof(double));
+  c->decode_seconds = calloc((size_t)reps, sizeof(double));
+  if (!c->json || !c->json_length || !c->payload || !c->payload_length || !c->encode_seconds ||
+      !c->decode_seconds)
+    die("out of memory");
+  char *sql = sqlite3_mprintf("SELECT json, shorn FROM %s_json JOIN %s_shorn USING (id) ORDER BY id",
+                              fx->name, fx->name);
+  sqlite3_stmt *st = prepare(db, sql);
+  sqlite3_free(sql);
+  for (int i = 0; i < rows && sqlite3_step(st) == SQLITE_ROW; i++) {
+    size_t n = (size_t)sqlite3_column_bytes(st, 0), m = (size_t)sqlite3_column_bytes(st, 1);
+    c->json[i] = malloc(n + 1);
+    c->payload[i] = malloc(m + 1);
+    if (!c->json[i] || !c->payload[i]) die("out of memory");
+    memcpy(c->json[i], sqlite3_column_text(st, 0), n);
+    if (m) memcpy(c->payload[i], sqlite3_column_blob(st, 1), m);
+    c->json_length[i] = n, c->payload_length[i] = m;
+    c->json_bytes += n, c->payload_bytes += m;
+    arena a = {0};
+    json_value *v;
+    shorn_error e;
+    if (json_parse(&a, c->json[i], n, &v, &e)) die("%s row %d: %s", fx->name, i, e.message);
+    c->values += count_values(v);
+    arena_free(&a);
+  }
+  sqlite3_finalize(st);
+  shorn_error e;
+  if (shorn_schema_compile(fx->schema, strlen(fx->schema), &c->schema, &e)) die("%s: %s", fx->name, e.message);
+}
+
+/* One pass over every row: encode (JSON in) or decode (JSON out), each into
+ * one buffer reused from row to row, as a program converting a file would. */
+static double core_pass(corpus *c, bool encode) {
+  shorn_buffer out = {0};
+  shorn_error e;
+  size_t decoded = 0;
+  double start = cpu_seconds();
+  for (int i = 0; i < c->rows; i++) {
+    out.length = 0;
+    shorn_code rc = encode ? shorn_encode(c->schema, c->json[i], c->json_length[i], 0, &out, &e)
+                           : shorn_decode(c->schema, c->payload[i], c->payload_length[i], 0, &out, &e);
+    if (rc) die("core %s row %d: %s", encode ? "encode" : "decode", i, e.message);
+    decoded += out.length;
+  }
+  double spent = cpu_seconds() - start;
+  if (!encode) c->decoded_bytes = decoded;
+  shorn_buffer_free(&out);
+  return spent;
+}
+
+static void free_corpus(corpus *c) {
+  for (int i = 0; i < c->rows; i++) free(c->json[i]), free(c->payload[i]);
+  free(c->json), free(c->json_length), free(c->payload), free(c->payload_length);
+  free(c->encode_seconds), free(c->decode_seconds);
+  shorn_schema_free(c->schema);
+}
+
+/* ---- schema compilations -------------------------------------------------------- */
+
+typedef struct compile_case {
+  const char *what;
+  const char *schema_sql; /* the schema argument */
+  sqlite3 *db;            /* a connection of its own, opened fresh */
+  sqlite3_stmt *st;
+  sqlite3_int64 compilations_before;
+  double *seconds;
+} compile_case;
+
+#define MILLION 1000000
+
+/* Each case decodes 1,000,000 person rows (each row as many times over as
+ * it takes) on a fresh connection, so the schemas it compiles are counted
+ * from nothing; the query runs once per repetition, all cases in turn. */
+static void compile_case_open(compile_case *c, const char *path, const char *extension, int rows, int reps) {
+  c->db = open_database(path, extension);
+  c->compilations_before = query_int(c->db, "SELECT shorn_stats() ->> '$.compilations'");
+  char *sql = sqlite3_mprintf(
+      "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d) "
+      "SELECT count(shorn_decode(shorn, %s)) FROM (SELECT p.shorn, s.name, s.schema "
+      "FROM bench_schema s CROSS JOIN k CROSS JOIN person_shorn p WHERE s.name = 'person' LIMIT %d)",
+      (MILLION + rows - 1) / rows, c->schema_sql, MILLION);
+  c->st = prepare(c->db, sql);
+  sqlite3_free(sql);
+  c->seconds = calloc((size_t)reps, sizeof(double));
+  if (!c->seconds) die("out of memory");
+}
+
+/* The schemas compiled over all the repetitions; closes the connection. */
+static sqlite3_int64 compile_case_close(compile_case *c) {
+  sqlite3_finalize(c->st);
+  sqlite3_int64 n = query_int(c->db, "SELECT shorn_stats() ->> '$.compilations'") - c->compilations_before;
+  sqlite3_close(c->db);
+  return n;
+}
+
+/* ---- the report ------------------------------------------------------------------- */
+
+static void emit(FILE *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void emit(FILE *out, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  if (out) {
+    va_start(ap, fmt);
+    vfprintf(out, fmt, ap);
+    va_end(ap);
+  }
+}
+
+static void cpu_model(char *out, size_t cap) {
+  snprintf(out, cap, "unknown CPU");
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (!f) return;
+  char line[256];
+  while (fgets(line, sizeof line, f)) {
+    char *colon = strchr(line, ':');
+    if (strncmp(line, "model name", 10) == 0 && colon) {
+      snprintf(out, cap, "%s", colon + 2);
+      out[strcspn(out, "\n")] = 0;
+      break;
+    }
+  }
+  fclose(f);
+}
+
+/* One row of the main table: SQLite's function against shorn's, each with
+ * the floor of the column it reads. */
+static void compare(FILE *out, const char *fixture_name, const char *what, double json_ns, double json_floor,
+                    double shorn_ns, double shorn_floor, double target) {
+  double ratio = json_ns / shorn_ns;
+  emit(out, "| %s | %s | %.0f | %.0f | %.2f× | %.2f× | %.1f× | ≥%g×: %s |\n", fixture_name, what, json_ns, shorn_ns,
+       ratio, (json_ns - json_floor) / (shorn_ns - shorn_floor), json_ns / shorn_floor, target,
+       ratio >= target ? "yes" : "**no**");
+}
+
+int main(int argc, char **argv) {
+  int rows = 200000, reps = 7;
+  const char *path = "build/bench.db", *extension = "build/shorn", *out_path = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!v) die("%s needs a value", a);
+    if (strcmp(a, "--rows") == 0) rows = atoi(v);
+    else if (strcmp(a, "--reps") == 0) reps = atoi(v);
+    else if (strcmp(a, "--db") == 0) path = v;
+    else if (strcmp(a, "--extension") == 0) extension = v;
+    else if (strcmp(a, "--out") == 0) out_path = v;
+    else die("unknown option %s (see the comment at the top of scripts/bench.c)", a);
+    i++;
+  }
+  if (rows < 1 || reps < 1) die("--rows and --reps must be positive");
+  make_wide_schema();
+  double load_before[3] = {0};
+  getloadavg(load_before, 3);
+  time_t started = time(NULL);
+
+  if (unlink(path) != 0 && errno != ENOENT) die("%s: %s", path, strerror(errno));
+  sqlite3 *db = open_database(path, extension);
+  build(db, rows);
+
+  measure m[FIXTURES][OPS];
+  bool have_extract = true;
+  for (int f = 0; f < FIXTURES; f++)
+    for (int o = 0; o < OPS; o++) {
+      char *sql = op_sql(&fixtures[f], (op)o);
+      m[f][o].seconds = calloc((size_t)reps, sizeof(double));
+      if (!m[f][o].seconds) die("out of memory");
+      m[f][o].available = sqlite3_prepare_v2(db, sql, -1, &m[f][o].st, NULL) == SQLITE_OK;
+      if (!m[f][o].available) {
+        if (o != OP_SX_EARLY && o != OP_SX_LATE) die("%s: %s", sql, sqlite3_errmsg(db));
+        m[f][o].st = NULL;
+        have_extract = false;
+      }
+      sqlite3_free(sql);
+    }
+
+  /* One pass untimed, to bring every page into the cache. */
+  for (int f = 0; f < FIXTURES; f++)
+    for (int o = 0; o < OPS; o++)
+      if (m[f][o].st) run(db, m[f][o].st);
+  for (int r = 0; r < reps; r++) {
+    fprintf(stderr, "bench: SQL repetition %d of %d\n", r + 1, reps);
+    for (int f = 0; f < FIXTURES; f++)
+      for (int o = 0; o < OPS; o++)
+        if (m[f][o].st) m[f][o].seconds[r] = run(db, m[f][o].st);
+  }
+  for (int f = 0; f < FIXTURES; f++)
+    for (int o = 0; o < OPS; o++) {
+      m[f][o].median_ns = m[f][o].st ? median(m[f][o].seconds, reps) * 1e9 / rows : 0;
+      if (m[f][o].st) sqlite3_finalize(m[f][o].st);
+      free(m[f][o].seconds);
+    }
+
+  sqlite3_int64 json_bytes[FIXTURES], shorn_bytes[FIXTURES];
+  for (int f = 0; f < FIXTURES; f++) {
+    json_bytes[f] = query_int(db, "SELECT sum(length(CAST(json AS BLOB))) FROM %s_json", fixtures[f].name);
+    shorn_bytes[f] = query_int(db, "SELECT sum(length(shorn)) FROM %s_shorn", fixtures[f].name);
+  }
+
+  fprintf(stderr, "bench: the core codec alone\n");
+  corpus core[FIXTURES];
+  memset(core, 0, sizeof core);
+  for (int f = 0; f < FIXTURES; f++) load_corpus(db, &fixtures[f], &core[f], rows, reps);
+  sqlite3_close(db);
+  for (int f = 0; f < FIXTURES; f++) core_pass(&core[f], true), core_pass(&core[f], false);
+  for (int r = 0; r < reps; r++)
+    for (int f = 0; f < FIXTURES; f++) {
+      core[f].encode_seconds[r] = core_pass(&core[f], true);
+      core[f].decode_seconds[r] = core_pass(&core[f], false);
+    }
+
+  fprintf(stderr, "bench: compilations in a 1,000,000-row query\n");
+  compile_case cases[] = {
+      {.what = "the schema's name as a literal", .schema_sql = "'person'"},
+      {.what = "its name from a column", .schema_sql = "name"},
+      {.what = "its JSON Schema text from a column", .schema_sql = "schema"},
+  };
+  enum { CASES = sizeof cases / sizeof *cases };
+  for (int i = 0; i < CASES; i++) compile_case_open(&cases[i], path, extension, rows, reps);
+  for (int r = 0; r < reps; r++)
+    for (int i = 0; i < CASES; i++) cases[i].seconds[r] = run(cases[i].db, cases[i].st);
+  sqlite3_int64 compilations[CASES];
+  for (int i = 0; i < CASES; i++) compilations[i] = compile_case_close(&cases[i]);
+
+  /* ---- print it ---- */
+  FILE *out = out_path ? fopen(out_path, "w") : NULL;
+  if (out_path && !out) die("%s: %s", out_path, strerror(errno));
+  char cpu[128];
+  cpu_model(cpu, sizeof cpu);
+  struct utsname un;
+  uname(&un);
+  double load_after[3] = {0};
+  getloadavg(load_after, 3);
+  char when[32];
+  strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&started));
+
+  emit(out, "# shorn benchmark results\n\n");
+  emit(out, "Written by `make bench` (scripts/bench.c) on %s: %s, %ld cores, %s %s; SQLite %s; "
+            "%d rows per fixture, median of %d interleaved repetitions, thread CPU time; "
+            "load average %.2f before, %.2f after.\n\n",
+       when, cpu, sysconf(_SC_NPROCESSORS_ONLN), un.sysname, un.machine, sqlite3_libversion(), rows, reps,
+       load_before[0], load_after[0]);
+  emit(out, "## Per row, against SQLite's JSON functions\n\n");
+  emit(out, "Each query is `SELECT count(f(column)) FROM fixture`. *Floor* is the same query around a "
+            "function that does nothing: what SQLite spends per row (reading the row, copying the value "
+            "into a register, calling a function) before any function works. *Above floor* compares "
+            "what remains; *ceiling* is the ratio shorn would show if its function cost nothing at all "
+            "(SQLite's time over shorn's floor).\n\n");
+  emit(out, "| fixture | measured | SQLite JSON ns/row | shorn ns/row | faster | above floor | ceiling | target |\n");
+  emit(out, "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+  for (int f = 0; f < FIXTURES; f++) {
+    const fixture *fx = &fixtures[f];
+    const measure *x = m[f];
+    double ft = x[OP_FLOOR_TEXT].median_ns, fb = x[OP_FLOOR_BLOB].median_ns;
+    emit(out, "| %s | floor: empty function on the column | %.0f | %.0f | | | | |\n", fx->name, ft, fb);
+    compare(out, fx->name, "`shorn_decode(blob)` vs `json(text)`", x[OP_JSON].median_ns, ft, x[OP_DECODE].median_ns,
+            fb, 3);
+    compare(out, fx->name, "`shorn_encode(text)` vs `json(text)`", x[OP_JSON].median_ns, ft, x[OP_ENCODE].median_ns,
+            ft, 1.5);
+    for (int late = 0; late < 2; late++) {
+      const measure *j = &x[late ? OP_JX_LATE : OP_JX_EARLY], *sx = &x[late ? OP_SX_LATE : OP_SX_EARLY];
+      char what[96];
+      snprintf(what, sizeof what, "`shorn_extract` vs `json_extract`, %s `%s`", late ? "late" : "early",
+               late ? fx->late : fx->early);
+      if (sx->available)
+        compare(out, fx->name, what, j->median_ns, ft, sx->median_ns, fb, 3);
+      else
+        emit(out, "| %s | %s | %.0f | n/a | | | | ≥3×: not built |\n", fx->name, what, j->median_ns);
+    }
+    emit(out, "| %s | stored bytes per row | %.0f | %.0f | %.2f× smaller | | | |\n", fx->name,
+         (double)json_bytes[f] / rows, (double)shorn_bytes[f] / rows, (double)json_bytes[f] / (double)shorn_bytes[f]);
+  }
+  if (!have_extract)
+    emit(out, "\n`shorn_extract` is not in this build yet (issue 5); its rows fill in once it is.\n");
+
+  emit(out, "\n## The core codec alone (no SQLite)\n\n");
+  emit(out, "`shorn_encode` and `shorn_decode` called from C on every row, one output buffer reused. "
+            "MB/s counts JSON text: read by encode, written by decode.\n\n");
+  emit(out, "| fixture | JSON bytes/row | values/row | encode MB/s | encode ns/row | encode ns/value "
+            "| decode MB/s | decode ns/row | decode ns/value |\n");
+  emit(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  for (int f = 0; f < FIXTURES; f++) {
+    corpus *c = &core[f];
+    double enc = median(c->encode_seconds, reps), dec = median(c->decode_seconds, reps);
+    emit(out, "| %s | %.0f | %.1f | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f |\n", fixtures[f].name,
+         (double)c->json_bytes / rows, (double)c->values / rows, (double)c->json_bytes / enc / 1e6,
+         enc * 1e9 / rows, enc * 1e9 / (double)c->values, (double)c->decoded_bytes / dec / 1e6,
+         dec * 1e9 / rows, dec * 1e9 / (double)c->values);
+    free_corpus(c);
+  }
+
+  emit(out, "\n## Schema compilations in a 1,000,000-row query\n\n");
+  emit(out, "`shorn_decode(shorn, S)` over 1,000,000 person rows, %d times, each case on a connection of "
+            "its own opened for it; compilations as `shorn_stats()` counts them over all %d runs.\n\n",
+       reps, reps);
+  emit(out, "| schema argument S | compilations | ns/row |\n| --- | ---: | ---: |\n");
+  for (int i = 0; i < CASES; i++) {
+    emit(out, "| %s | %lld | %.0f |\n", cases[i].what, (long long)compilations[i],
+         median(cases[i].seconds, reps) * 1e9 / MILLION);
+    free(cases[i].seconds);
+  }
+  if (out) fclose(out);
+  fprintf(stderr, "bench: done in %.0f s%s%s\n", difftime(time(NULL), started), out_path ? ", written to " : "",
+          out_path ? out_path : "");
+  return 0;
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""corpus.py - the fuzz harnesses' schema list and seed corpora, from the vectors.
+
+  corpus.py schemas          append to tests/fuzz/schemas.jsonl every schema of
+                             the vectors that compiles and is not listed yet
+  corpus.py seeds DIR        write DIR/<harness>/ seed inputs for every harness
+
+A decode, round trip or encode input starts with two bytes, little endian,
+that pick a schema by its line in schemas.jsonl (modulo the line count); the
+rest is the payload or the JSON text.  A compile input is schema text, then
+optionally a NUL and a payload.  So that a saved input keeps meaning
+the same schema, the list is only ever appended to.
+
+Schemas are copied as the exact text of the vectors (raw_decode finds where
+each value ends), so numbers such as -0 and 1e400, raw UTF-8 and escapes
+reach the compiler as the vectors spell them.
+"""
+import hashlib
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VECTORS = os.path.join(HERE, "..", "vectors")
+SCHEMAS = os.path.join(HERE, "schemas.jsonl")
+DECODER = json.JSONDecoder()
+
+
+def members(line):
+    """The top-level members of a JSON object line: key -> (value, raw text)."""
+    out, i = {}, line.index("{") + 1
+    while True:
+        while line[i] in " \t,":
+            i += 1
+        if line[i] == "}":
+            return out
+        key, i = DECODER.raw_decode(line, i)
+        while line[i] in " \t:":
+            i += 1
+        value, end = DECODER.raw_decode(line, i)
+        out[key] = (value, line[i:end])
+        i = end
+
+
+def rows(name):
+    with open(os.path.join(VECTORS, name), encoding="utf-8") as f:
+        return [members(line.rstrip("\n")) for line in f if line.strip()]
+
+
+def value(row, key, default=None):
+    return row[key][0] if key in row else default
+
+
+def compilable_schemas():
+    """Schema texts in vector order: schemas.jsonl then seed-examples.jsonl."""
+    texts = [r["schema"][1] for r in rows("schemas.jsonl") if "error" not in r]
+    for r in rows("seed-examples.jsonl"):
+        if not (value(r, "op") == "compile" and "error" in r):
+            texts.append(r["schema"][1])
+    return texts
+
+
+def load_list():
+    if not os.path.exists(SCHEMAS):
+        return []
+    with open(SCHEMAS, encoding="utf-8") as f:
+        return [line.rstrip("\n") for line in f]
+
+
+def append_schemas():
+    listed = load_list()
+    known = set(listed)
+    added = [t for t in dict.fromkeys(compilable_schemas()) if t not in known]
+    with open(SCHEMAS, "a", encoding="utf-8") as f:
+        for t in added:
+            f.write(t + "\n")
+    print(f"schemas.jsonl: {len(listed)} listed, {len(added)} added")
+
+
+def write(directory, data):
+    """One seed file, named by its content as libFuzzer names its own."""
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, hashlib.sha1(data).hexdigest()), "wb") as f:
+        f.write(data)
+
+
+def write_seeds(out):
+    listed = load_list()
+    index = {t: i for i, t in enumerate(listed)}
+    by_id = {value(r, "id"): r["schema"][1] for r in rows("schemas.jsonl")}
+
+    def prefix(text):
+        i = index.get(text)
+        return None if i is None else bytes([i & 0xFF, i >> 8])
+
+    counts = dict.fromkeys(["decode", "roundtrip", "encode", "compile"], 0)
+
+    def seed(harness, data):
+        write(os.path.join(out, harness), data)
+        counts[harness] += 1
+
+    for name in ("decode.jsonl", "encode.jsonl"):
+        for r in rows(name):
+            p = prefix(by_id[value(r, "schema_id")])
+            if p is None:
+                continue
+            if "hex" in r:
+                payload = p + bytes.fromhex(value(r, "hex"))
+                seed("decode", payload)
+                if "error" not in r:
+                    seed("roundtrip", payload)
+            if name == "encode.jsonl":
+                seed("encode", p + value(r, "json").encode("utf-8", "surrogatepass"))
+    for r in rows("seed-examples.jsonl"):
+        p = prefix(r["schema"][1])
+        if p and "hex" in r:
+            seed("decode", p + bytes.fromhex(value(r, "hex")))
+        if p and "json" in r:
+            seed("encode", p + value(r, "json").encode("utf-8", "surrogatepass"))
+    # Schema text alone, and a compiling schema's text, a NUL, then the
+    # first payload the vectors decode with it.
+    for name in ("schemas.jsonl", "seed-examples.jsonl"):
+        for r in rows(name):
+            seed("compile", r["schema"][1].encode("utf-8"))
+    paired = set()
+    for r in rows("decode.jsonl"):
+        text = by_id[value(r, "schema_id")]
+        if "error" not in r and text not in paired:
+            paired.add(text)
+            seed("compile", text.encode("utf-8") + b"\0" + bytes.fromhex(value(r, "hex")))
+    for harness, n in counts.items():
+        print(f"{harness}: {n} seeds")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["schemas"]:
+        append_schemas()
+    elif len(sys.argv) == 3 and sys.argv[1] == "seeds":
+        write_seeds(sys.argv[2])
+    else:
+        sys.exit(__doc__)

@@ -1,0 +1,202 @@
+/*
+ * sql_nomem.c — out of memory through SQL.
+ *
+ * The extension is linked in (SQLITE_CORE), and SQLite's allocator, which
+ * the extension's core allocates through too, is replaced before
+ * sqlite3_initialize by one that counts and can fail the Nth call
+ * (SQLITE_CONFIG_MALLOC, wrapping SQLite's own).  A small workload of the
+ * SQL functions, with inline schemas and through the registry, is run once
+ * to count its allocations and record its results, then for every N up to
+ * that count plus one with the Nth allocation failing, alone and with every
+ * call after it.  Each statement either gives the result it gave the first
+ * time or fails: with SQLITE_NOMEM, or with the error it gives anyway.  And
+ * after sqlite3_close and sqlite3_shutdown no allocation is left.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "counting.h"
+#include "sqlite_shorn.h"
+
+/* ---- the allocator ------------------------------------------------------ */
+
+static sqlite3_mem_methods system_methods;
+
+/* Blocks and bytes outstanding, by SQLite's own size of each block. */
+static void *mem_malloc(int n) {
+  if (counting_should_fail()) return NULL;
+  void *p = system_methods.xMalloc(n);
+  if (p) counted.blocks++, counted.current += (size_t)system_methods.xSize(p);
+  return p;
+}
+
+static void mem_free(void *p) {
+  if (!p) return;
+  counted.blocks--;
+  counted.current -= (size_t)system_methods.xSize(p);
+  system_methods.xFree(p);
+}
+
+static void *mem_realloc(void *p, int n) {
+  if (counting_should_fail()) return NULL;
+  size_t old = (size_t)system_methods.xSize(p);
+  void *q = system_methods.xRealloc(p, n);
+  if (q) counted.current = counted.current - old + (size_t)system_methods.xSize(q);
+  return q;
+}
+
+static int mem_size(void *p) { return system_methods.xSize(p); }
+static int mem_roundup(int n) { return system_methods.xRoundup(n); }
+static int mem_init(void *data) { return system_methods.xInit(data); }
+static void mem_shutdown(void *data) { system_methods.xShutdown(data); }
+
+/* ---- the workload ------------------------------------------------------- */
+
+#define PERSON                                                                                   \
+  "'{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"age\":{\"type\":"       \
+  "\"integer\",\"minimum\":0},\"sex\":{\"enum\":[\"M\",\"F\",\"X\"]},\"tags\":{\"type\":\"array\"," \
+  "\"items\":{\"type\":\"string\"},\"uniqueItems\":true,\"x-shorn\":\"set\"}},\"required\":["     \
+  "\"name\",\"age\",\"sex\"],\"additionalProperties\":false}'"
+#define GRACE "'{\"name\":\"Grace\",\"age\":45,\"sex\":\"F\",\"tags\":[\"a\",\"b\"]}'"
+
+static const struct {
+  const char *sql;
+  bool fails; /* an error even with all the memory it wants */
+} statements[] = {
+    {"SELECT hex(shorn_encode(" GRACE ", " PERSON "))", false},
+    {"SELECT shorn_decode(x'002d05477261636500', " PERSON ")", false},
+    {"SELECT shorn_decode(shorn_encode(" GRACE ", " PERSON ", 3), " PERSON ", 3)", false},
+    {"SELECT shorn_fingerprint(" PERSON "), shorn_fingerprint(" PERSON ", 4), shorn_signature(" PERSON ")",
+     false},
+    {"SELECT json_extract(shorn_decode(x'002d05477261636500', " PERSON "), '$.name')", false},
+    {"SELECT shorn_encode('{\"age\":-1}', " PERSON ")", true},
+    {"SELECT shorn_decode(x'002d0547', " PERSON ")", true},
+    {"CREATE VIRTUAL TABLE shorn_schemas USING shorn_registry", false},
+    {"INSERT INTO shorn_schemas(name, schema) VALUES ('person', " PERSON ")", false},
+    {"SELECT name, fingerprint FROM shorn_schemas", false},
+    {"SELECT hex(shorn_encode(" GRACE ", 'person', 4))", false},
+    {"SELECT shorn_decode(shorn_encode(" GRACE ", 'person', 4))", false},
+    {"SELECT shorn_decode(x'002d05477261636500', 'person'), shorn_fingerprint('person')", false},
+    {"SELECT shorn_decode(x'002d054772616365', 'nobody')", true},
+    {"SELECT shorn_signature('{\"type\":\"strin\"}')", true},
+};
+
+#define STATEMENTS (sizeof statements / sizeof *statements)
+
+/* What a statement gave: its rows as text, or its error code. */
+typedef struct result {
+  int code;
+  char text[1024];
+} result;
+
+static void run_statement(sqlite3 *db, const char *sql, result *r) {
+  sqlite3_stmt *stmt = NULL;
+  size_t used = 0;
+  r->text[0] = 0;
+  r->code = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+  while (r->code == SQLITE_OK && stmt) {
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW) {
+      r->code = sqlite3_extended_errcode(db);
+      break;
+    }
+    for (int i = 0; i < sqlite3_column_count(stmt); i++) {
+      const unsigned char *t = sqlite3_column_text(stmt, i);
+      /* A column that cannot be made text is SQLite out of memory too. */
+      if (!t && sqlite3_column_type(stmt, i) != SQLITE_NULL) {
+        r->code = SQLITE_NOMEM;
+        break;
+      }
+      used += (size_t)snprintf(r->text + used, sizeof r->text - used, "%s|", t ? (const char *)t : "NULL");
+      if (used >= sizeof r->text) used = sizeof r->text - 1;
+    }
+  }
+  if (r->code != SQLITE_OK) snprintf(r->text, sizeof r->text, "%s", sqlite3_errmsg(db));
+  sqlite3_finalize(stmt);
+}
+
+/* Open a connection, register the extension and run the statements, up to
+ * the first that fails where `reference` (NULL on the first run) did not,
+ * since the ones after may depend on it; returns the open's result and sets
+ * *ran. */
+static int run(result r[STATEMENTS], const result *reference, size_t *ran) {
+  sqlite3 *db = NULL;
+  int rc = sqlite3_open(":memory:", &db);
+  if (rc == SQLITE_OK) rc = sqlite3_shorn_init(db, NULL, NULL);
+  for (*ran = 0; rc == SQLITE_OK && *ran < STATEMENTS;) {
+    size_t i = (*ran)++;
+    run_statement(db, statements[i].sql, &r[i]);
+    if (reference && r[i].code != SQLITE_OK && reference[i].code == SQLITE_OK) break;
+  }
+  sqlite3_close(db);
+  sqlite3_shutdown();
+  return rc;
+}
+
+/* A statement that gave what it gave the first time, or failed: out of
+ * memory, or with the error it gives anyway. */
+static bool acceptable(const result *got, const result *want) {
+  if (got->code == SQLITE_OK) return want->code == SQLITE_OK && strcmp(got->text, want->text) == 0;
+  return (got->code & 0xFF) == SQLITE_NOMEM || (want->code != SQLITE_OK && got->code == want->code);
+}
+
+static int sweep(const result reference[STATEMENTS], unsigned long calls, bool persistent) {
+  int bad = 0;
+  for (unsigned long n = 1; n <= calls + 1; n++) {
+    result r[STATEMENTS];
+    memset(r, 0, sizeof r);
+    counting_mark();
+    counted.fail_at = n;
+    counted.persistent = persistent;
+    size_t ran;
+    int open = run(r, reference, &ran);
+    bool ok = open == SQLITE_OK || (open & 0xFF) == SQLITE_NOMEM;
+    for (size_t i = 0; ok && i < ran; i++) {
+      ok = acceptable(&r[i], &reference[i]);
+      if (!ok && bad < 5)
+        fprintf(stderr, "statement %zu: %d %s, want %d %s\n", i, r[i].code, r[i].text,
+                reference[i].code, reference[i].text);
+    }
+    ok = ok && (counted.failures > 0) == (n <= calls) && counted.blocks == 0 && counted.current == 0;
+    if (!ok && bad++ < 5)
+      fprintf(stderr, "failing allocation %lu of %lu (%s): open %d, %zu blocks left\n", n, calls,
+              persistent ? "and after" : "alone", open, counted.blocks);
+  }
+  return bad;
+}
+
+int main(void) {
+  static sqlite3_mem_methods counting_methods = {mem_malloc, mem_free,     mem_realloc, mem_size,
+                                                 mem_roundup, mem_init, mem_shutdown, NULL};
+  if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &system_methods) != SQLITE_OK ||
+      sqlite3_config(SQLITE_CONFIG_MALLOC, &counting_methods) != SQLITE_OK) {
+    fprintf(stderr, "sql_nomem: cannot replace SQLite's allocator\n");
+    return 1;
+  }
+  /* Lookaside would hide SQLite's small allocations from the count. */
+  sqlite3_config(SQLITE_CONFIG_LOOKASIDE, 0, 0);
+
+  result reference[STATEMENTS];
+  memset(reference, 0, sizeof reference);
+  counting_mark();
+  size_t ran;
+  int failed = run(reference, NULL, &ran) != SQLITE_OK;
+  unsigned long calls = counted.calls;
+  failed |= counted.blocks != 0;
+  /* The workload does what it is there for: the statements meant to
+   * fail fail, and the rest give rows. */
+  for (size_t i = 0; i < STATEMENTS; i++) {
+    if ((reference[i].code != SQLITE_OK) != statements[i].fails) {
+      fprintf(stderr, "statement %zu: %d %s\n", i, reference[i].code, reference[i].text);
+      failed = 1;
+    }
+  }
+  int bad = failed ? 0 : sweep(reference, calls, false) + sweep(reference, calls, true);
+  printf("sql_nomem: %zu statements, %lu allocations, each failed alone and with all after it: %s\n",
+         STATEMENTS, calls, failed || bad ? "FAILED" : "ok");
+  return failed || bad ? 1 : 0;
+}

@@ -1,0 +1,491 @@
+/*
+ * test_hostile.c — hostile input: what a payload, a JSON text or a schema
+ * may make the codec allocate, measured through a counting allocator, and
+ * how JSON input at the edges of RFC 8259 and of doubles is read.
+ *
+ * Every hostile case is refused with its error, and the most the call held
+ * at once is bounded by a small multiple of what it read plus what it
+ * wrote: a count, a length or a nesting the bytes cannot back costs nothing.
+ * The measured figures are printed, as the record of what each case cost.
+ */
+#include <math.h>
+
+#include "../counting.h"
+#include "check.h"
+#include "internal.h"
+
+
+/* What one call did: its result as text (the JSON, the payload in hex, or
+ * "error: <message at where>"), bytes in and out, the peak and the number
+ * of allocations it asked for. */
+typedef struct outcome {
+  char text[1024];
+  size_t in, out, peak;
+  unsigned long calls;
+} outcome;
+
+static void describe(outcome *o, shorn_code rc, const shorn_error *e, const shorn_buffer *b,
+                     bool hex) {
+  if (rc != SHORN_OK) {
+    memcpy(o->text, "error: ", 7);
+    shorn_error_format(e, o->text + 7, sizeof o->text - 7);
+  } else if (hex) {
+    size_t n = b->length < sizeof o->text / 2 ? b->length : sizeof o->text / 2 - 1;
+    for (size_t i = 0; i < n; i++) snprintf(o->text + 2 * i, 3, "%02x", b->data[i]);
+    o->text[2 * n] = 0;
+  } else {
+    size_t n = b->length < sizeof o->text ? b->length : sizeof o->text - 1;
+    if (n) memcpy(o->text, b->data, n);
+    o->text[n] = 0;
+  }
+}
+
+static void finish(outcome *o, size_t in, size_t out) {
+  o->in = in;
+  o->out = out;
+  o->peak = counting_peak();
+  o->calls = counted.calls;
+}
+
+/* The schema compiled, or NULL; the compile itself measured in `o`, its
+ * output the signature. */
+static shorn_schema *compile_measured(const char *schema, outcome *o) {
+  shorn_schema *s;
+  shorn_error e;
+  size_t n = 0;
+  counting_mark();
+  shorn_code rc = shorn_schema_compile(schema, strlen(schema), &s, &e);
+  if (rc == SHORN_OK) shorn_schema_signature(s, &n);
+  finish(o, strlen(schema), n);
+  if (rc == SHORN_OK)
+    snprintf(o->text, sizeof o->text, "compiled");
+  else
+    describe(o, rc, &e, NULL, false);
+  return s;
+}
+
+static shorn_schema *compile(const char *schema) {
+  outcome o;
+  shorn_schema *s = compile_measured(schema, &o);
+  if (!s) {
+    fprintf(stderr, "schema does not compile: %s\n%s\n", o.text, schema);
+    exit(1);
+  }
+  return s;
+}
+
+static outcome decode_bytes(const char *schema, const uint8_t *bytes, size_t n) {
+  outcome o;
+  shorn_schema *s = compile(schema);
+  shorn_buffer out = {0};
+  shorn_error e;
+  counting_mark();
+  shorn_code rc = shorn_decode(s, bytes, n, 0, &out, &e);
+  finish(&o, n, out.length);
+  describe(&o, rc, &e, &out, false);
+  shorn_buffer_free(&out);
+  shorn_schema_free(s);
+  return o;
+}
+
+static outcome decode_hex(const char *schema, const char *hex) {
+  uint8_t bytes[64];
+  size_t n = strlen(hex) / 2;
+  for (size_t i = 0; i < n && i < sizeof bytes; i++) {
+    unsigned v;
+    sscanf(hex + 2 * i, "%2x", &v);
+    bytes[i] = (uint8_t)v;
+  }
+  return decode_bytes(schema, bytes, n);
+}
+
+static outcome encode_n(const char *schema, const char *json, size_t n) {
+  outcome o;
+  shorn_schema *s = compile(schema);
+  shorn_buffer out = {0};
+  shorn_error e;
+  counting_mark();
+  shorn_code rc = shorn_encode(s, json, n, 0, &out, &e);
+  finish(&o, n, out.length);
+  describe(&o, rc, &e, &out, true);
+  shorn_buffer_free(&out);
+  shorn_schema_free(s);
+  return o;
+}
+
+static outcome encode(const char *schema, const char *json) {
+  return encode_n(schema, json, strlen(json));
+}
+
+/* A hostile case: its result, and its peak within the bound. */
+static void check_bounded(const char *name, const outcome *o) {
+  printf("  %-44s peak %9zu bytes, %3lu allocations (in %zu, out %zu)\n", name, o->peak, o->calls,
+         o->in, o->out);
+  CHECK(o->peak <= COUNTING_BOUND(o->in, o->out));
+}
+
+#define HOSTILE(name, o, want)     \
+  do {                             \
+    outcome o_ = (o);              \
+    CHECK_STR(o_.text, want);      \
+    check_bounded(name, &o_);      \
+  } while (0)
+
+#define UINT "{\"type\":\"integer\",\"minimum\":0}"
+#define STRING "{\"type\":\"string\"}"
+#define ANY "{}"
+#define ARRAY_OF(t) "{\"type\":\"array\",\"items\":" t "}"
+#define FIXED(t, n) "{\"type\":\"array\",\"items\":" t ",\"minItems\":" #n ",\"maxItems\":" #n "}"
+#define RECORD_OF(t) "{\"type\":\"object\",\"additionalProperties\":" t "}"
+#define SET_OF(t) "{\"type\":\"array\",\"items\":" t ",\"uniqueItems\":true,\"x-shorn\":\"set\"}"
+#define MAP_OF(k, v)                                                                       \
+  "{\"type\":\"array\",\"items\":{\"type\":\"array\",\"prefixItems\":[" k "," v "],\"items\":false," \
+  "\"minItems\":2,\"maxItems\":2},\"x-shorn\":\"map\"}"
+#define BIGINT "{\"type\":\"string\",\"x-shorn\":\"bigint\"}"
+#define BYTES "{\"type\":\"string\",\"contentEncoding\":\"base64\",\"x-shorn\":\"bytes\"}"
+#define NODE                                                                                  \
+  "{\"type\":\"object\",\"properties\":{\"value\":{\"type\":\"string\"},\"children\":{\"type\":" \
+  "\"array\",\"items\":{\"$ref\":\"#\"}}},\"required\":[\"value\",\"children\"],"                \
+  "\"additionalProperties\":false}"
+
+/* ---- counts and lengths the payload cannot back ------------------------- */
+
+static void test_hostile_counts(void) {
+  printf("memory: hostile counts and lengths\n");
+  /* 1,000,000 (c0 84 3d) claimed in 4 bytes, for every counted shape. */
+  HOSTILE("array of 1000000 in 4 bytes", decode_hex(ARRAY_OF(UINT), "c0843d00"),
+          "error: Array length 1000000 exceeds the remaining input at byte 3");
+  HOSTILE("array of 1000001 in 4 bytes", decode_hex(ARRAY_OF(UINT), "c1843d00"),
+          "error: Array length 1000001 exceeds the limit at byte 3");
+  HOSTILE("dynamic array of 1000000 in 5 bytes", decode_hex(ANY, "06c0843d00"),
+          "error: Array length 1000000 exceeds the remaining input at byte 4");
+  HOSTILE("dynamic object of 1000000 in 5 bytes", decode_hex(ANY, "07c0843d00"),
+          "error: Record size 1000000 exceeds the remaining input at byte 4");
+  HOSTILE("record of 1000000 in 4 bytes", decode_hex(RECORD_OF(UINT), "c0843d00"),
+          "error: Record size 1000000 exceeds the remaining input at byte 3");
+  HOSTILE("record of 1000001 in 4 bytes", decode_hex(RECORD_OF(UINT), "c1843d00"),
+          "error: Record size 1000001 exceeds the limit at byte 3");
+  HOSTILE("set of 1000000 in 4 bytes", decode_hex(SET_OF(UINT), "c0843d00"),
+          "error: Array length 1000000 exceeds the remaining input at byte 3");
+  HOSTILE("map of 1000000 in 4 bytes", decode_hex(MAP_OF(STRING, UINT), "c0843d00"),
+          "error: Map size 1000000 exceeds the remaining input at byte 3");
+  HOSTILE("tuple rest of 1000000 in 5 bytes",
+          decode_hex("{\"type\":\"array\",\"prefixItems\":[" UINT "],\"items\":" UINT "}", "00c0843d00"),
+          "error: Array length 1000000 exceeds the remaining input at byte 4");
+  HOSTILE("open object extras of 1000000 in 5 bytes",
+          decode_hex("{\"type\":\"object\",\"properties\":{\"a\":" UINT "},\"required\":[\"a\"],"
+                     "\"additionalProperties\":" UINT "}",
+                     "00c0843d00"),
+          "error: Record size 1000000 exceeds the remaining input at byte 4");
+  HOSTILE("fixed array of 1000000 uints in 4 bytes", decode_hex(FIXED(UINT, 1000000), "00000000"),
+          "error: Array length 1000000 exceeds the remaining input at byte 0");
+
+  /* 64 MiB (80 80 80 20) claimed in a short payload, and one byte more. */
+  HOSTILE("string of 64 MiB in 5 bytes", decode_hex(STRING, "8080802061"),
+          "error: Unexpected end of input at byte 4");
+  HOSTILE("string of 64 MiB + 1 in 5 bytes", decode_hex(STRING, "8180802061"),
+          "error: Invalid byte length 67108865 at byte 4");
+  HOSTILE("byte array of 64 MiB in 5 bytes", decode_hex(BYTES, "8080802061"),
+          "error: Unexpected end of input at byte 4");
+  HOSTILE("record key of 64 MiB in 5 bytes", decode_hex(RECORD_OF(UINT), "0180808020"),
+          "error: Unexpected end of input at byte 5");
+  /* A BigInt header is the magnitude's length doubled (plus the sign). */
+  HOSTILE("BigInt of 64 MiB in 5 bytes", decode_hex(BIGINT, "8080804001"),
+          "error: Unexpected end of input at byte 4");
+  HOSTILE("BigInt of 64 MiB + 1 in 5 bytes", decode_hex(BIGINT, "8280804001"),
+          "error: BigInt magnitude of 67108865 bytes exceeds the limit at byte 4");
+  HOSTILE("BigInt of 2^52 - 1 bytes in 9 bytes", decode_hex(BIGINT, "feffffffffffff0f01"),
+          "error: BigInt magnitude of 4503599627370495 bytes exceeds the limit at byte 8");
+}
+
+/* ---- zero-width elements, recursion and dynamic nesting ----------------- */
+
+static void test_zero_width(void) {
+  printf("memory: zero-width elements\n");
+  outcome o;
+  /* 1000 x 1000 elements of zero width would decode to 1,001,000 values
+   * from nothing: refused when the schema compiles, as is a deeper nest
+   * whose product passes the bound only at its third level. */
+  compile_measured(FIXED(FIXED("{\"const\":1}", 1000), 1000), &o);
+  CHECK_STR(o.text,
+            "error: This fixed array would decode to more than 1000000 elements from no input at #");
+  check_bounded("1000 x 1000 literals (compile)", &o);
+  compile_measured(FIXED(FIXED(FIXED("{\"const\":1}", 100), 100), 100), &o);
+  CHECK_STR(o.text,
+            "error: This fixed array would decode to more than 1000000 elements from no input at #");
+  check_bounded("100 x 100 x 100 literals (compile)", &o);
+  compile_measured(ARRAY_OF("{\"const\":1}"), &o);
+  CHECK(strstr(o.text, "error: Array elements must take at least one byte") == o.text);
+
+  /* Just under the bound it decodes from no input at all, and the output
+   * alone accounts for what it holds. */
+  o = decode_bytes(FIXED(FIXED("{\"const\":1}", 999), 999), NULL, 0);
+  CHECK(o.out == 999 * (2 * 999 + 1) + 998 + 2); /* 999 of [1,...,1], commas, brackets */
+  CHECK(strncmp(o.text, "[[1,1,1,", 8) == 0);
+  check_bounded("999 x 999 literals from 0 bytes", &o);
+}
+
+static void test_nesting_bombs(void) {
+  printf("memory: nesting bombs\n");
+  /* A Node lists its children before its value, so each level is the
+   * byte 01: one child, then that child. */
+  uint8_t bomb[2 * 4096];
+  memset(bomb, 1, sizeof bomb);
+  HOSTILE("recursion 8192 deep in 8 KiB", decode_bytes(NODE, bomb, sizeof bomb),
+          "error: Recursive value nests deeper than 256 at byte 256");
+
+  /* Dynamic arrays of one element: [06 01] a level. */
+  for (size_t i = 0; i < sizeof bomb; i += 2) bomb[i] = 6, bomb[i + 1] = 1;
+  HOSTILE("dynamic nesting 4096 deep in 8 KiB", decode_bytes(ANY, bomb, sizeof bomb),
+          "error: Dynamic value nests deeper than 64 at byte 129");
+  /* Dynamic objects: [07 01 00] a level (one entry, the empty key). */
+  uint8_t objects[3 * 1024];
+  for (size_t i = 0; i < sizeof objects; i += 3) objects[i] = 7, objects[i + 1] = 1, objects[i + 2] = 0;
+  HOSTILE("dynamic object nesting 1024 deep in 3 KiB", decode_bytes(ANY, objects, sizeof objects),
+          "error: Dynamic value nests deeper than 64 at byte 193");
+
+  /* The same bombs as JSON text, for the encoder. */
+  static char json[2 * JSON_MAX_DEPTH + 8];
+  memset(json, '[', JSON_MAX_DEPTH + 1);
+  memset(json + JSON_MAX_DEPTH + 1, ']', JSON_MAX_DEPTH + 1);
+  HOSTILE("JSON nesting 10001 deep", encode_n(ANY, json, 2 * JSON_MAX_DEPTH + 2),
+          "error: Invalid JSON: nesting deeper than 10000 at byte 10000");
+  /* The dynamic limit refuses it at the 64th level, and says where. */
+  char want[64 + 3 * SHORN_MAX_DYNAMIC_DEPTH] = "error: Dynamic value nests deeper than 64 at $";
+  for (int i = 0; i < SHORN_MAX_DYNAMIC_DEPTH; i++) strcat(want, "[0]");
+  HOSTILE("JSON nesting 10000 deep, dynamic", encode_n(ANY, json + 1, 2 * JSON_MAX_DEPTH), want);
+}
+
+static void test_large_json(void) {
+  printf("memory: large JSON input\n");
+  /* 1,000,001 zeros: the DOM costs what the text is long, then the count
+   * is refused. */
+  size_t n = 2 * 1000001 + 1;
+  char *json = malloc(n);
+  json[0] = '[';
+  for (size_t i = 1; i < n; i += 2) json[i] = '0', json[i + 1] = ',';
+  json[n - 1] = ']';
+  HOSTILE("array of 1000001 zeros", encode_n(ARRAY_OF(UINT), json, n), "error: Array is too large at $");
+  free(json);
+
+  /* A "billion laughs" schema: each definition holds the one before twice,
+   * so forty of them expand to 2^40 shapes; refused at the first million. */
+  char schema[4096], *o = schema;
+  o += sprintf(o, "{\"$defs\":{\"d0\":{\"type\":\"integer\"}");
+  for (int i = 1; i <= 40; i++)
+    o += sprintf(o, ",\"d%d\":{\"type\":\"array\",\"prefixItems\":[{\"$ref\":\"#/$defs/d%d\"},"
+                    "{\"$ref\":\"#/$defs/d%d\"}]}", i, i - 1, i - 1);
+  sprintf(o, "},\"$ref\":\"#/$defs/d40\"}");
+  outcome c;
+  compile_measured(schema, &c);
+  CHECK(strstr(c.text, "error: The schema expands to more than 1000000 shapes") == c.text);
+  check_bounded("schema expanding to 2^40 shapes (compile)", &c);
+}
+
+/* ---- JSON input --------------------------------------------------------- */
+
+static void test_json_utf8(void) {
+  /* The text must be UTF-8: a string holding anything else is refused at
+   * its opening quote, and a stray byte outside one where it stands. */
+  static const char *const bad[] = {"\"\xff\"", "\"\xc0\x80\"", "\"\xed\xa0\x80\"",
+                                    "\"\xe2\x82\"", "\"\xf4\x90\x80\x80\"", "\"a\x80\""};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    CHECK_STR(encode(STRING, bad[i]).text, "error: Invalid JSON: invalid UTF-8 in string at byte 0");
+  CHECK_STR(encode(RECORD_OF(UINT), "{\"\xff\":1}").text,
+            "error: Invalid JSON: invalid UTF-8 in string at byte 1");
+  CHECK_STR(encode(UINT, "\xff").text, "error: Invalid JSON: unexpected byte 0xff at byte 0");
+  /* The longest sequences that are valid pass. */
+  CHECK_STR(encode(STRING, "\"\xf4\x8f\xbf\xbf\xef\xbf\xbf\"").text, "07f48fbfbfefbfbf");
+}
+
+static void test_json_surrogates(void) {
+  /* An escape may name half a surrogate pair, as in JavaScript; no string
+   * on the wire can hold one, so the encoder refuses it where it is. */
+  CHECK_STR(encode(STRING, "\"\\ud800\"").text, "error: String contains an unpaired surrogate at $");
+  CHECK_STR(encode(STRING, "\"\\udc00\"").text, "error: String contains an unpaired surrogate at $");
+  CHECK_STR(encode(STRING, "\"\\ud800\\u0041\"").text,
+            "error: String contains an unpaired surrogate at $");
+  CHECK_STR(encode(STRING, "\"\\udc00\\ud800\"").text,
+            "error: String contains an unpaired surrogate at $");
+  CHECK_STR(encode(ARRAY_OF(ANY), "[\"ok\",\"\\ud800\"]").text,
+            "error: String contains an unpaired surrogate at $[1]");
+  CHECK_STR(encode(RECORD_OF(UINT), "{\"\\udfff\":1}").text,
+            "error: String contains an unpaired surrogate at $.\"\\udfff\"");
+  /* A pair is one character. */
+  CHECK_STR(encode(STRING, "\"\\ud83d\\ude00\"").text, "04f09f9880");
+  CHECK_STR(encode(STRING, "\"\\uD83D\\uDE00\"").text, "04f09f9880");
+  /* A bad escape is a JSON error, at the escape. */
+  CHECK_STR(encode(STRING, "\"\\ud8\"").text, "error: Invalid JSON: invalid \\u escape at byte 1");
+}
+
+static void test_json_depth(void) {
+  /* JSON_MAX_DEPTH levels parse; one more is refused where it opens. */
+  static char json[2 * JSON_MAX_DEPTH + 8];
+  memset(json, '[', JSON_MAX_DEPTH);
+  memset(json + JSON_MAX_DEPTH, ']', JSON_MAX_DEPTH);
+  arena a = {0};
+  json_value *v;
+  shorn_error e;
+  CHECK(json_parse(&a, json, 2 * JSON_MAX_DEPTH, &v, &e) == SHORN_OK);
+  arena_free(&a);
+  memset(json, '[', JSON_MAX_DEPTH + 1);
+  memset(json + JSON_MAX_DEPTH + 1, ']', JSON_MAX_DEPTH + 1);
+  CHECK(json_parse(&a, json, 2 * JSON_MAX_DEPTH + 2, &v, &e) == SHORN_ERROR_JSON);
+  CHECK(e.offset == JSON_MAX_DEPTH);
+  arena_free(&a);
+  /* Objects count as levels too. */
+  static char objects[4 * JSON_MAX_DEPTH + 8];
+  for (int i = 0; i <= JSON_MAX_DEPTH; i++) memcpy(objects + 4 * i, "{\"\":", 4);
+  CHECK(json_parse(&a, objects, 4 * JSON_MAX_DEPTH + 4, &v, &e) == SHORN_ERROR_JSON);
+  CHECK_STR(e.message, "Invalid JSON: nesting deeper than 10000");
+  CHECK(e.offset == 4 * JSON_MAX_DEPTH);
+  arena_free(&a);
+}
+
+/* The float64 a JSON number encodes to, as 16 hex digits. */
+static const char *float64_of(const char *json) {
+  static char text[sizeof ((outcome *)0)->text];
+  strcpy(text, encode("{\"type\":\"number\"}", json).text);
+  return text;
+}
+
+static void test_json_numbers(void) {
+  /* Beyond the doubles: overflow is Infinity and underflow zero, with the
+   * sign kept, as JSON.parse reads them. */
+  CHECK_STR(float64_of("1e400"), "000000000000f07f");
+  CHECK_STR(float64_of("-1e400"), "000000000000f0ff");
+  CHECK_STR(float64_of("2e-324"), "0000000000000000");
+  CHECK_STR(float64_of("-2e-324"), "0000000000000080");
+  CHECK_STR(float64_of("5e-324"), "0100000000000000");
+  CHECK_STR(float64_of("1.7976931348623157e308"), "ffffffffffffef7f");
+  CHECK_STR(float64_of("1.7976931348623159e308"), "000000000000f07f");
+  /* An integer field takes neither infinity nor an unsafe integer. */
+  CHECK_STR(encode(UINT, "1e400").text, "error: Expected an unsigned integer at $");
+  CHECK_STR(encode(UINT, "9007199254740993").text, "error: Expected an unsigned integer at $");
+  CHECK_STR(encode(UINT, "2e-324").text, "00");
+  /* A dynamic value keeps Infinity as a float. */
+  CHECK_STR(encode(ANY, "1e400").text, "04000000000000f07f");
+
+  /* 400 digits, correctly rounded whatever their length: as strtod reads
+   * them (glibc's is correctly rounded), and as a shorter spelling does. */
+  char digits[512], *o = digits;
+  for (int i = 0; i < 400; i++) *o++ = (char)('1' + i % 9);
+  strcpy(o, "e-300");
+  double want = strtod(digits, NULL);
+  uint64_t bits;
+  memcpy(&bits, &want, 8);
+  char hex[17];
+  for (int i = 0; i < 8; i++) snprintf(hex + 2 * i, 3, "%02x", (unsigned)(bits >> (8 * i)) & 0xFF);
+  CHECK_STR(float64_of(digits), hex);
+  CHECK_STR(float64_of(digits), float64_of("1.2345678912345679e99"));
+  /* 400 digits of an integer overflow to Infinity; 400 zeros after a
+   * point and a one underflow to zero. */
+  *o = 0;
+  CHECK_STR(float64_of(digits), "000000000000f07f");
+  o = digits;
+  o += sprintf(o, "0.");
+  for (int i = 0; i < 400; i++) *o++ = '0';
+  strcpy(o, "1");
+  CHECK_STR(float64_of(digits), "0000000000000000");
+  /* A long spelling of an exact value. */
+  o = digits;
+  o += sprintf(o, "1.");
+  for (int i = 0; i < 400; i++) *o++ = '0';
+  strcpy(o, "e0");
+  CHECK_STR(float64_of(digits), "000000000000f03f");
+  /* Exponents far past any double. */
+  CHECK_STR(float64_of("1e-99999999999999999999"), "0000000000000000");
+  CHECK_STR(float64_of("0e99999999999999999999"), "0000000000000000");
+  CHECK_STR(float64_of("1e99999999999999999999"), "000000000000f07f");
+}
+
+/* `json`, whose objects repeat keys, encodes exactly as `last`, the same
+ * value with each repeat dropped but its last: JSON.parse's rule. */
+static void check_last_wins(const char *schema, const char *json, const char *last) {
+  outcome a = encode(schema, json), b = encode(schema, last);
+  CHECK(strncmp(b.text, "error", 5) != 0);
+  CHECK_STR(a.text, b.text);
+}
+
+static void test_json_repeated_keys(void) {
+  const char *closed =
+      "{\"type\":\"object\",\"properties\":{\"a\":" UINT ",\"b\":" STRING "},\"required\":[\"a\"]}";
+  check_last_wins(closed, "{\"a\":1,\"b\":\"x\",\"a\":2}", "{\"b\":\"x\",\"a\":2}");
+  /* The earlier value is gone, not checked: a wrong one is no error... */
+  check_last_wins(closed, "{\"a\":\"not a number\",\"a\":2}", "{\"a\":2}");
+  /* ...and the last one is the one checked. */
+  CHECK_STR(encode(closed, "{\"a\":2,\"a\":\"x\"}").text, "error: Expected an unsigned integer at $.a");
+  /* An optional field given twice is present once. */
+  check_last_wins(closed, "{\"a\":1,\"b\":\"x\",\"b\":\"y\"}", "{\"a\":1,\"b\":\"y\"}");
+
+  const char *open = "{\"type\":\"object\",\"properties\":{\"a\":" UINT "},\"required\":[\"a\"],"
+                     "\"additionalProperties\":" UINT "}";
+  check_last_wins(open, "{\"x\":\"bad\",\"a\":1,\"x\":5,\"a\":2,\"y\":3,\"x\":7}",
+                  "{\"a\":2,\"y\":3,\"x\":7}");
+  CHECK_STR(encode(open, "{\"a\":1,\"x\":1,\"x\":2}").text, "0101017802");
+
+  check_last_wins(RECORD_OF(UINT), "{\"k\":1,\"j\":2,\"k\":3}", "{\"j\":2,\"k\":3}");
+  CHECK_STR(encode(RECORD_OF(UINT), "{\"k\":1,\"k\":3}").text, "01016b03");
+  check_last_wins(ANY, "{\"k\":[1],\"j\":null,\"k\":{\"k\":1,\"k\":2}}",
+                  "{\"j\":null,\"k\":{\"k\":2}}");
+
+  /* A discriminant is read the same way. */
+  const char *tagged =
+      "{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"a\"},\"n\":" UINT
+      "},\"required\":[\"kind\",\"n\"]},{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":"
+      "\"b\"},\"s\":" STRING "},\"required\":[\"kind\",\"s\"]}]}";
+  check_last_wins(tagged, "{\"kind\":\"a\",\"s\":\"x\",\"kind\":\"b\"}", "{\"kind\":\"b\",\"s\":\"x\"}");
+}
+
+/* Bytes no value encodes to are refused, not read as some other value. */
+static void test_one_encoding(void) {
+  /* The discriminant may be an optional field, taking a presence bit; the
+   * union's index stands in for it, so the bit must be set. */
+  const char *optional =
+      "{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"k\":{\"const\":\"a\"}}},"
+      "{\"type\":\"object\",\"properties\":{\"k\":{\"const\":\"b\"}}}]}";
+  CHECK_STR(decode_hex(optional, "0101").text, "{\"k\":\"b\"}");
+  CHECK_STR(encode(optional, "{\"k\":\"b\"}").text, "0101");
+  CHECK_STR(decode_hex(optional, "0100").text, "error: Union branch 1 omits its discriminant \"k\" at byte 1");
+  CHECK_STR(encode(optional, "{}").text, "error: No union branch: the value has no \"k\" at $");
+  /* A bitmap cut short is the bitmap's own error. */
+  CHECK_STR(decode_hex(optional, "01").text, "error: Unexpected end of input at byte 1");
+}
+
+static void test_json_trailing(void) {
+  static const struct {
+    const char *json, *error;
+  } cases[] = {
+      {"1 2", "error: Invalid JSON: text after the value at byte 2"},
+      {"{} x", "error: Invalid JSON: text after the value at byte 3"},
+      {"[1]]", "error: Invalid JSON: text after the value at byte 3"},
+      {"\"a\"\"b\"", "error: Invalid JSON: text after the value at byte 3"},
+      {"1,", "error: Invalid JSON: text after the value at byte 1"},
+      {"[1,]", "error: Invalid JSON: unexpected character ']' at byte 3"},
+      {"", "error: Invalid JSON: unexpected end of text at byte 0"},
+      {" \n\t", "error: Invalid JSON: unexpected end of text at byte 3"},
+      {"\xef\xbb\xbf" "1", "error: Invalid JSON: unexpected byte 0xef at byte 0"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    CHECK_STR(encode(ANY, cases[i].json).text, cases[i].error);
+  /* White space around the value is no text after it; a NUL is. */
+  CHECK_STR(encode(ANY, " \r\n\t1 \r\n\t").text, "0302");
+  CHECK_STR(encode_n(ANY, "1\0", 2).text, "error: Invalid JSON: text after the value at byte 1");
+}
+
+int main(void) {
+  shorn_set_allocator(counting_realloc, counting_free);
+  test_hostile_counts();
+  test_zero_width();
+  test_nesting_bombs();
+  test_large_json();
+  test_json_utf8();
+  test_json_surrogates();
+  test_json_depth();
+  test_json_numbers();
+  test_json_repeated_keys();
+  test_json_trailing();
+  test_one_encoding();
+  CHECK(counted.current == 0 && counted.blocks == 0);
+  return check_report("hostile");
+}

@@ -1,0 +1,249 @@
+/* test_query.c — JSON paths, SQLite's reading of JSON text, and the rows
+ * of json_each and json_tree (query.c).  Following paths through payloads
+ * is tested against SQLite itself, over every vector (tests/vectors.c). */
+#include <stdint.h>
+
+#include "check.h"
+#include "internal.h"
+
+/* ---- paths ---------------------------------------------------------------- */
+
+static query_path *parse(const char *text) {
+  shorn_error e;
+  return query_path_parse(text, strlen(text), &e);
+}
+
+static void check_refused(const char *text, const char *message) {
+  shorn_error e;
+  query_path *p = query_path_parse(text, strlen(text), &e);
+  CHECK(p == NULL);
+  if (p) {
+    query_path_free(p);
+    return;
+  }
+  CHECK(e.code == SHORN_ERROR_USAGE);
+  CHECK_STR(e.message, message);
+}
+
+static bool is_key(const path_step *s, const char *key, bool plain) {
+  return s->kind == STEP_KEY && s->key_length == strlen(key) && memcmp(s->key, key, s->key_length) == 0 &&
+         s->plain == plain;
+}
+
+static void test_paths(void) {
+  query_path *p = parse("$");
+  CHECK(p && p->count == 0 && strcmp(p->text, "$") == 0);
+  query_path_free(p);
+
+  p = parse("$.a[12].\"b.c\"[#][#-3].\"\"[00]");
+  CHECK(p && p->count == 7);
+  if (p && p->count == 7) {
+    CHECK(is_key(&p->steps[0], "a", true));
+    CHECK(p->steps[1].kind == STEP_INDEX && p->steps[1].index == 12);
+    CHECK(is_key(&p->steps[2], "b.c", true));
+    CHECK(p->steps[3].kind == STEP_FROM_END && p->steps[3].index == 0);
+    CHECK(p->steps[4].kind == STEP_FROM_END && p->steps[4].index == 3);
+    CHECK(is_key(&p->steps[5], "", true));
+    CHECK(p->steps[6].kind == STEP_INDEX && p->steps[6].index == 0);
+  }
+  query_path_free(p);
+
+  /* Keys are taken as written: a backslash is a backslash, and a key that
+   * JSON escapes is not plain. */
+  p = parse("$.a\\\"b.tab\x01.caf\xc3\xa9");
+  CHECK(p && p->count == 3);
+  if (p && p->count == 3) {
+    CHECK(is_key(&p->steps[0], "a\\\"b", false));
+    CHECK(is_key(&p->steps[1], "tab\x01", false));
+    CHECK(is_key(&p->steps[2], "caf\xc3\xa9", true));
+  }
+  query_path_free(p);
+
+  /* An index past any count saturates rather than wrapping. */
+  p = parse("$[99999999999999999999999][#-99999999999999999999]");
+  CHECK(p && p->count == 2 && p->steps[0].index == UINT64_MAX && p->steps[1].index == UINT64_MAX);
+  query_path_free(p);
+
+  /* SQLite's messages: what follows a key's dot, an index's bracket, or
+   * the character that starts no step; quotes doubled as %q doubles them. */
+  check_refused("", "JSON path error near ''");
+  check_refused("a.b", "JSON path error near 'a.b'");
+  check_refused("$x", "JSON path error near 'x'");
+  check_refused("$.", "JSON path error near ''");
+  check_refused("$..a", "JSON path error near '.a'");
+  check_refused("$.\"a", "JSON path error near '\"a'");
+  check_refused("$[", "JSON path error near '['");
+  check_refused("$[ 0]", "JSON path error near '[ 0]'");
+  check_refused("$[-1]", "JSON path error near '[-1]'");
+  check_refused("$[1x]", "JSON path error near '[1x]'");
+  check_refused("$[#-]", "JSON path error near '[#-]'");
+  check_refused("$[#+1]", "JSON path error near '[#+1]'");
+  check_refused("$.a[0]x", "JSON path error near 'x'");
+  check_refused("$['", "JSON path error near '['''");
+}
+
+/* ---- JSON text as SQLite reads it ----------------------------------------- */
+
+static json_text_kind type_of(const char *json) { return json_text_type(json, strlen(json)); }
+
+static bool integer_of(const char *json, int64_t want) {
+  int64_t v;
+  return json_text_integer(json, strlen(json), &v) && v == want;
+}
+
+static bool too_large(const char *json) {
+  int64_t v;
+  return !json_text_integer(json, strlen(json), &v);
+}
+
+static void test_scalars(void) {
+  CHECK(type_of("null") == JSON_TEXT_NULL);
+  CHECK(type_of("true") == JSON_TEXT_TRUE);
+  CHECK(type_of("false") == JSON_TEXT_FALSE);
+  CHECK(type_of("0") == JSON_TEXT_INTEGER);
+  CHECK(type_of("-0") == JSON_TEXT_INTEGER);
+  CHECK(type_of("123456789012345680000") == JSON_TEXT_INTEGER); /* integer, if not an INTEGER */
+  CHECK(type_of("1.5") == JSON_TEXT_REAL);
+  CHECK(type_of("1e+21") == JSON_TEXT_REAL);
+  CHECK(type_of("-9e999") == JSON_TEXT_REAL);
+  CHECK(type_of("\"x\"") == JSON_TEXT_STRING);
+  CHECK(type_of("[]") == JSON_TEXT_ARRAY);
+  CHECK(type_of("{}") == JSON_TEXT_OBJECT);
+  CHECK_STR(json_text_kind_name[JSON_TEXT_STRING], "text");
+  CHECK_STR(json_text_kind_name[JSON_TEXT_REAL], "real");
+
+  CHECK(integer_of("0", 0));
+  CHECK(integer_of("-0", 0));
+  CHECK(integer_of("9007199254740993", 9007199254740993));
+  CHECK(integer_of("9223372036854775807", INT64_MAX));
+  CHECK(too_large("9223372036854775808"));
+  /* SQLite keeps the most negative 64-bit integer, and nothing past it. */
+  CHECK(integer_of("-9223372036854775808", INT64_MIN));
+  CHECK(too_large("-9223372036854775809"));
+  CHECK(too_large("123456789012345680000"));
+  CHECK(too_large("99999999999999999999999999"));
+}
+
+static bool unescapes(const char *quoted_body, const char *want, size_t want_length) {
+  shorn_buffer scratch = {0};
+  const char *s;
+  size_t n;
+  bool ok = json_text_unescape(quoted_body, strlen(quoted_body), &scratch, &s, &n) && n == want_length &&
+            memcmp(s, want, n) == 0;
+  shorn_buffer_free(&scratch);
+  return ok;
+}
+
+static void test_unescape(void) {
+  shorn_buffer scratch = {0};
+  const char *text = "no escapes here", *s;
+  size_t n;
+  /* Nothing to unescape: the value is the text itself, nothing copied. */
+  CHECK(json_text_unescape(text, strlen(text), &scratch, &s, &n) && s == text && n == strlen(text));
+  CHECK(scratch.data == NULL);
+  CHECK(unescapes("a\\\"b\\\\c\\/d", "a\"b\\c/d", 7));
+  CHECK(unescapes("\\b\\f\\n\\r\\t", "\b\f\n\r\t", 5));
+  CHECK(unescapes("\\u0041\\u00e9\\u20ac", "A\xc3\xa9\xe2\x82\xac", 6));
+  CHECK(unescapes("\\ud83d\\ude00", "\xf0\x9f\x98\x80", 4));
+  /* A lone surrogate stays one, in WTF-8, as SQLite writes it. */
+  CHECK(unescapes("\\ud800", "\xed\xa0\x80", 3));
+  CHECK(unescapes("\\udc00x", "\xed\xb0\x80x", 4));
+  CHECK(unescapes("\\ud800\\u0041", "\xed\xa0\x80" "A", 4));
+  CHECK(unescapes("\\uD83D\\uDE00", "\xf0\x9f\x98\x80", 4));
+  /* SQLite 3.40 ends a string at an escaped NUL. */
+  CHECK(unescapes("a\\u0000b", "a", 1));
+  shorn_buffer_free(&scratch);
+}
+
+/* ---- rows ------------------------------------------------------------------ */
+
+/* The rows as "key id parent type fullkey path" lines. */
+static char *rows_of(const char *json, bool recursive, const char *path_text) {
+  query_path *path = path_text ? parse(path_text) : NULL;
+  json_rows r = {0};
+  shorn_buffer out = {0};
+  shorn_code rc = json_rows_start(&r, json, strlen(json), recursive, path);
+  for (; !rc && !r.done; rc = json_rows_next(&r)) {
+    const json_row *row = &r.row;
+    char line[512];
+    char key[64] = "-";
+    if (row->key == ROW_INDEX) snprintf(key, sizeof key, "%llu", (unsigned long long)row->index);
+    if (row->key == ROW_NAME) snprintf(key, sizeof key, "'%.*s'", (int)row->name_length, row->name);
+    int n = snprintf(line, sizeof line, "%s %u %lld %s %.*s %.*s %.*s\n", key, row->id, (long long)row->parent,
+                     json_text_kind_name[row->type], (int)row->json_length, row->json, (int)row->fullkey_length,
+                     (const char *)r.fullkey.data, (int)row->path_length, (const char *)r.fullkey.data);
+    buffer_append(&out, line, (size_t)n);
+  }
+  if (rc) out.length = 0, buffer_append(&out, "error", 5);
+  buffer_byte(&out, 0);
+  json_rows_free(&r);
+  query_path_free(path);
+  return (char *)out.data; /* the core's allocator is the C library's here */
+}
+
+static void check_rows(const char *json, bool recursive, const char *path, const char *want) {
+  char *got = rows_of(json, recursive, path);
+  CHECK_STR(got, want);
+  free(got);
+}
+
+static void test_rows(void) {
+  const char *doc = "{\"a\":1,\"b\":[2,{\"c\":null}],\"d\":\"x\"}";
+  /* Nodes count values and keys: { "a" 1 "b" [ 2 { "c" null } "d" "x" are
+   * 0 1 2 3 4 5 6 7 8 9 10. */
+  check_rows(doc, false, NULL,
+             "'a' 2 -1 integer 1 $.a $\n"
+             "'b' 4 -1 array [2,{\"c\":null}] $.b $\n"
+             "'d' 10 -1 text \"x\" $.d $\n");
+  check_rows(doc, true, NULL,
+             "- 0 -1 object {\"a\":1,\"b\":[2,{\"c\":null}],\"d\":\"x\"} $ $\n"
+             "'a' 2 0 integer 1 $.a $\n"
+             "'b' 4 0 array [2,{\"c\":null}] $.b $\n"
+             "0 5 4 integer 2 $.b[0] $.b\n"
+             "1 6 4 object {\"c\":null} $.b[1] $.b\n"
+             "'c' 8 6 null null $.b[1].c $.b[1]\n"
+             "'d' 10 0 text \"x\" $.d $\n");
+  /* Empty containers: no children, but json_tree has the node. */
+  check_rows("[]", false, NULL, "");
+  check_rows("{}", true, NULL, "- 0 -1 object {} $ $\n");
+  /* A scalar is its own single row. */
+  check_rows("-0", false, NULL, "- 0 -1 integer -0 $ $\n");
+  check_rows("\"s\"", true, NULL, "- 0 -1 text \"s\" $ $\n");
+
+  /* fullkey quotes a name unless it is a letter then letters and digits
+   * (ASCII), and writes it as the JSON text does. */
+  check_rows("{\"\":1,\"1a\":2,\"A1\":3,\"a b\":4,\"a_b\":5,\"caf\xc3\xa9\":6,\"q\\\"\":7}", false, NULL,
+             "'' 2 -1 integer 1 $.\"\" $\n"
+             "'1a' 4 -1 integer 2 $.\"1a\" $\n"
+             "'A1' 6 -1 integer 3 $.A1 $\n"
+             "'a b' 8 -1 integer 4 $.\"a b\" $\n"
+             "'a_b' 10 -1 integer 5 $.\"a_b\" $\n"
+             "'caf\xc3\xa9' 12 -1 integer 6 $.\"caf\xc3\xa9\" $\n"
+             "'q\\\"' 14 -1 integer 7 $.\"q\\\"\" $\n");
+
+  /* Under a path, json_each spells fullkey and path from the path as
+   * written; json_tree from the steps, with [0] for each array above. */
+  check_rows("[1,[2]]", false, "$[#-1].\"x\"", "0 1 -1 integer 1 $[#-1].\"x\"[0] $[#-1].\"x\"\n"
+                                               "1 2 -1 array [2] $[#-1].\"x\"[1] $[#-1].\"x\"\n");
+  check_rows("[1,[2]]", true, "$[#-1].x",
+             "'x' 0 -1 array [1,[2]] $[0].x $[0]\n"
+             "0 1 0 integer 1 $[0].x[0] $[0].x\n"
+             "1 2 0 array [2] $[0].x[1] $[0].x\n"
+             "0 3 2 integer 2 $[0].x[1][0] $[0].x[1]\n");
+  /* json_tree's first row keeps its name when it is a container under a
+   * key, and has none when it is a scalar or an element. */
+  check_rows("{\"b\":1}", true, "$.a", "'a' 0 -1 object {\"b\":1} $.a $\n"
+                                       "'b' 2 0 integer 1 $.a.b $.a\n");
+  check_rows("7", true, "$.a.b", "- 0 -1 integer 7 $.a.b $.a\n");
+  check_rows("[7]", true, "$[3]", "- 0 -1 array [7] $[0] $\n"
+                                  "0 1 0 integer 7 $[0][0] $[0]\n");
+  check_rows("7", false, "$.a", "- 0 -1 integer 7 $.a $.a\n");
+}
+
+int main(void) {
+  test_paths();
+  test_scalars();
+  test_unescape();
+  test_rows();
+  return check_report("query");
+}
