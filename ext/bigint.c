@@ -92,7 +92,7 @@ static void schoolbook_binary(uint32_t *restrict r, const uint32_t *a, size_t an
 /* The same in decimal, a column at a time, because carrying after every
  * product would cost a division each.  Sixteen products below 10^18 and a
  * remainder below 10^9 sum below 2^64, so a column is reduced once per
- * sixteen products; what it carries is below bn * 10^9. */
+ * sixteen products; what it carries is below (bn + 1) 10^9. */
 static void schoolbook_decimal(uint32_t *restrict r, const uint32_t *a, size_t an,
                                const uint32_t *b, size_t bn) {
   uint64_t carry = 0;
@@ -113,8 +113,8 @@ static void schoolbook_decimal(uint32_t *restrict r, const uint32_t *a, size_t a
 }
 
 /* r[0, n) = r * scale + add, where r has room for the growth; returns the
- * new length.  A binary scale times a decimal limb, plus a carry below 2^34,
- * fits in 64 bits. */
+ * new length.  A decimal limb times 2^32 plus a carry below 2^33, or a
+ * binary limb times 10^9 plus one below 2^32, fits in 64 bits. */
 static ALWAYS_INLINE size_t scale_add_in(uint64_t base, uint64_t scale, uint32_t *r, size_t n,
                                          uint64_t add) {
   uint64_t carry = add;
@@ -234,7 +234,7 @@ static ALWAYS_INLINE void mul_in(uint64_t base, uint32_t *r, const uint32_t *a, 
     size_t tn = an;
     an = bn, bn = tn;
   }
-  if (!bn) {
+  if (!bn) { /* a sum of slices of zeros: 10^k in binary ends in zero limbs */
     memset(r, 0, an * sizeof *r);
     return;
   }
@@ -318,9 +318,9 @@ typedef struct conversion {
 } conversion;
 
 /* Scratch that convert needs for inputs of up to LEAF * 2^levels limbs.  A
- * split at m keeps one part's result (at most target_limbs(m) limbs) while
- * converting that part or multiplying it by the power, which is no longer
- * than target_limbs(m) either. */
+ * split at m holds one part's result, at most target_limbs(m) limbs, and
+ * beyond it the scratch either of converting that part (the level below) or
+ * of multiplying it by the power, which is no longer than it. */
 static size_t convert_scratch(uint64_t base, size_t levels) {
   size_t total = 0;
   for (size_t j = 0; j < levels; j++) {
@@ -374,7 +374,7 @@ static bool conversion_begin(conversion *c, uint64_t base, size_t n) {
    * power (the square of the one before fills its slot, by the same slack)
    * and the scratch.  At worst, just above LEAF * 2^j limbs, the output is
    * 1.07 limbs per input limb, the powers 2.14 and the scratch 3.2: under
-   * 7.5 in all. */
+   * 7.5 in all into decimal, and less into binary. */
   size_t total = n + target_limbs(base, n), powers = 0;
   for (size_t j = 1; j < c->levels; j++) powers += target_limbs(base, (size_t)LEAF << j);
   total += powers + convert_scratch(base, c->levels);
@@ -400,8 +400,9 @@ static size_t conversion_run(conversion *c) {
   if (c->levels) {
     bool decimal = c->base == DECIMAL_BASE;
     c->power[0].limbs = decimal ? first_decimal : first_binary;
-    c->power[0].length = decimal ? 35 : 21;
-    c->power[0].shift = decimal ? 0 : 9;
+    c->power[0].length = decimal ? sizeof first_decimal / sizeof *first_decimal
+                                 : sizeof first_binary / sizeof *first_binary;
+    c->power[0].shift = decimal ? 0 : 9; /* 2^288 */
   }
   /* Each power after the first is the square of the one before.  The low
    * limb of 5^k is odd and 2^k is no multiple of 10^9, so squaring leaves

@@ -573,21 +573,22 @@ static shorn_code decode_index(decoder *d, uint32_t count, const char *what, uin
   return SHORN_OK;
 }
 
-/* A discriminated union's index stands in for the discriminant, so when the
- * discriminant is an optional field (the reference allows that) its
- * presence bit must be set: without it the value would lack the key that
- * chose its branch, and no value would encode to these bytes.  The bit is
- * read ahead of the branch's own bitmap check; a bitmap cut short is left
- * to that check. */
+/* A discriminated union's index stands in for the discriminant, so the
+ * branch must hold it, or the value would lack the key that chose its
+ * branch and no value would encode to these bytes: a branch that cannot
+ * hold it (shape.c's holders) is refused, and when the discriminant is an
+ * optional field (the reference allows that) its presence bit must be set.
+ * The bit is read ahead of the branch's own bitmap check; a bitmap cut
+ * short is left to that check. */
 static shorn_code check_discriminant(decoder *d, const shape *s, uint64_t index) {
-  const shape *branch = s->u.choice.branches[index];
-  if (branch->kind == SHAPE_REF) branch = branch->u.ref.target;
-  if (branch->kind != SHAPE_OBJECT) return SHORN_OK;
-  const field *f = object_find_field(branch, s->u.choice.on, s->u.choice.on_length);
-  if (!f || !f->optional || remaining(d) <= f->bit >> 3 || field_present(f, d->p)) return SHORN_OK;
-  return fail_at(d, d->p, "Union branch %llu omits its discriminant \"%.*s\"",
-                 (unsigned long long)index, (int)(s->u.choice.on_length < 64 ? s->u.choice.on_length : 64),
-                 s->u.choice.on);
+  const field *f = s->u.choice.holders[index];
+  const char *why = "cannot hold";
+  if (f) {
+    if (!f->optional || remaining(d) <= f->bit >> 3 || field_present(f, d->p)) return SHORN_OK;
+    why = "omits";
+  }
+  return fail_at(d, d->p, "Union branch %llu %s its discriminant \"%.*s\"", (unsigned long long)index,
+                 why, (int)(s->u.choice.on_length < 64 ? s->u.choice.on_length : 64), s->u.choice.on);
 }
 
 static shorn_code decode_ref(decoder *d, const shape *s) {

@@ -9,6 +9,7 @@
  *   shape.c    wire shapes: signatures, fingerprints, widths, build checks
  *   encode.c   JSON DOM to bytes
  *   decode.c   bytes to JSON text
+ *   query.c    SQLite's JSON questions (extract, type, each, tree) from the bytes
  *
  * Strings inside the core are WTF-8: UTF-8 that may also hold a lone
  * surrogate (ED A0..BF xx), because a JSON escape such as "\ud800" can put
@@ -380,6 +381,8 @@ struct shape {
       const char *on; /* discriminated: the key (WTF-8), else NULL */
       uint32_t on_length;
       scalar *cases;            /* discriminated: cases[i] selects branches[i] */
+      const field **holders;    /* discriminated: the field of branches[i] holding cases[i],
+                                 * or NULL when it has none; built by shape.c */
       json_kind *types;         /* type-disjoint: types[i] selects branches[i] */
       int8_t by_kind[KIND_COUNT]; /* type-disjoint: branch per JSON kind, or -1 */
     } choice;

@@ -3,12 +3,12 @@
  * json_each, json_tree) about a payload without decoding it whole.
  *
  * The answers must be exactly what SQLite's functions give over
- * shorn_decode's output, so everything that decides an answer comes from
- * the decoder itself:
+ * shorn_decode's output, so the decoder decides validity and writes text:
  *   - validity: a payload is first read through by shorn_decode with no
  *     output, so a bad one fails with the very error shorn_decode reports;
  *   - navigation: a path is then followed over the bytes, and what is not on
- *     it is skipped by the decoder in validate-only mode, writing nothing;
+ *     it is passed over by its layout alone (it has been checked), writing
+ *     nothing;
  *   - text: the node a path names is written by the decoder, so its JSON is
  *     byte for byte the corresponding part of shorn_decode's output;
  *   - values: scalars are turned into SQL values from that text, by SQLite's
@@ -29,7 +29,8 @@ static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <
  * nothing, however it is spelled. */
 static size_t read_index(const char *s, size_t i, size_t n, uint64_t *value) {
   uint64_t v = 0;
-  for (; i < n && is_digit(s[i]); i++) v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(s[i] - '0');
+  for (; i < n && is_digit(s[i]); i++)
+    v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(s[i] - '0');
   *value = v;
   return i;
 }
@@ -68,11 +69,13 @@ static bool parse_key(const char *s, size_t n, size_t *i, path_step *step) {
     *i = end + 1;
     start++;
   } else {
-    for (end = start; end < n && s[end] != '.' && s[end] != '['; end++) {}
+    for (end = start; end < n && s[end] != '.' && s[end] != '['; end++) {
+    }
     if (end == start) return false;
     *i = end;
   }
-  *step = (path_step){STEP_KEY, key_is_plain(s + start, end - start), s + start, (uint32_t)(end - start), 0};
+  *step =
+      (path_step){STEP_KEY, key_is_plain(s + start, end - start), s + start, (uint32_t)(end - start), 0};
   return true;
 }
 
@@ -87,7 +90,8 @@ static bool parse_index(const char *s, size_t n, size_t *i, path_step *step) {
     step->kind = STEP_FROM_END;
     step->index = 0;
     after = at + 1;
-    if (after + 1 < n && s[after] == '-' && is_digit(s[after + 1])) after = read_index(s, after + 1, n, &step->index);
+    if (after + 1 < n && s[after] == '-' && is_digit(s[after + 1]))
+      after = read_index(s, after + 1, n, &step->index);
   }
   if (after >= n || s[after] != ']') return false;
   *i = after + 1;
@@ -111,7 +115,8 @@ query_path *query_path_parse(const char *text, size_t n, shorn_error *e) {
      * at the character that starts no step. */
     size_t at = copy[i] == '.' ? i + 1 : i;
     path_step *step = &path->steps[path->count++];
-    bool ok = copy[i] == '.' ? (i++, parse_key(copy, n, &i, step)) : copy[i] == '[' && parse_index(copy, n, &i, step);
+    bool ok = copy[i] == '.' ? (i++, parse_key(copy, n, &i, step))
+                             : copy[i] == '[' && parse_index(copy, n, &i, step);
     if (!ok) {
       mem_free(path);
       return path_error(e, text + at, n - at), NULL;
@@ -132,8 +137,8 @@ shorn_code query_open(query *q, const shorn_schema *s, const uint8_t *data, size
   memset(q, 0, sizeof *q); /* so that query_close may follow a failure */
   shorn_code rc = shorn_decode(s, data, length, fingerprint_width, NULL, error);
   if (rc) return rc;
-  q->d = (decoder){.start = data, .p = data, .end = data + length, .error = error,
-                   .ref_depth = q->depth_here};
+  q->d = (decoder){
+      .start = data, .p = data, .end = data + length, .error = error, .ref_depth = q->depth_here};
   if (s->def_count > sizeof q->depth_here / sizeof *q->depth_here &&
       !(q->d.ref_depth = mem_calloc(s->def_count, sizeof *q->d.ref_depth)))
     return error_nomem(error);
@@ -145,45 +150,124 @@ void query_close(query *q) {
   if (q->d.ref_depth != q->depth_here) mem_free(q->d.ref_depth);
 }
 
-/* Skip one value from the decoder's position.  The payload has been
- * validated, so a leaf need not be read again: it is passed by its width or
- * its length prefix alone, which is what makes a late field cheap to reach.
- * Containers, and anything that would not fit (which validation rules
- * out), go through the decoder. */
-static shorn_code skip_one(query *q, const shape *s) {
-  decoder *d = &q->d;
+/* ---- passing over values -------------------------------------------------- */
+
+static bool field_present(const field *f, const uint8_t *bitmap) {
+  return !f->optional || (bitmap[f->bit >> 3] >> (f->bit & 7) & 1);
+}
+
+/* The payload has been validated, so what is not on the path need not be
+ * checked again: it is passed over by its layout alone, a leaf by its width
+ * or length prefix and a container by its counts, a few nanoseconds a value
+ * where the decoder would read every byte of it.  Every read stays inside
+ * the payload; a value that would not fit (which validation rules out) is
+ * handed back to the decoder. */
+static bool pass_value(decoder *d, const shape *s);
+
+static bool pass_bytes(decoder *d, uint64_t n) {
+  if (n > (uint64_t)(d->end - d->p)) return false;
+  d->p += n;
+  return true;
+}
+
+static bool pass_varint(decoder *d) {
   const uint8_t *p = d->p;
-  size_t width;
-  uint64_t length;
+  while (p < d->end && *p & 0x80) p++;
+  return p < d->end && pass_bytes(d, (uint64_t)(p - d->p) + 1);
+}
+
+static bool pass_count(decoder *d, uint64_t *count) { return read_uvarint(d, count) == SHORN_OK; }
+
+/* A string, a byte array, a record key: a length, then that many bytes. */
+static bool pass_body(decoder *d) {
+  uint64_t n;
+  return pass_count(d, &n) && pass_bytes(d, n);
+}
+
+static bool pass_many(decoder *d, const shape *s, uint64_t count) {
+  for (uint64_t i = 0; i < count; i++)
+    if (!pass_value(d, s)) return false;
+  return true;
+}
+
+/* Keyed entries: a count, then a key and a value each. */
+static bool pass_entries(decoder *d, const shape *value) {
+  uint64_t count;
+  if (!pass_count(d, &count)) return false;
+  for (uint64_t i = 0; i < count; i++)
+    if (!pass_body(d) || !pass_value(d, value)) return false;
+  return true;
+}
+
+static bool pass_object(decoder *d, const shape *s) {
+  const uint8_t *bitmap = d->p;
+  if (!pass_bytes(d, (s->u.object.optional_count + 7) / 8)) return false;
+  for (uint32_t i = 0; i < s->u.object.count; i++) {
+    const field *f = &s->u.object.fields[i];
+    if (field_present(f, bitmap) && !pass_value(d, f->value)) return false;
+  }
+  return !s->u.object.extras || pass_entries(d, s->u.object.extras);
+}
+
+static bool pass_value(decoder *d, const shape *s) {
+  uint64_t n;
   switch (s->kind) {
-    case SHAPE_LITERAL: return SHORN_OK;
-    case SHAPE_BOOLEAN: width = 1; break;
-    case SHAPE_FLOAT32: width = 4; break;
-    case SHAPE_FLOAT64: width = 8; break;
-    case SHAPE_UUID: width = 16; break;
+    case SHAPE_LITERAL: return true;
+    case SHAPE_BOOLEAN: return pass_bytes(d, 1);
+    case SHAPE_FLOAT32: return pass_bytes(d, 4);
+    case SHAPE_FLOAT64: return pass_bytes(d, 8);
+    case SHAPE_UUID: return pass_bytes(d, 16);
     case SHAPE_INT:
     case SHAPE_UINT:
     case SHAPE_DATETIME:
-    case SHAPE_ENUM:
-      while (p < d->end && *p & 0x80) p++;
-      width = (size_t)(p - d->p) + 1;
-      break;
+    case SHAPE_ENUM: return pass_varint(d);
     case SHAPE_STRING:
-    case SHAPE_BYTES:
-      if (!read_uvarint(d, &length) && length <= (uint64_t)(d->end - d->p)) {
-        d->p += length;
-        return SHORN_OK;
+    case SHAPE_BYTES: return pass_body(d);
+    case SHAPE_BIGINT: return pass_count(d, &n) && pass_bytes(d, n >> 1);
+    case SHAPE_NULLABLE: return pass_bytes(d, 1) && (!d->p[-1] || pass_value(d, s->u.inner));
+    case SHAPE_UNION:
+      return pass_count(d, &n) && n < s->u.choice.count && pass_value(d, s->u.choice.branches[n]);
+    case SHAPE_REF: return pass_value(d, s->u.ref.target);
+    case SHAPE_ARRAY:
+    case SHAPE_SET:
+      if (s->u.array.length >= 0)
+        n = (uint64_t)s->u.array.length;
+      else if (!pass_count(d, &n))
+        return false;
+      return pass_many(d, s->u.array.element, n);
+    case SHAPE_MAP:
+      if (!pass_count(d, &n)) return false;
+      for (uint64_t i = 0; i < n; i++)
+        if (!pass_value(d, s->u.map.key) || !pass_value(d, s->u.map.value)) return false;
+      return true;
+    case SHAPE_TUPLE:
+      for (uint32_t i = 0; i < s->u.tuple.count; i++)
+        if (!pass_value(d, s->u.tuple.items[i])) return false;
+      return !s->u.tuple.rest || (pass_count(d, &n) && pass_many(d, s->u.tuple.rest, n));
+    case SHAPE_OBJECT: return pass_object(d, s);
+    case SHAPE_RECORD: return pass_entries(d, s->u.record);
+    case SHAPE_ANY:
+      if (!pass_bytes(d, 1)) return false;
+      switch (d->p[-1]) {
+        case 0:
+        case 1:
+        case 2: return true;
+        case 3: return pass_varint(d);
+        case 4: return pass_bytes(d, 8);
+        case 5: return pass_body(d);
+        case 6: return pass_count(d, &n) && pass_many(d, &dynamic_value, n);
+        case 7: return pass_entries(d, &dynamic_value);
+        default: return false;
       }
-      width = SIZE_MAX;
-      break;
-    default: width = SIZE_MAX; break;
   }
-  if (width <= (size_t)(d->end - p)) {
-    d->p += width;
-    return SHORN_OK;
-  }
-  d->p = p;
-  return decode_value(d, s);
+  return false;
+}
+
+static shorn_code skip_one(query *q, const shape *s) {
+  const uint8_t *start = q->d.p;
+  if (pass_value(&q->d, s)) return SHORN_OK;
+  q->d.p = start;
+  return decode_value(&q->d, s);
 }
 
 /* Skip `count` values of shape `s`. */
@@ -194,6 +278,8 @@ static shorn_code skip(query *q, const shape *s, uint64_t count) {
   }
   return SHORN_OK;
 }
+
+/* ---- following a path ------------------------------------------------------- */
 
 /* Look through the shapes that add no JSON of their own: a present
  * nullable, a union's branch, a recursive reference.  What is left writes
@@ -227,7 +313,8 @@ static bool name_matches(const path_step *step, const uint8_t *name, size_t n, b
   if (step->plain) return n == step->key_length && memcmp(name, step->key, n) == 0;
   shorn_buffer written = {0};
   if (!buffer_json_string(&written, (const char *)name, n)) return *nomem = true, false;
-  bool same = written.length == step->key_length + 2u && memcmp(written.data + 1, step->key, step->key_length) == 0;
+  bool same = written.length == step->key_length + 2u &&
+              memcmp(written.data + 1, step->key, step->key_length) == 0;
   shorn_buffer_free(&written);
   return same;
 }
@@ -238,14 +325,11 @@ static const field *declared_field(const shape *obj, const path_step *step) {
   if (step->plain) return object_find_field(obj, step->key, step->key_length);
   for (uint32_t i = 0; i < obj->u.object.count; i++) {
     const field *f = &obj->u.object.fields[i];
-    if (f->json_key_length == step->key_length + 3u && memcmp(f->json_key + 1, step->key, step->key_length) == 0)
+    if (f->json_key_length == step->key_length + 3u &&
+        memcmp(f->json_key + 1, step->key, step->key_length) == 0)
       return f;
   }
   return NULL;
-}
-
-static bool field_present(const field *f, const uint8_t *bitmap) {
-  return !f->optional || (bitmap[f->bit >> 3] >> (f->bit & 7) & 1);
 }
 
 /* Keyed entries (a record, an open object's extras, a dynamic object) from
@@ -423,7 +507,8 @@ shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, j
 
 /* ---- JSON text, as SQLite reads it --------------------------------------- */
 
-const char *const json_text_kind_name[] = {"null", "true", "false", "integer", "real", "text", "array", "object"};
+const char *const json_text_kind_name[] = {"null", "true", "false", "integer",
+                                           "real", "text", "array", "object"};
 
 json_text_kind json_text_type(const char *json, size_t n) {
   switch (json[0]) {
@@ -461,7 +546,8 @@ static uint32_t hex4(const char *s) {
   return hex_value(s[0]) << 12 | hex_value(s[1]) << 8 | hex_value(s[2]) << 4 | hex_value(s[3]);
 }
 
-bool json_text_unescape(const char *s, size_t n, shorn_buffer *scratch, const char **value, size_t *length) {
+bool json_text_unescape(const char *s, size_t n, shorn_buffer *scratch, const char **value,
+                        size_t *length) {
   const char *end = s + n;
   if (!memchr(s, '\\', n)) {
     *value = s;
@@ -479,7 +565,12 @@ bool json_text_unescape(const char *s, size_t n, shorn_buffer *scratch, const ch
     char c = s[1];
     s += 2;
     if (c != 'u') {
-      *o++ = c == 'b' ? '\b' : c == 'f' ? '\f' : c == 'n' ? '\n' : c == 'r' ? '\r' : c == 't' ? '\t' : (uint8_t)c;
+      *o++ = c == 'b'   ? '\b'
+             : c == 'f' ? '\f'
+             : c == 'n' ? '\n'
+             : c == 'r' ? '\r'
+             : c == 't' ? '\t'
+                        : (uint8_t)c;
       continue;
     }
     uint32_t u = hex4(s);
@@ -577,9 +668,12 @@ static bool push_frame(json_rows *r, const json_row *row) {
   return true;
 }
 
-static bool is_container(json_text_kind type) { return type == JSON_TEXT_ARRAY || type == JSON_TEXT_OBJECT; }
+static bool is_container(json_text_kind type) {
+  return type == JSON_TEXT_ARRAY || type == JSON_TEXT_OBJECT;
+}
 
-shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recursive, const query_path *path) {
+shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recursive,
+                           const query_path *path) {
   r->p = json;
   r->end = json + n;
   r->recursive = recursive;

@@ -594,6 +594,29 @@ static bool index_object(finisher *f, shape *sh) {
   return true;
 }
 
+/* The field of a discriminated union's branch i that holds its case: the
+ * literal of cases[i] under the discriminant's key.  The reference picks
+ * the discriminant from each branch's "properties" before translating the
+ * branch, so a "$ref" beside them can make the branch something else, or
+ * the field something else; such a branch has no holder, and no value
+ * decoded from it could be encoded, so decode.c refuses it. */
+static const field *holder_of(const finisher *f, const shape *sh, uint32_t i) {
+  const shape *b = sh->u.choice.branches[i];
+  const scalar *c = &sh->u.choice.cases[i];
+  if (b->kind == SHAPE_REF) b = f->schema->defs[b->u.ref.index];
+  for (uint32_t k = 0; b->kind == SHAPE_OBJECT && k < b->u.object.count; k++) {
+    const field *fl = &b->u.object.fields[k];
+    if (fl->key_length != sh->u.choice.on_length ||
+        memcmp(fl->key, sh->u.choice.on, fl->key_length) != 0)
+      continue;
+    const scalar *held = &fl->value->u.literal;
+    bool same = fl->value->kind == SHAPE_LITERAL && held->json_length == c->json_length &&
+                memcmp(held->json, c->json, c->json_length) == 0;
+    return same ? fl : NULL;
+  }
+  return NULL;
+}
+
 static bool build_tables(finisher *f, shape *sh) {
   switch (sh->kind) {
     case SHAPE_OBJECT: return index_object(f, sh);
@@ -601,6 +624,12 @@ static bool build_tables(finisher *f, shape *sh) {
       memset(sh->u.choice.by_kind, -1, sizeof sh->u.choice.by_kind);
       for (uint32_t i = 0; !sh->u.choice.on && i < sh->u.choice.count; i++)
         sh->u.choice.by_kind[sh->u.choice.types[i]] = (int8_t)i;
+      if (sh->u.choice.on && !sh->u.choice.holders) {
+        const field **holders = arena_alloc(&f->schema->arena, sh->u.choice.count * sizeof *holders);
+        if (!holders) return false;
+        for (uint32_t i = 0; i < sh->u.choice.count; i++) holders[i] = holder_of(f, sh, i);
+        sh->u.choice.holders = holders;
+      }
       return true;
     case SHAPE_REF: sh->u.ref.target = f->schema->defs[sh->u.ref.index]; return true;
     default: return true;

@@ -99,9 +99,8 @@ static bool path_argument(sqlite3_context *ctx, int i, sqlite3_value *v, const c
   return *held != NULL;
 }
 
-/* The payload and schema of a call, read and validated: false after
- * reporting an error, or with *q unopened (q->d.start NULL) when the answer
- * is NULL. */
+/* One call of a scalar function: its name for messages, the payload it
+ * reads, and what went wrong. */
 typedef struct call {
   const char *function;
   query q;
@@ -166,13 +165,6 @@ static void result_json(sqlite3_context *ctx, const char *json, size_t n, shorn_
   }
 }
 
-static void result_code(sqlite3_context *ctx, const char *function, call *c, shorn_code rc) {
-  if (rc == SHORN_ERROR_NOMEM)
-    sqlite3_result_error_nomem(ctx);
-  else
-    shorn_report(ctx, function, &c->error);
-}
-
 /* ---- the scalar functions ------------------------------------------------ */
 
 static bool is_null(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_NULL; }
@@ -183,7 +175,7 @@ static shorn_code append_answer(call *c, const held_path *held, shorn_buffer *ou
   shorn_code rc = held ? query_find(&c->q, held->path, &node) : SHORN_OK;
   if (rc) return rc;
   if (node.shape) return query_json(&c->q, &node, out);
-  return buffer_append(out, "null", 4) ? SHORN_OK : SHORN_ERROR_NOMEM;
+  return buffer_append(out, "null", 4) ? SHORN_OK : error_nomem(&c->error);
 }
 
 static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -221,17 +213,17 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
         if (held) out = &held->json;
         out->length = 0;
       }
-      if (!buffer_byte(out, i == first ? '[' : ',')) rc = SHORN_ERROR_NOMEM;
+      if (!buffer_byte(out, i == first ? '[' : ',')) rc = error_nomem(&c.error);
       if (!rc) rc = append_answer(&c, held, out);
     }
-    if (ok && !rc && !buffer_byte(out, ']')) rc = SHORN_ERROR_NOMEM;
+    if (ok && !rc && !buffer_byte(out, ']')) rc = error_nomem(&c.error);
     if (ok && !rc) {
       sqlite3_result_text64(ctx, (const char *)out->data, out->length, SQLITE_TRANSIENT, SQLITE_UTF8);
       sqlite3_result_subtype(ctx, 'J');
     }
     shorn_buffer_free(&local);
   }
-  if (rc) result_code(ctx, c.function, &c, rc);
+  if (rc) shorn_report(ctx, c.function, &c.error);
   query_close(&c.q);
 }
 
@@ -252,11 +244,12 @@ static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   json_text_kind type;
   shorn_code rc = SHORN_OK;
   /* A NULL path, like one that names nothing, gives NULL. */
-  bool have_path = !path_index || (path_argument(ctx, path_index, argv[path_index], c.function, &held) && held);
+  bool have_path =
+      !path_index || (path_argument(ctx, path_index, argv[path_index], c.function, &held) && held);
   if (have_path && !(rc = query_find(&c.q, held ? held->path : NULL, &node)) && node.shape &&
       !(rc = query_type(&c.q, &node, held ? &held->json : &local, &type)))
     sqlite3_result_text(ctx, json_text_kind_name[type], -1, SQLITE_STATIC);
-  if (rc) result_code(ctx, c.function, &c, rc);
+  if (rc) shorn_report(ctx, c.function, &c.error);
   shorn_buffer_free(&local);
   query_close(&c.q);
 }
@@ -278,7 +271,8 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   size_t n;
   shorn_error e;
   int rc = payload_bytes(argv[0], &data, &n);
-  shorn_code decoded = rc == SQLITE_OK ? shorn_decode(compiled->schema, data, n, width, NULL, &e) : SHORN_OK;
+  shorn_code decoded =
+      rc == SQLITE_OK ? shorn_decode(compiled->schema, data, n, width, NULL, &e) : SHORN_OK;
   if (rc == SQLITE_NOMEM || decoded == SHORN_ERROR_NOMEM) {
     sqlite3_result_error_nomem(ctx);
   } else if (!want_error) {
@@ -353,8 +347,9 @@ typedef struct rows_cursor {
 static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
                         char **error) {
   (void)aux, (void)argc, (void)argv, (void)error;
-  int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(key, value, type, atom, id, parent, fullkey, path, "
-                                    "payload HIDDEN, schema HIDDEN, fp_bytes HIDDEN, root HIDDEN)");
+  int rc = sqlite3_declare_vtab(db,
+                                "CREATE TABLE x(key, value, type, atom, id, parent, fullkey, path, "
+                                "payload HIDDEN, schema HIDDEN, fp_bytes HIDDEN, root HIDDEN)");
   if (rc != SQLITE_OK) return rc;
   rows_vtab *vt = sqlite3_malloc(sizeof *vt);
   if (!vt) return SQLITE_NOMEM;
@@ -391,8 +386,8 @@ static int rows_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
   if (unusable & ~used) return SQLITE_CONSTRAINT;
   if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn < 0 && !info->aOrderBy[0].desc)
     info->orderByConsumed = 1;
+  if ((used & 3) != 3) return SQLITE_OK; /* idxNum 0, and the default cost, which is huge */
   info->idxNum = used;
-  if ((used & 3) != 3) return SQLITE_OK; /* the default cost, which is huge */
   info->estimatedCost = 1;
   for (int i = 0, argv_index = 1; i < ARGUMENTS; i++) {
     if (constraint[i] < 0) continue;
@@ -472,7 +467,9 @@ static int cursor_schema(rows_cursor *cur, sqlite3_value *value) {
     return SQLITE_OK;
   forget_schema(cur);
   sqlite3 *db = ((rows_vtab *)cur->base.pVtab)->db;
-  int rc = cur->resolve ? SQLITE_OK : sqlite3_prepare_v2(db, "SELECT shorn_resolve_schema(?1, ?2)", -1, &cur->resolve, NULL);
+  int rc = cur->resolve
+               ? SQLITE_OK
+               : sqlite3_prepare_v2(db, "SELECT shorn_resolve_schema(?1, ?2)", -1, &cur->resolve, NULL);
   if (rc != SQLITE_OK) return cursor_error(cur, rc, sqlite3_errmsg(db));
   cur->schema.function = cur->function;
   sqlite3_bind_value(cur->resolve, 1, value);
@@ -541,7 +538,8 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
   if (!code && node.shape) code = query_json(&q, &node, &cur->json);
   query_close(&q);
   if (!code && node.shape &&
-      (code = json_rows_start(&cur->rows, (const char *)cur->json.data, cur->json.length, cur->recursive, cur->path)))
+      (code = json_rows_start(&cur->rows, (const char *)cur->json.data, cur->json.length, cur->recursive,
+                              cur->path)))
     error_nomem(&e);
   return code ? cursor_core_error(cur, &e) : SQLITE_OK;
 }
@@ -586,8 +584,12 @@ static int rows_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int colu
     case COLUMN_PARENT:
       if (row->parent >= 0) sqlite3_result_int64(ctx, row->parent);
       break;
-    case COLUMN_FULLKEY: sqlite3_result_text64(ctx, fullkey, row->fullkey_length, SQLITE_TRANSIENT, SQLITE_UTF8); break;
-    case COLUMN_PATH: sqlite3_result_text64(ctx, fullkey, row->path_length, SQLITE_TRANSIENT, SQLITE_UTF8); break;
+    case COLUMN_FULLKEY:
+      sqlite3_result_text64(ctx, fullkey, row->fullkey_length, SQLITE_TRANSIENT, SQLITE_UTF8);
+      break;
+    case COLUMN_PATH:
+      sqlite3_result_text64(ctx, fullkey, row->path_length, SQLITE_TRANSIENT, SQLITE_UTF8);
+      break;
     case COLUMN_ROOT:
       /* As json_each's root: the path, '$' when none was given. */
       if (!cur->arguments[COLUMN_ROOT - COLUMN_PAYLOAD]) {
@@ -596,17 +598,18 @@ static int rows_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int colu
       }
       /* fall through */
     default:
-      if (cur->arguments[column - COLUMN_PAYLOAD]) sqlite3_result_value(ctx, cur->arguments[column - COLUMN_PAYLOAD]);
+      if (cur->arguments[column - COLUMN_PAYLOAD])
+        sqlite3_result_value(ctx, cur->arguments[column - COLUMN_PAYLOAD]);
   }
   return SQLITE_OK;
 }
 
 /* Eponymous only (no xCreate): the module's name is the table's. */
-#define ROWS_MODULE(open)                                                                          \
-  {                                                                                                \
-    .xConnect = rows_connect, .xBestIndex = rows_best_index, .xDisconnect = rows_disconnect,       \
-    .xOpen = open, .xClose = rows_close, .xFilter = rows_filter, .xNext = rows_next,               \
-    .xEof = rows_eof, .xColumn = rows_column, .xRowid = rows_rowid                                 \
+#define ROWS_MODULE(open) \
+  { \
+    .xConnect = rows_connect, .xBestIndex = rows_best_index, .xDisconnect = rows_disconnect, \
+    .xOpen = open, .xClose = rows_close, .xFilter = rows_filter, .xNext = rows_next, .xEof = rows_eof, \
+    .xColumn = rows_column, .xRowid = rows_rowid \
   }
 
 static const sqlite3_module each_module = ROWS_MODULE(each_open);
@@ -649,8 +652,8 @@ int shorn_register_query(sqlite3 *db, shorn_state *st, void (*release)(void *)) 
   int rc = SQLITE_OK;
   for (size_t i = 0; i < sizeof functions / sizeof *functions && rc == SQLITE_OK; i++) {
     st->registrations++;
-    rc = sqlite3_create_function_v2(db, functions[i].name, functions[i].arguments, functions[i].flags, st,
-                                    functions[i].call, NULL, NULL, release);
+    rc = sqlite3_create_function_v2(db, functions[i].name, functions[i].arguments, functions[i].flags,
+                                    st, functions[i].call, NULL, NULL, release);
   }
   if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "shorn_each", &each_module, NULL);
   if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "shorn_tree", &tree_module, NULL);

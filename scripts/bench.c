@@ -7,11 +7,12 @@
  *
  * Builds four fixtures in one database, each row stored both as JSON text
  * (in FIXTURE_json) and as a shorn BLOB (in FIXTURE_shorn, same ids): a
- * table holds one form or the other, as an application's would.  Then runs each measured query over every row of its
- * fixture, all the queries of one repetition before any of the next (so a
- * burst of load elsewhere hits every query alike), and reports medians:
- * per-row costs and ratios, stored sizes, the core codec alone (no SQLite),
- * and how often a schema is compiled in a 1,000,000-row query.
+ * table holds one form or the other, as an application's would.  Then
+ * runs each measured query over every row of its fixture, all the queries
+ * of one repetition before any of the next (so a burst of load elsewhere
+ * hits every query alike), and reports medians: per-row costs and ratios,
+ * stored sizes, the core codec alone (no SQLite), and how often a schema is
+ * compiled in a 1,000,000-row query.
  *
  * The SQL functions are the loadable extension's own, loaded as users load
  * it; the core codec is linked in statically for the codec-alone figures.
@@ -301,8 +302,9 @@ static void document(shorn_buffer *b) {
   put(b, "}");
 }
 
-#define OBJ(props, required) \
-  "{\"type\":\"object\",\"properties\":{" props "},\"required\":[" required "],\"additionalProperties\":false}"
+#define OBJ(props, required)                                                \
+  "{\"type\":\"object\",\"properties\":{" props "},\"required\":[" required \
+  "],\"additionalProperties\":false}"
 #define STR "{\"type\":\"string\"}"
 #define UINT "{\"type\":\"integer\",\"minimum\":0}"
 #define INT "{\"type\":\"integer\"}"
@@ -468,8 +470,9 @@ static void build(sqlite3 *db, int rows) {
     sqlite3_free(sql);
     /* The round trip holds on every row, or the fixture is not what the
      * numbers claim to measure. */
-    sqlite3_int64 bad = query_int(db, "SELECT count(*) FROM %s_shorn WHERE shorn_encode(shorn_decode(shorn, %Q), %Q) "
-                                      "IS NOT shorn",
+    sqlite3_int64 bad = query_int(db,
+                                  "SELECT count(*) FROM %s_shorn "
+                                  "WHERE shorn_encode(shorn_decode(shorn, %Q), %Q) IS NOT shorn",
                                   fx->name, fx->name, fx->name);
     if (bad) die("%s: %lld rows do not round-trip", fx->name, (long long)bad);
   }
@@ -528,13 +531,13 @@ static double run(sqlite3 *db, sqlite3_stmt *st) {
 
 /* ---- the core codec alone ----------------------------------------------------- */
 
+/* Every row of a fixture, laid end to end as a file of records would be:
+ * the JSON texts in one buffer, the payloads in another. */
 typedef struct corpus {
   int rows;
-  char **json;
-  size_t *json_length;
-  unsigned char **payload;
-  size_t *payload_length;
-  size_t json_bytes, payload_bytes, decoded_bytes;
+  shorn_buffer json, payloads;
+  size_t *json_end, *payload_end; /* where row i ends in each */
+  size_t decoded_bytes;
   uint64_t values; /* JSON values in all rows, containers included */
   shorn_schema *schema;
   double *encode_seconds, *decode_seconds;
@@ -551,38 +554,32 @@ static uint64_t count_values(const json_value *v) {
 
 static void load_corpus(sqlite3 *db, const fixture *fx, corpus *c, int rows, int reps) {
   c->rows = rows;
-  c->json = calloc((size_t)rows, sizeof *c->json);
-  c->json_length = calloc((size_t)rows, sizeof *c->json_length);
-  c->payload = calloc((size_t)rows, sizeof *c->payload);
-  c->payload_length = calloc((size_t)rows, sizeof *c->payload_length);
+  c->json_end = calloc((size_t)rows, sizeof *c->json_end);
+  c->payload_end = calloc((size_t)rows, sizeof *c->payload_end);
   c->encode_seconds = calloc((size_t)reps, sizeof(double));
   c->decode_seconds = calloc((size_t)reps, sizeof(double));
-  if (!c->json || !c->json_length || !c->payload || !c->payload_length || !c->encode_seconds ||
-      !c->decode_seconds)
-    die("out of memory");
+  if (!c->json_end || !c->payload_end || !c->encode_seconds || !c->decode_seconds) die("out of memory");
   char *sql = sqlite3_mprintf("SELECT json, shorn FROM %s_json JOIN %s_shorn USING (id) ORDER BY id",
                               fx->name, fx->name);
   sqlite3_stmt *st = prepare(db, sql);
   sqlite3_free(sql);
   for (int i = 0; i < rows && sqlite3_step(st) == SQLITE_ROW; i++) {
-    size_t n = (size_t)sqlite3_column_bytes(st, 0), m = (size_t)sqlite3_column_bytes(st, 1);
-    c->json[i] = malloc(n + 1);
-    c->payload[i] = malloc(m + 1);
-    if (!c->json[i] || !c->payload[i]) die("out of memory");
-    memcpy(c->json[i], sqlite3_column_text(st, 0), n);
-    if (m) memcpy(c->payload[i], sqlite3_column_blob(st, 1), m);
-    c->json_length[i] = n, c->payload_length[i] = m;
-    c->json_bytes += n, c->payload_bytes += m;
+    const char *json = (const char *)sqlite3_column_text(st, 0);
+    size_t n = (size_t)sqlite3_column_bytes(st, 0);
+    append(&c->json, json, n);
+    append(&c->payloads, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1));
+    c->json_end[i] = c->json.length, c->payload_end[i] = c->payloads.length;
     arena a = {0};
     json_value *v;
     shorn_error e;
-    if (json_parse(&a, c->json[i], n, &v, &e)) die("%s row %d: %s", fx->name, i, e.message);
+    if (json_parse(&a, json, n, &v, &e)) die("%s row %d: %s", fx->name, i, e.message);
     c->values += count_values(v);
     arena_free(&a);
   }
   sqlite3_finalize(st);
   shorn_error e;
-  if (shorn_schema_compile(fx->schema, strlen(fx->schema), &c->schema, &e)) die("%s: %s", fx->name, e.message);
+  if (shorn_schema_compile(fx->schema, strlen(fx->schema), &c->schema, &e))
+    die("%s: %s", fx->name, e.message);
 }
 
 /* One pass over every row: encode (JSON in) or decode (JSON out), each into
@@ -593,9 +590,11 @@ static double core_pass(corpus *c, bool encode) {
   size_t decoded = 0;
   double start = cpu_seconds();
   for (int i = 0; i < c->rows; i++) {
+    size_t j0 = i ? c->json_end[i - 1] : 0, p0 = i ? c->payload_end[i - 1] : 0;
     out.length = 0;
-    shorn_code rc = encode ? shorn_encode(c->schema, c->json[i], c->json_length[i], 0, &out, &e)
-                           : shorn_decode(c->schema, c->payload[i], c->payload_length[i], 0, &out, &e);
+    shorn_code rc =
+        encode ? shorn_encode(c->schema, (const char *)c->json.data + j0, c->json_end[i] - j0, 0, &out, &e)
+               : shorn_decode(c->schema, c->payloads.data + p0, c->payload_end[i] - p0, 0, &out, &e);
     if (rc) die("core %s row %d: %s", encode ? "encode" : "decode", i, e.message);
     decoded += out.length;
   }
@@ -606,8 +605,9 @@ static double core_pass(corpus *c, bool encode) {
 }
 
 static void free_corpus(corpus *c) {
-  for (int i = 0; i < c->rows; i++) free(c->json[i]), free(c->payload[i]);
-  free(c->json), free(c->json_length), free(c->payload), free(c->payload_length);
+  shorn_buffer_free(&c->json);
+  shorn_buffer_free(&c->payloads);
+  free(c->json_end), free(c->payload_end);
   free(c->encode_seconds), free(c->decode_seconds);
   shorn_schema_free(c->schema);
 }
@@ -686,8 +686,8 @@ static void cpu_model(char *out, size_t cap) {
 static void compare(FILE *out, const char *fixture_name, const char *what, double json_ns, double json_floor,
                     double shorn_ns, double shorn_floor, double target) {
   double ratio = json_ns / shorn_ns;
-  emit(out, "| %s | %s | %.0f | %.0f | %.2f× | %.2f× | %.1f× | ≥%g×: %s |\n", fixture_name, what, json_ns, shorn_ns,
-       ratio, (json_ns - json_floor) / (shorn_ns - shorn_floor), json_ns / shorn_floor, target,
+  emit(out, "| %s | %s | %.0f | %.0f | %.2f× | %.2f× | %.1f× | ≥%g×: %s |\n", fixture_name, what, json_ns,
+       shorn_ns, ratio, (json_ns - json_floor) / (shorn_ns - shorn_floor), json_ns / shorn_floor, target,
        ratio >= target ? "yes" : "**no**");
 }
 
@@ -803,17 +803,17 @@ int main(int argc, char **argv) {
             "into a register, calling a function) before any function works. *Above floor* compares "
             "what remains; *ceiling* is the ratio shorn would show if its function cost nothing at all "
             "(SQLite's time over shorn's floor).\n\n");
-  emit(out, "| fixture | measured | SQLite JSON ns/row | shorn ns/row | faster | above floor | ceiling | target |\n");
+  emit(out, "| fixture | measured | SQLite JSON ns/row | shorn ns/row | faster | above floor | ceiling "
+            "| target |\n");
   emit(out, "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
   for (int f = 0; f < FIXTURES; f++) {
     const fixture *fx = &fixtures[f];
     const measure *x = m[f];
     double ft = x[OP_FLOOR_TEXT].median_ns, fb = x[OP_FLOOR_BLOB].median_ns;
     emit(out, "| %s | floor: empty function on the column | %.0f | %.0f | | | | |\n", fx->name, ft, fb);
-    compare(out, fx->name, "`shorn_decode(blob)` vs `json(text)`", x[OP_JSON].median_ns, ft, x[OP_DECODE].median_ns,
-            fb, 3);
-    compare(out, fx->name, "`shorn_encode(text)` vs `json(text)`", x[OP_JSON].median_ns, ft, x[OP_ENCODE].median_ns,
-            ft, 1.5);
+    double json = x[OP_JSON].median_ns;
+    compare(out, fx->name, "`shorn_decode(blob)` vs `json(text)`", json, ft, x[OP_DECODE].median_ns, fb, 3);
+    compare(out, fx->name, "`shorn_encode(text)` vs `json(text)`", json, ft, x[OP_ENCODE].median_ns, ft, 1.5);
     for (int late = 0; late < 2; late++) {
       const measure *j = &x[late ? OP_JX_LATE : OP_JX_EARLY], *sx = &x[late ? OP_SX_LATE : OP_SX_EARLY];
       char what[96];
@@ -825,7 +825,8 @@ int main(int argc, char **argv) {
         emit(out, "| %s | %s | %.0f | n/a | | | | ≥3×: not built |\n", fx->name, what, j->median_ns);
     }
     emit(out, "| %s | stored bytes per row | %.0f | %.0f | %.2f× smaller | | | |\n", fx->name,
-         (double)json_bytes[f] / rows, (double)shorn_bytes[f] / rows, (double)json_bytes[f] / (double)shorn_bytes[f]);
+         (double)json_bytes[f] / rows, (double)shorn_bytes[f] / rows,
+         (double)json_bytes[f] / (double)shorn_bytes[f]);
   }
   if (!have_extract)
     emit(out, "\n`shorn_extract` is not in this build yet (issue 5); its rows fill in once it is.\n");
@@ -840,7 +841,7 @@ int main(int argc, char **argv) {
     corpus *c = &core[f];
     double enc = median(c->encode_seconds, reps), dec = median(c->decode_seconds, reps);
     emit(out, "| %s | %.0f | %.1f | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f |\n", fixtures[f].name,
-         (double)c->json_bytes / rows, (double)c->values / rows, (double)c->json_bytes / enc / 1e6,
+         (double)c->json.length / rows, (double)c->values / rows, (double)c->json.length / enc / 1e6,
          enc * 1e9 / rows, enc * 1e9 / (double)c->values, (double)c->decoded_bytes / dec / 1e6,
          dec * 1e9 / rows, dec * 1e9 / (double)c->values);
     free_corpus(c);
@@ -857,7 +858,7 @@ int main(int argc, char **argv) {
     free(cases[i].seconds);
   }
   if (out) fclose(out);
-  fprintf(stderr, "bench: done in %.0f s%s%s\n", difftime(time(NULL), started), out_path ? ", written to " : "",
-          out_path ? out_path : "");
+  fprintf(stderr, "bench: done in %.0f s%s%s\n", difftime(time(NULL), started),
+          out_path ? ", written to " : "", out_path ? out_path : "");
   return 0;
 }

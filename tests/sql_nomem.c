@@ -82,6 +82,18 @@ static const struct {
     {"SELECT shorn_decode(x'002d05477261636500', 'person'), shorn_fingerprint('person')", false},
     {"SELECT shorn_decode(x'002d054772616365', 'nobody')", true},
     {"SELECT shorn_signature('{\"type\":\"strin\"}')", true},
+    /* sqlite_query.c: scalars, several paths, escaped keys, the table-valued
+     * functions with and without a fingerprint, refusals. */
+    {"SELECT shorn_extract(x'002d05477261636500', " PERSON ", '$.name'),"
+     " shorn_extract(x'002d05477261636500', " PERSON ", '$.age', '$.tags', '$.x')", false},
+    {"SELECT shorn_type(x'002d05477261636500', " PERSON ", '$.name'), shorn_type(x'002d05477261636500', " PERSON "),"
+     " shorn_valid(x'002d05477261636500', " PERSON "), shorn_error(x'002d0547', " PERSON ")", false},
+    {"SELECT shorn_extract(x'002d05477261636500', 'person', '$.a\\\"b')", false},
+    {"SELECT * FROM shorn_each(x'002d05477261636500', " PERSON ")", false},
+    {"SELECT * FROM shorn_tree(x'002d05477261636500', 'person', '$')", false},
+    {"SELECT * FROM shorn_tree(shorn_encode(" GRACE ", 'person', 3), 'person', 3)", false},
+    {"SELECT shorn_extract(x'002d0547', 'person', '$')", true},
+    {"SELECT * FROM shorn_each(x'002d05477261636500', 'person', '$[')", true},
 };
 
 #define STATEMENTS (sizeof statements / sizeof *statements)

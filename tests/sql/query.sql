@@ -41,7 +41,8 @@ SELECT count(*) FROM people, (SELECT '$' AS p UNION ALL SELECT '$.name' UNION AL
 -- An inline schema works as well as a name.
 SELECT shorn_extract(shorn_encode('[1,2.5,"x",true,null]', '{"type":"array","items":{}}'),
                      '{"type":"array","items":{}}', '$[0]', '$[1]', '$[2]', '$[3]', '$[4]');
-SELECT shorn_extract(x'01', '{"type":"boolean"}', '$'), typeof(shorn_extract(x'01', '{"type":"boolean"}', '$'));
+SELECT shorn_extract(x'01', '{"type":"boolean"}', '$'), typeof(shorn_extract(x'01', '{"type":"boolean"}', '$')),
+       shorn_extract(x'00', '{"type":"boolean"}', '$');
 
 .print -- numbers as SQLite reads the decoded text
 CREATE TABLE numbers(v);
@@ -52,6 +53,26 @@ SELECT key, typeof(value), value, type FROM shorn_each((SELECT v FROM numbers), 
 -- Infinity is 9e999 (REAL), NaN is null, in JSON and in SQL.
 SELECT shorn_extract(x'000000000000f07f', '{"type":"number"}', '$'), shorn_type(x'000000000000f07f', '{"type":"number"}'),
        quote(shorn_extract(x'000000000000f87f', '{"type":"number"}', '$')), shorn_type(x'000000000000f87f', '{"type":"number"}');
+
+.print -- the byte layout's shapes: strings, numbers, and Maps as arrays of [key, value]
+CREATE TABLE rich(schema TEXT, payload BLOB);
+INSERT INTO rich(schema) VALUES ('{"type":"object","properties":{
+  "at":{"type":"string","format":"date-time"},"big":{"type":"string","x-shorn":"bigint"},
+  "blob":{"type":"string","contentEncoding":"base64","x-shorn":"bytes"},"f32":{"type":"number","x-shorn":"float32"},
+  "map":{"type":"array","items":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer","minimum":0}],
+         "items":false,"minItems":2,"maxItems":2},"x-shorn":"map"},
+  "set":{"type":"array","items":{"type":"string"},"uniqueItems":true,"x-shorn":"set"},
+  "z":{"type":"string"}},"required":["at","big","blob","f32","map","set","z"],"additionalProperties":false}');
+UPDATE rich SET payload = shorn_encode('{"at":"2026-09-03T12:00:00.000Z","big":"-123456789012345678901234567890",
+  "blob":"CQk=","f32":1.5,"map":[["x",1],["y",300]],"set":["a","b"],"z":"last"}', schema);
+SELECT shorn_decode(payload, schema) FROM rich;
+SELECT shorn_extract(payload, schema, '$.z'), shorn_extract(payload, schema, '$.big'), shorn_extract(payload, schema, '$.at'),
+       shorn_extract(payload, schema, '$.map[1][0]'), shorn_extract(payload, schema, '$.map[#-1][1]'),
+       shorn_extract(payload, schema, '$.map[0]'), shorn_type(payload, schema, '$.f32') FROM rich;
+SELECT s.fullkey, s.type, s.atom FROM rich, shorn_tree(rich.payload, rich.schema, '$.map') AS s;
+SELECT count(*) FROM rich, shorn_tree(rich.payload, rich.schema) AS s
+  JOIN json_tree(shorn_decode(rich.payload, rich.schema)) AS j ON j.id = s.id
+  WHERE s.fullkey = j.fullkey AND s.value IS j.value AND s.type = j.type AND s.parent IS j.parent;
 
 .print -- paths: quoted keys, [#-N], and path errors
 SELECT shorn_extract(shorn_encode('{"a.b":1,"c d":{"e":2}}', '{"type":"object","additionalProperties":{}}'),
@@ -98,6 +119,9 @@ SELECT shorn_decode(x'0100', '{"type":"boolean"}');
 -- A bad schema is still an error.
 SELECT shorn_valid(x'00', '{"type":"bool"}');
 SELECT shorn_valid(x'00', 'nobody');
+SELECT shorn_valid(x'00', '{"type":"boolean"}', 9);
+SELECT shorn_extract(42, 'person', '$.name');
+SELECT shorn_extract(x'00', '{"type":"boolean"}');
 
 .print -- a payload shorn_decode refuses is refused by every reader, with the same error
 SELECT shorn_extract(x'0541', 'person', '$.name');
@@ -126,6 +150,8 @@ SELECT shorn_type(payload, 'person', '$', '$') FROM stamped WHERE id = 1;
 SELECT * FROM shorn_each((SELECT payload FROM people WHERE id = 1), 'person');
 SELECT * FROM shorn_tree((SELECT payload FROM people WHERE id = 1), 'person');
 SELECT * FROM shorn_tree((SELECT payload FROM people WHERE id = 1), 'person', '$.address');
+-- rowid counts the rows from 0, as json_each's does.
+SELECT rowid, key FROM shorn_each((SELECT payload FROM people WHERE id = 1), 'person') ORDER BY rowid;
 -- A scalar is one row; a missing path, none.
 SELECT * FROM shorn_each((SELECT payload FROM people WHERE id = 1), 'person', '$.age');
 SELECT count(*) FROM shorn_each((SELECT payload FROM people WHERE id = 1), 'person', '$.email');

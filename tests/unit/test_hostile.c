@@ -450,6 +450,26 @@ static void test_one_encoding(void) {
   CHECK_STR(encode(optional, "{}").text, "error: No union branch: the value has no \"k\" at $");
   /* A bitmap cut short is the bitmap's own error. */
   CHECK_STR(decode_hex(optional, "01").text, "error: Unexpected end of input at byte 1");
+
+  /* The discriminant is chosen from a branch's "properties" before the
+   * branch is translated, so a "$ref" beside them replaces the branch, or
+   * the discriminant's literal, with something that cannot hold it.  Such
+   * a branch encodes nothing, and decodes nothing either. */
+  const char *replaced =
+      "{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"k\":{\"const\":\"a\"}},\"required\":"
+      "[\"k\"],\"$ref\":\"#/$defs/S\"},{\"type\":\"object\",\"properties\":{\"k\":{\"const\":\"b\"}},"
+      "\"required\":[\"k\"]}],\"$defs\":{\"S\":{\"type\":\"string\"}}}";
+  CHECK_STR(decode_hex(replaced, "000178").text,
+            "error: Union branch 0 cannot hold its discriminant \"k\" at byte 1");
+  CHECK_STR(encode(replaced, "{\"k\":\"a\"}").text, "error: Expected a string at $");
+  CHECK_STR(decode_hex(replaced, "01").text, "{\"k\":\"b\"}");
+  const char *literal =
+      "{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"k\":{\"const\":\"a\",\"$ref\":"
+      "\"#/$defs/Z\"}},\"required\":[\"k\"]},{\"type\":\"object\",\"properties\":{\"k\":{"
+      "\"const\":\"b\"}},\"required\":[\"k\"]}],\"$defs\":{\"Z\":{\"const\":\"z\"}}}";
+  CHECK_STR(decode_hex(literal, "00").text,
+            "error: Union branch 0 cannot hold its discriminant \"k\" at byte 1");
+  CHECK_STR(decode_hex(literal, "01").text, "{\"k\":\"b\"}");
 }
 
 static void test_json_trailing(void) {

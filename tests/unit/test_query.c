@@ -26,8 +26,8 @@ static void check_refused(const char *text, const char *message) {
 }
 
 static bool is_key(const path_step *s, const char *key, bool plain) {
-  return s->kind == STEP_KEY && s->key_length == strlen(key) && memcmp(s->key, key, s->key_length) == 0 &&
-         s->plain == plain;
+  return s->kind == STEP_KEY && s->key_length == strlen(key) &&
+         memcmp(s->key, key, s->key_length) == 0 && s->plain == plain;
 }
 
 static void test_paths(void) {
@@ -148,7 +148,10 @@ static void test_unescape(void) {
   /* A lone surrogate stays one, in WTF-8, as SQLite writes it. */
   CHECK(unescapes("\\ud800", "\xed\xa0\x80", 3));
   CHECK(unescapes("\\udc00x", "\xed\xb0\x80x", 4));
-  CHECK(unescapes("\\ud800\\u0041", "\xed\xa0\x80" "A", 4));
+  CHECK(unescapes("\\ud800\\u0041",
+                  "\xed\xa0\x80"
+                  "A",
+                  4));
   CHECK(unescapes("\\uD83D\\uDE00", "\xf0\x9f\x98\x80", 4));
   /* SQLite 3.40 ends a string at an escaped NUL. */
   CHECK(unescapes("a\\u0000b", "a", 1));
@@ -169,9 +172,10 @@ static char *rows_of(const char *json, bool recursive, const char *path_text) {
     char key[64] = "-";
     if (row->key == ROW_INDEX) snprintf(key, sizeof key, "%llu", (unsigned long long)row->index);
     if (row->key == ROW_NAME) snprintf(key, sizeof key, "'%.*s'", (int)row->name_length, row->name);
-    int n = snprintf(line, sizeof line, "%s %u %lld %s %.*s %.*s %.*s\n", key, row->id, (long long)row->parent,
-                     json_text_kind_name[row->type], (int)row->json_length, row->json, (int)row->fullkey_length,
-                     (const char *)r.fullkey.data, (int)row->path_length, (const char *)r.fullkey.data);
+    int n = snprintf(line, sizeof line, "%s %u %lld %s %.*s %.*s %.*s\n", key, row->id,
+                     (long long)row->parent, json_text_kind_name[row->type], (int)row->json_length,
+                     row->json, (int)row->fullkey_length, (const char *)r.fullkey.data,
+                     (int)row->path_length, (const char *)r.fullkey.data);
     buffer_append(&out, line, (size_t)n);
   }
   if (rc) out.length = 0, buffer_append(&out, "error", 5);
@@ -223,8 +227,9 @@ static void test_rows(void) {
 
   /* Under a path, json_each spells fullkey and path from the path as
    * written; json_tree from the steps, with [0] for each array above. */
-  check_rows("[1,[2]]", false, "$[#-1].\"x\"", "0 1 -1 integer 1 $[#-1].\"x\"[0] $[#-1].\"x\"\n"
-                                               "1 2 -1 array [2] $[#-1].\"x\"[1] $[#-1].\"x\"\n");
+  check_rows("[1,[2]]", false, "$[#-1].\"x\"",
+             "0 1 -1 integer 1 $[#-1].\"x\"[0] $[#-1].\"x\"\n"
+             "1 2 -1 array [2] $[#-1].\"x\"[1] $[#-1].\"x\"\n");
   check_rows("[1,[2]]", true, "$[#-1].x",
              "'x' 0 -1 array [1,[2]] $[0].x $[0]\n"
              "0 1 0 integer 1 $[0].x[0] $[0].x\n"
@@ -232,12 +237,85 @@ static void test_rows(void) {
              "0 3 2 integer 2 $[0].x[1][0] $[0].x[1]\n");
   /* json_tree's first row keeps its name when it is a container under a
    * key, and has none when it is a scalar or an element. */
-  check_rows("{\"b\":1}", true, "$.a", "'a' 0 -1 object {\"b\":1} $.a $\n"
-                                       "'b' 2 0 integer 1 $.a.b $.a\n");
+  check_rows("{\"b\":1}", true, "$.a",
+             "'a' 0 -1 object {\"b\":1} $.a $\n"
+             "'b' 2 0 integer 1 $.a.b $.a\n");
   check_rows("7", true, "$.a.b", "- 0 -1 integer 7 $.a.b $.a\n");
-  check_rows("[7]", true, "$[3]", "- 0 -1 array [7] $[0] $\n"
-                                  "0 1 0 integer 7 $[0][0] $[0]\n");
+  check_rows("[7]", true, "$[3]",
+             "- 0 -1 array [7] $[0] $\n"
+             "0 1 0 integer 7 $[0][0] $[0]\n");
   check_rows("7", false, "$.a", "- 0 -1 integer 7 $.a $.a\n");
+}
+
+/* ---- a payload ------------------------------------------------------------ */
+
+/* The JSON text of what `path` names in `json` encoded with `schema`, or
+ * "missing". */
+static char *node_text(const shorn_schema *schema, const char *json, const char *path_text) {
+  shorn_buffer payload = {0}, out = {0};
+  shorn_error e;
+  query q;
+  query_node node = {NULL, NULL};
+  query_path *path = parse(path_text);
+  bool ok = path && shorn_encode(schema, json, strlen(json), 0, &payload, &e) == SHORN_OK &&
+            query_open(&q, schema, payload.data, payload.length, 0, &e) == SHORN_OK &&
+            query_find(&q, path, &node) == SHORN_OK &&
+            (!node.shape ? buffer_append(&out, "missing", 7) : query_json(&q, &node, &out) == SHORN_OK);
+  query_close(&q);
+  if (!ok) out.length = 0, buffer_append(&out, "error", 5);
+  buffer_byte(&out, 0);
+  query_path_free(path);
+  shorn_buffer_free(&payload);
+  return (char *)out.data;
+}
+
+static void check_node(const shorn_schema *schema, const char *json, const char *path, const char *want) {
+  char *got = node_text(schema, json, path);
+  CHECK_STR(got, want);
+  free(got);
+}
+
+static void put(shorn_buffer *b, const char *s) { buffer_append(b, s, strlen(s)); }
+
+/* More recursive definitions than the reader's counters on the stack. */
+static void test_many_definitions(void) {
+  shorn_buffer text = {0}, json = {0};
+  put(&text, "{\"$defs\":{");
+  for (int i = 0; i < 17; i++) {
+    char def[160];
+    int n = snprintf(def, sizeof def,
+                     "%s\"d%d\":{\"type\":\"object\",\"properties\":{\"next\":{\"$ref\":\"#/$defs/d%d\"},"
+                     "\"v\":{\"type\":\"integer\"}},\"required\":[\"v\"],\"additionalProperties\":false}",
+                     i ? "," : "", i, i);
+    buffer_append(&text, def, (size_t)n);
+  }
+  put(&text, "},\"type\":\"object\",\"properties\":{");
+  for (int i = 0; i < 17; i++) {
+    char property[64];
+    int n = snprintf(property, sizeof property, "%s\"x%d\":{\"$ref\":\"#/$defs/d%d\"}", i ? "," : "", i, i);
+    buffer_append(&text, property, (size_t)n);
+  }
+  put(&text, "},\"additionalProperties\":false}");
+  put(&json, "{");
+  for (int i = 0; i < 17; i++) {
+    char member[64];
+    int n = snprintf(member, sizeof member, "%s\"x%d\":{\"v\":%d,\"next\":{\"v\":%d}}", i ? "," : "", i, i, i + 100);
+    buffer_append(&json, member, (size_t)n);
+  }
+  put(&json, "}");
+  buffer_byte(&json, 0); /* node_text takes a C string */
+  shorn_schema *schema;
+  shorn_error e;
+  CHECK(shorn_schema_compile((const char *)text.data, text.length, &schema, &e) == SHORN_OK);
+  if (schema) {
+    CHECK(schema->def_count == 17);
+    check_node(schema, (const char *)json.data, "$.x16.next.v", "116");
+    check_node(schema, (const char *)json.data, "$.x16", "{\"next\":{\"v\":116},\"v\":16}");
+    check_node(schema, (const char *)json.data, "$.x16.next.next", "missing");
+    shorn_schema_free(schema);
+  }
+  shorn_buffer_free(&text);
+  shorn_buffer_free(&json);
 }
 
 int main(void) {
@@ -245,5 +323,6 @@ int main(void) {
   test_scalars();
   test_unescape();
   test_rows();
+  test_many_definitions();
   return check_report("query");
 }

@@ -240,7 +240,8 @@ static void test_json_string_faults(void) {
       {"[\"\xc3\\q\"]", "Invalid JSON: invalid escape at byte 3"},
       {"[\"ab\xc3\"]", "Invalid JSON: invalid UTF-8 in string at byte 1"},
       {"[\"\\n\xe2\x82\"]", "Invalid JSON: invalid UTF-8 in string at byte 1"},
-      {"{\"caf\xc3\xa9\":\"\xf0\x9f\x98\x80 0123456789abcdef\xff\"}", "Invalid JSON: invalid UTF-8 in string at byte 9"},
+      {"{\"caf\xc3\xa9\":\"\xf0\x9f\x98\x80 0123456789abcdef\xff\"}",
+       "Invalid JSON: invalid UTF-8 in string at byte 9"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     arena a = {0};
