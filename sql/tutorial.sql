@@ -85,3 +85,25 @@ ALTER TABLE people ADD COLUMN name TEXT
 CREATE INDEX people_by_name ON people(name);
 SELECT id, name FROM people WHERE name = 'Ada';
 EXPLAIN QUERY PLAN SELECT id FROM people WHERE name = 'Ada';
+
+-- 7. Read a field without decoding the rest -------------------------------
+--
+-- shorn_extract answers as json_extract would over the decoded JSON, but
+-- reads the bytes directly: nothing is built for the fields it skips.
+SELECT id, shorn_extract(payload, 'person', '$.name') AS name,
+       shorn_type(payload, 'person', '$.age') AS age_type
+  FROM people;
+SELECT key, value, type FROM shorn_each((SELECT payload FROM people WHERE id = 1), 'person');
+
+-- A damaged payload is an error for shorn_decode; shorn_valid and
+-- shorn_error ask without failing.
+SELECT shorn_valid(x'2d0547', 'person') AS valid, shorn_error(x'2d0547', 'person') AS error;
+
+-- 8. The shapes JSON has no type for ---------------------------------------
+--
+-- A date-time string is stored as its epoch milliseconds (six bytes), a
+-- BigInt as its magnitude, a Set as an array that refuses repeats.
+SELECT hex(shorn_encode('"2026-09-03T12:00:00.000Z"', '{"type":"string","format":"date-time"}')) AS date_time,
+       hex(shorn_encode('"-256"', '{"type":"string","x-shorn":"bigint"}')) AS bigint,
+       hex(shorn_encode('["a","b"]',
+         '{"type":"array","items":{"type":"string"},"uniqueItems":true,"x-shorn":"set"}')) AS set_of_strings;
