@@ -315,25 +315,14 @@ enum {
 
 typedef struct rows_vtab {
   sqlite3_vtab base;
-  sqlite3 *db;
+  shorn_state *state;
 } rows_vtab;
-
-/* Where shorn_resolve_schema leaves the schema it resolved. */
-typedef struct schema_slot {
-  const char *function;
-  shorn_compiled *compiled; /* a reference the slot's owner releases */
-} schema_slot;
-
-#define SCHEMA_SLOT "shorn_schema_slot"
 
 typedef struct rows_cursor {
   sqlite3_vtab_cursor base;
   bool recursive;
   const char *function;
-  /* A virtual table gets no function context, and shorn_schema_argument
-   * (names, the cache, its errors) needs one: this statement calls it. */
-  sqlite3_stmt *resolve;
-  schema_slot schema; /* and what it resolved last, from `schema_text` */
+  shorn_compiled *schema; /* a reference: what `schema_text` resolved to */
   char *schema_text;
   int schema_length;
   sqlite3_value *arguments[ARGUMENTS]; /* as the hidden columns show them */
@@ -346,7 +335,7 @@ typedef struct rows_cursor {
 
 static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
                         char **error) {
-  (void)aux, (void)argc, (void)argv, (void)error;
+  (void)argc, (void)argv, (void)error;
   int rc = sqlite3_declare_vtab(db,
                                 "CREATE TABLE x(key, value, type, atom, id, parent, fullkey, path, "
                                 "payload HIDDEN, schema HIDDEN, fp_bytes HIDDEN, root HIDDEN)");
@@ -354,7 +343,7 @@ static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *arg
   rows_vtab *vt = sqlite3_malloc(sizeof *vt);
   if (!vt) return SQLITE_NOMEM;
   memset(vt, 0, sizeof *vt);
-  vt->db = db;
+  vt->state = aux;
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
   *out = &vt->base;
   return SQLITE_OK;
@@ -423,8 +412,8 @@ static void forget_arguments(rows_cursor *cur) {
 }
 
 static void forget_schema(rows_cursor *cur) {
-  shorn_compiled_release(cur->schema.compiled);
-  cur->schema.compiled = NULL;
+  shorn_compiled_release(cur->schema);
+  cur->schema = NULL;
   sqlite3_free(cur->schema_text);
   cur->schema_text = NULL;
 }
@@ -433,7 +422,6 @@ static int rows_close(sqlite3_vtab_cursor *base) {
   rows_cursor *cur = (rows_cursor *)base;
   forget_arguments(cur);
   forget_schema(cur);
-  sqlite3_finalize(cur->resolve);
   shorn_buffer_free(&cur->json);
   shorn_buffer_free(&cur->text);
   json_rows_free(&cur->rows);
@@ -463,26 +451,18 @@ static int cursor_schema(rows_cursor *cur, sqlite3_value *value) {
   const char *text = (const char *)sqlite3_value_text(value);
   int n = sqlite3_value_bytes(value);
   if (!text) return SQLITE_NOMEM;
-  if (cur->schema.compiled && n == cur->schema_length && memcmp(text, cur->schema_text, (size_t)n) == 0)
+  if (cur->schema && n == cur->schema_length && memcmp(text, cur->schema_text, (size_t)n) == 0)
     return SQLITE_OK;
   forget_schema(cur);
-  sqlite3 *db = ((rows_vtab *)cur->base.pVtab)->db;
-  int rc = cur->resolve
-               ? SQLITE_OK
-               : sqlite3_prepare_v2(db, "SELECT shorn_resolve_schema(?1, ?2)", -1, &cur->resolve, NULL);
-  if (rc != SQLITE_OK) return cursor_error(cur, rc, sqlite3_errmsg(db));
-  cur->schema.function = cur->function;
-  sqlite3_bind_value(cur->resolve, 1, value);
-  sqlite3_bind_pointer(cur->resolve, 2, &cur->schema, SCHEMA_SLOT, NULL);
-  rc = sqlite3_step(cur->resolve);
-  if (rc != SQLITE_ROW) {
-    /* The message is the function's, its name and all. */
+  shorn_failure f;
+  shorn_compiled *c = shorn_resolve_schema(((rows_vtab *)cur->base.pVtab)->state, text, n, cur->function, &f);
+  if (!c) {
     sqlite3_free(cur->base.pVtab->zErrMsg);
-    cur->base.pVtab->zErrMsg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    cur->base.pVtab->zErrMsg = f.message;
+    return f.code;
   }
-  sqlite3_reset(cur->resolve);
-  sqlite3_clear_bindings(cur->resolve);
-  if (rc != SQLITE_ROW) return rc == SQLITE_DONE ? SQLITE_ERROR : rc;
+  c->refs++;
+  cur->schema = c;
   if (!(cur->schema_text = sqlite3_malloc(n ? n : 1))) return SQLITE_NOMEM;
   memcpy(cur->schema_text, text, (size_t)n);
   cur->schema_length = n;
@@ -520,7 +500,7 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
     return rc == SQLITE_NOMEM ? rc : cursor_error(cur, SQLITE_ERROR, NOT_A_BLOB);
   query q;
   shorn_error e;
-  if (query_open(&q, cur->schema.compiled->schema, data, n, width, &e)) {
+  if (query_open(&q, cur->schema->schema, data, n, width, &e)) {
     query_close(&q);
     return cursor_core_error(cur, &e);
   }
@@ -615,18 +595,6 @@ static int rows_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int colu
 static const sqlite3_module each_module = ROWS_MODULE(each_open);
 static const sqlite3_module tree_module = ROWS_MODULE(tree_open);
 
-/* shorn_resolve_schema(schema, slot) is how a cursor resolves its schema
- * argument: called with anything but a cursor's slot it does nothing. */
-static void resolve_schema_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  (void)argc;
-  schema_slot *slot = sqlite3_value_pointer(argv[1], SCHEMA_SLOT);
-  if (!slot) return;
-  shorn_compiled *c = shorn_schema_argument(ctx, 0, argv[0], slot->function);
-  if (!c) return;
-  c->refs++;
-  slot->compiled = c;
-}
-
 /* ---- registration -------------------------------------------------------- */
 
 typedef struct function_spec {
@@ -645,7 +613,6 @@ static const function_spec functions[] = {
     {"shorn_valid", 3, SHORN_FUNCTION_FLAGS, valid_function},
     {"shorn_error", 2, SHORN_FUNCTION_FLAGS, error_function},
     {"shorn_error", 3, SHORN_FUNCTION_FLAGS, error_function},
-    {"shorn_resolve_schema", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, resolve_schema_function},
 };
 
 int shorn_register_query(sqlite3 *db, shorn_state *st, void (*release)(void *)) {
@@ -655,7 +622,15 @@ int shorn_register_query(sqlite3 *db, shorn_state *st, void (*release)(void *)) 
     rc = sqlite3_create_function_v2(db, functions[i].name, functions[i].arguments, functions[i].flags,
                                     st, functions[i].call, NULL, NULL, release);
   }
-  if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "shorn_each", &each_module, NULL);
-  if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "shorn_tree", &tree_module, NULL);
+  /* The cursors resolve schemas through the connection's state, so the
+   * modules hold it too. */
+  static const struct {
+    const char *name;
+    const sqlite3_module *module;
+  } modules[] = {{"shorn_each", &each_module}, {"shorn_tree", &tree_module}};
+  for (size_t i = 0; i < sizeof modules / sizeof *modules && rc == SQLITE_OK; i++) {
+    st->registrations++;
+    rc = sqlite3_create_module_v2(db, modules[i].name, modules[i].module, st, release);
+  }
   return rc;
 }

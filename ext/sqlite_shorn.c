@@ -167,11 +167,43 @@ static void registry_refresh(shorn_state *st) {
   st->read_changes = st->registry_changes;
 }
 
+/* Say why a schema could not be had: "<function>: <reason>". */
+static void fail_with(shorn_failure *f, int code, const char *function, const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  char *reason = sqlite3_vmprintf(format, ap);
+  va_end(ap);
+  f->message = reason ? sqlite3_mprintf("%s: %s", function, reason) : NULL;
+  f->code = f->message ? code : SQLITE_NOMEM;
+  sqlite3_free(reason);
+}
+
+static void fail_with_error(shorn_failure *f, const char *function, const shorn_error *error) {
+  if (error->code == SHORN_ERROR_NOMEM) {
+    f->code = SQLITE_NOMEM;
+    f->message = NULL;
+    return;
+  }
+  char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
+  shorn_error_format(error, text, sizeof text);
+  fail_with(f, SQLITE_ERROR, function, "%s", text);
+}
+
+void shorn_report_failure(sqlite3_context *ctx, shorn_failure *f) {
+  if (f->code == SQLITE_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    sqlite3_result_error(ctx, f->message, -1);
+    sqlite3_result_error_code(ctx, f->code);
+  }
+  sqlite3_free(f->message);
+  f->message = NULL;
+}
+
 /* The schema registered under `key` (a name, or a fingerprint in hex),
- * compiled; NULL after reporting an error on `ctx`. */
-static shorn_compiled *registered_schema(sqlite3_context *ctx, shorn_key kind, const char *key, int n,
-                                         const char *function) {
-  shorn_state *st = sqlite3_user_data(ctx);
+ * compiled. */
+static shorn_compiled *registered_schema(shorn_state *st, shorn_key kind, const char *key, int n,
+                                         const char *function, shorn_failure *f) {
   registry_refresh(st);
   shorn_compiled *c = cache_find(st, kind, key, n);
   if (c) return c;
@@ -179,12 +211,10 @@ static shorn_compiled *registered_schema(sqlite3_context *ctx, shorn_key kind, c
   int length;
   int rc = shorn_registry_find(st->db, kind, key, n, &text, &length, &why);
   if (rc != SQLITE_OK) {
-    if (why) {
-      report_text(ctx, function, "%s", why);
-      sqlite3_result_error_code(ctx, rc);
-    } else {
-      sqlite3_result_error_nomem(ctx);
-    }
+    if (why)
+      fail_with(f, rc, function, "%s", why);
+    else
+      f->code = SQLITE_NOMEM, f->message = NULL;
     sqlite3_free(why);
     return NULL;
   }
@@ -195,12 +225,12 @@ static shorn_compiled *registered_schema(sqlite3_context *ctx, shorn_key kind, c
     /* Only a registry written around the virtual table gets here. */
     char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
     shorn_error_format(&error, message, sizeof message);
-    report_text(ctx, function, "the schema registered %s '%.*s' does not compile: %s",
-                kind == SHORN_KEY_NAME ? "as" : "with fingerprint", n, key, message);
+    fail_with(f, SQLITE_ERROR, function, "the schema registered %s '%.*s' does not compile: %s",
+              kind == SHORN_KEY_NAME ? "as" : "with fingerprint", n, key, message);
     return NULL;
   }
   if (!c || !cache_store(st, kind, key, n, c)) {
-    sqlite3_result_error_nomem(ctx);
+    f->code = SQLITE_NOMEM, f->message = NULL;
     return NULL;
   }
   return c;
@@ -209,15 +239,19 @@ static shorn_compiled *registered_schema(sqlite3_context *ctx, shorn_key kind, c
 /* The registered schema whose fingerprint starts the payload, as
  * shorn_encode(json, name, 4) writes it. */
 static shorn_compiled *prefixed_schema(sqlite3_context *ctx, const unsigned char *data, int n) {
+  shorn_failure f;
+  shorn_compiled *c = NULL;
   if (n < SHORN_REGISTRY_WIDTH) {
-    report_text(ctx, "shorn_decode",
-                "the payload is too short to start with a %d-byte fingerprint (its length is %d)",
-                SHORN_REGISTRY_WIDTH, n);
-    return NULL;
+    fail_with(&f, SQLITE_ERROR, "shorn_decode",
+              "the payload is too short to start with a %d-byte fingerprint (its length is %d)",
+              SHORN_REGISTRY_WIDTH, n);
+  } else {
+    char hex[2 * SHORN_REGISTRY_WIDTH];
+    shorn_hex(data, SHORN_REGISTRY_WIDTH, hex);
+    c = registered_schema(sqlite3_user_data(ctx), SHORN_KEY_FINGERPRINT, hex, sizeof hex, "shorn_decode", &f);
   }
-  char hex[2 * SHORN_REGISTRY_WIDTH];
-  shorn_hex(data, SHORN_REGISTRY_WIDTH, hex);
-  return registered_schema(ctx, SHORN_KEY_FINGERPRINT, hex, sizeof hex, "shorn_decode");
+  if (!c) shorn_report_failure(ctx, &f);
+  return c;
 }
 
 /* Inline JSON Schema is an object, so its text starts with '{' after any
@@ -226,6 +260,15 @@ static bool is_inline(const char *text, int n) {
   int i = 0;
   while (i < n && text[i] && strchr(" \t\n\r", text[i])) i++;
   return i < n && text[i] == '{';
+}
+
+shorn_compiled *shorn_resolve_schema(shorn_state *st, const char *text, int n, const char *function,
+                                     shorn_failure *f) {
+  if (!is_inline(text, n)) return registered_schema(st, SHORN_KEY_NAME, text, n, function, f);
+  shorn_error error;
+  shorn_compiled *c = cache_compile(st, text, n, &error);
+  if (!c) fail_with_error(f, function, &error);
+  return c;
 }
 
 shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, sqlite3_value *value,
@@ -239,15 +282,12 @@ shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, 
     sqlite3_result_error_nomem(ctx);
     return NULL;
   }
-  int n = sqlite3_value_bytes(value);
-  if (is_inline(text, n)) {
-    shorn_error error;
-    c = cache_compile(sqlite3_user_data(ctx), text, n, &error);
-    if (!c) shorn_report(ctx, function, &error);
-  } else {
-    c = registered_schema(ctx, SHORN_KEY_NAME, text, n, function);
+  shorn_failure f;
+  c = shorn_resolve_schema(sqlite3_user_data(ctx), text, sqlite3_value_bytes(value), function, &f);
+  if (!c) {
+    shorn_report_failure(ctx, &f);
+    return NULL;
   }
-  if (!c) return NULL;
   /* The cache's reference keeps `c` alive through this call even if SQLite
    * runs the destructor at once, as it may. */
   c->refs++;

@@ -82,6 +82,23 @@ typedef struct shorn_state {
 shorn_buffer *shorn_output(sqlite3_context *ctx);
 void shorn_result_output(sqlite3_context *ctx, bool text);
 
+/* Why a schema could not be resolved: an SQLite result code and, unless it
+ * is SQLITE_NOMEM, a message "<function>: <reason>" from sqlite3_malloc. */
+typedef struct shorn_failure {
+  int code;
+  char *message;
+} shorn_failure;
+
+/* The compiled schema that `text` (inline JSON Schema, or a registered
+ * name) stands for, from the connection's cache; NULL with `failure` set.
+ * Valid while the connection's cache holds it: take a reference to keep it
+ * longer.  Needs no function context, so virtual tables resolve with it. */
+shorn_compiled *shorn_resolve_schema(shorn_state *st, const char *text, int n, const char *function,
+                                     shorn_failure *failure);
+
+/* Report a failure on `ctx` and free its message. */
+void shorn_report_failure(sqlite3_context *ctx, shorn_failure *failure);
+
 /* The compiled schema an argument names, or NULL after reporting an error
  * on `ctx` (`function` names the caller in the message).  Valid until the
  * function returns. */
