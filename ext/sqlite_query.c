@@ -597,14 +597,7 @@ static const sqlite3_module tree_module = ROWS_MODULE(tree_open);
 
 /* ---- registration -------------------------------------------------------- */
 
-typedef struct function_spec {
-  const char *name;
-  int arguments;
-  int flags;
-  void (*call)(sqlite3_context *, int, sqlite3_value **);
-} function_spec;
-
-static const function_spec functions[] = {
+static const shorn_function functions[] = {
     {"shorn_extract", -1, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, extract_function},
     {"shorn_type", 2, SHORN_FUNCTION_FLAGS, type_function},
     {"shorn_type", 3, SHORN_FUNCTION_FLAGS, type_function},
@@ -615,22 +608,11 @@ static const function_spec functions[] = {
     {"shorn_error", 3, SHORN_FUNCTION_FLAGS, error_function},
 };
 
-int shorn_register_query(sqlite3 *db, shorn_state *st, void (*release)(void *)) {
-  int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof functions / sizeof *functions && rc == SQLITE_OK; i++) {
-    st->registrations++;
-    rc = sqlite3_create_function_v2(db, functions[i].name, functions[i].arguments, functions[i].flags,
-                                    st, functions[i].call, NULL, NULL, release);
-  }
-  /* The cursors resolve schemas through the connection's state, so the
-   * modules hold it too. */
-  static const struct {
-    const char *name;
-    const sqlite3_module *module;
-  } modules[] = {{"shorn_each", &each_module}, {"shorn_tree", &tree_module}};
-  for (size_t i = 0; i < sizeof modules / sizeof *modules && rc == SQLITE_OK; i++) {
-    st->registrations++;
-    rc = sqlite3_create_module_v2(db, modules[i].name, modules[i].module, st, release);
-  }
-  return rc;
+/* The cursors resolve schemas through the connection's state, so the
+ * modules hold it as the functions do. */
+static const shorn_module modules[] = {{"shorn_each", &each_module}, {"shorn_tree", &tree_module}};
+
+int shorn_register_query(sqlite3 *db, shorn_state *st) {
+  return shorn_register(db, st, functions, sizeof functions / sizeof *functions, modules,
+                        sizeof modules / sizeof *modules);
 }

@@ -455,23 +455,35 @@ static void state_release(void *p) {
   sqlite3_free(st);
 }
 
-typedef struct function_spec {
-  const char *name;
-  int arguments;
-  int flags;
-  void (*call)(sqlite3_context *, int, sqlite3_value **);
-} function_spec;
+int shorn_register(sqlite3 *db, shorn_state *st, const shorn_function *functions, size_t function_count,
+                   const shorn_module *modules, size_t module_count) {
+  int rc = SQLITE_OK;
+  for (size_t i = 0; i < function_count && rc == SQLITE_OK; i++) {
+    st->registrations++;
+    rc = sqlite3_create_function_v2(db, functions[i].name, functions[i].arguments, functions[i].flags, st,
+                                    functions[i].call, NULL, NULL, state_release);
+  }
+  for (size_t i = 0; i < module_count && rc == SQLITE_OK; i++) {
+    st->registrations++;
+    rc = sqlite3_create_module_v2(db, modules[i].name, modules[i].module, st, state_release);
+  }
+  return rc;
+}
 
-static const function_spec functions[] = {
-    {"shorn_encode", 2, 0, encode_function},
-    {"shorn_encode", 3, 0, encode_function},
-    {"shorn_decode", 1, SQLITE_RESULT_SUBTYPE, decode_function},
-    {"shorn_decode", 2, SQLITE_RESULT_SUBTYPE, decode_function},
-    {"shorn_decode", 3, SQLITE_RESULT_SUBTYPE, decode_function},
-    {"shorn_fingerprint", 1, 0, fingerprint_function},
-    {"shorn_fingerprint", 2, 0, fingerprint_function},
-    {"shorn_signature", 1, 0, signature_function},
+static const shorn_function functions[] = {
+    {"shorn_encode", 2, SHORN_FUNCTION_FLAGS, encode_function},
+    {"shorn_encode", 3, SHORN_FUNCTION_FLAGS, encode_function},
+    {"shorn_decode", 1, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
+    {"shorn_decode", 2, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
+    {"shorn_decode", 3, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
+    {"shorn_fingerprint", 1, SHORN_FUNCTION_FLAGS, fingerprint_function},
+    {"shorn_fingerprint", 2, SHORN_FUNCTION_FLAGS, fingerprint_function},
+    {"shorn_signature", 1, SHORN_FUNCTION_FLAGS, signature_function},
+    /* Not deterministic: the counts move as the connection works. */
+    {"shorn_stats", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_RESULT_SUBTYPE, stats_function},
 };
+
+static const shorn_module modules[] = {{"shorn_registry", &shorn_registry_module}};
 
 #ifdef _WIN32
 __declspec(dllexport)
@@ -487,27 +499,12 @@ int sqlite3_shorn_init(sqlite3 *db, char **error_message, const sqlite3_api_rout
   memset(st, 0, sizeof *st);
   st->db = db;
   /* Each registration holds the state; the last one SQLite drops frees it.
-   * The extra hold until the loop ends keeps a failure half-way safe. */
+   * This hold, until everything is registered, keeps a failure half-way
+   * safe. */
   st->registrations = 1;
-  int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof functions / sizeof *functions && rc == SQLITE_OK; i++) {
-    st->registrations++;
-    rc = sqlite3_create_function_v2(db, functions[i].name, functions[i].arguments,
-                                    SHORN_FUNCTION_FLAGS | functions[i].flags, st, functions[i].call,
-                                    NULL, NULL, state_release);
-  }
-  if (rc == SQLITE_OK) {
-    /* Not deterministic: the counts move as the connection works. */
-    st->registrations++;
-    rc = sqlite3_create_function_v2(db, "shorn_stats", 0,
-                                    SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_RESULT_SUBTYPE, st,
-                                    stats_function, NULL, NULL, state_release);
-  }
-  if (rc == SQLITE_OK) {
-    st->registrations++;
-    rc = sqlite3_create_module_v2(db, "shorn_registry", &shorn_registry_module, st, state_release);
-  }
-  if (rc == SQLITE_OK) rc = shorn_register_query(db, st, state_release);
+  int rc = shorn_register(db, st, functions, sizeof functions / sizeof *functions, modules,
+                          sizeof modules / sizeof *modules);
+  if (rc == SQLITE_OK) rc = shorn_register_query(db, st);
   state_release(st);
   return rc;
 }

@@ -129,9 +129,25 @@ int shorn_registry_find(sqlite3 *db, shorn_key kind, const char *key, int key_le
 
 /* ---- queries (sqlite_query.c) --------------------------------------------- */
 
-/* Register shorn_extract, shorn_type, shorn_valid and shorn_error, each
- * holding `st` (one more registration, dropped through `release`), and the
+/* What the glue files register: functions and virtual table modules, each
+ * holding the connection's state until SQLite drops it. */
+typedef struct shorn_function {
+  const char *name;
+  int arguments;
+  int flags; /* SHORN_FUNCTION_FLAGS, and SQLITE_RESULT_SUBTYPE where it applies */
+  void (*call)(sqlite3_context *, int, sqlite3_value **);
+} shorn_function;
+
+typedef struct shorn_module {
+  const char *name;
+  const sqlite3_module *module;
+} shorn_module;
+
+int shorn_register(sqlite3 *db, shorn_state *st, const shorn_function *functions, size_t function_count,
+                   const shorn_module *modules, size_t module_count);
+
+/* Register shorn_extract, shorn_type, shorn_valid, shorn_error and the
  * table-valued functions shorn_each and shorn_tree. */
-int shorn_register_query(sqlite3 *db, shorn_state *st, void (*release)(void *));
+int shorn_register_query(sqlite3 *db, shorn_state *st);
 
 #endif
