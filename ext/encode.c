@@ -459,7 +459,8 @@ static shorn_code encode_bytes(encoder *e, const json_value *v) {
   /* Decode past the room a length varint needs, then slide into place. */
   size_t at = e->out->length, n;
   if (!buffer_reserve(e->out, 10 + v->length / 4 * 3)) return out_of_memory(e);
-  if (!base64_decode(v->u.string, v->length, e->out->data + at + 10, &n))
+  size_t bad;
+  if (!base64_decode(v->u.string, v->length, e->out->data + at + 10, &n, &bad))
     return fail(e, "Expected standard base64 with padding");
   if (n > SHORN_MAX_BYTES) return fail(e, "Byte array is too large");
   shorn_code rc = put_uvarint(e, n);

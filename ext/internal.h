@@ -507,11 +507,13 @@ size_t datetime_format(int64_t ms, char out[DATETIME_TEXT_MAX]);
 /* The inverse, accepting only the exact spelling datetime_format writes. */
 bool datetime_parse(const char *s, size_t n, int64_t *ms);
 
-/* Standard base64 with padding, appended as a JSON string. */
+/* Standard base64 with padding, appended as it is, or as a JSON string. */
+bool base64_encode(shorn_buffer *b, const uint8_t *s, size_t n);
 bool base64_json(shorn_buffer *b, const uint8_t *s, size_t n);
 /* Decode canonical standard base64 (padding required, zero pad bits) into
- * `out`, which has room for n / 4 * 3 bytes.  False when not canonical. */
-bool base64_decode(const char *s, size_t n, uint8_t *out, size_t *out_length);
+ * `out`, which has room for n / 4 * 3 bytes.  False when not canonical, with
+ * `*bad` the offset of the first character that breaks the rule. */
+bool base64_decode(const char *s, size_t n, uint8_t *out, size_t *out_length, size_t *bad);
 
 /* ---- bigint.c: a BigInt's magnitude and its decimal spelling ------------ */
 

@@ -102,14 +102,16 @@ shorn_code shorn_schema_fingerprint(const shorn_schema *schema, int width, unsig
 
 /* Encode one JSON value.  With fingerprint_width 1..4 the payload is
  * prefixed by that many fingerprint bytes; 0 writes the bare payload.  The
- * bytes are appended to `out`. */
+ * bytes are appended to `out`; a call that fails leaves `out` as long as it
+ * was (its capacity may have grown). */
 shorn_code shorn_encode(const shorn_schema *schema, const char *json, size_t length,
                         int fingerprint_width, shorn_buffer *out, shorn_error *error);
 
 /* Decode one payload into JSON text (canonical key order, JavaScript number
- * spelling), appended to `out` without a terminating NUL.  With
- * fingerprint_width 1..4 the prefix is checked and skipped first.  `data`
- * may be NULL when `length` is 0. */
+ * spelling), appended to `out` without a terminating NUL; a call that fails
+ * leaves `out` as long as it was.  With `out` NULL the payload is checked
+ * and nothing written.  With fingerprint_width 1..4 the prefix is checked
+ * and skipped first.  `data` may be NULL when `length` is 0. */
 shorn_code shorn_decode(const shorn_schema *schema, const unsigned char *data, size_t length,
                         int fingerprint_width, shorn_buffer *out, shorn_error *error);
 

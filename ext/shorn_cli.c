@@ -7,9 +7,10 @@
  *   shorn fingerprint SCHEMA   the fingerprint, in hex
  *   shorn signature SCHEMA     the canonical signature
  *
- * It uses shorn.h and nothing else of the core: the command is the proof
- * that the public header suffices.  What the header lacks (base64 of the
- * byte side, reading and writing files) lives here.
+ * It is built on the core alone: the codec through shorn.h, and from the
+ * core's internals only what it would otherwise write again (buffers, and
+ * the base64 a bytes shape spells its JSON with).  Reading and writing
+ * files lives here.
  *
  * A single value is converted in memory and written only once it has
  * succeeded, so a failure leaves stdout empty.  With --lines the input is
@@ -27,7 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "shorn.h"
+#include "internal.h"
 
 #define VERSION "0.1.0"
 
@@ -36,12 +37,6 @@
 #define BLOCK_SIZE (1 << 20)
 
 enum { STATUS_OK = 0, STATUS_FAILED = 1, STATUS_USAGE = 2 };
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
 
 static const char help_text[] =
     "Usage: shorn COMMAND SCHEMA [OPTIONS]\n"
@@ -242,32 +237,6 @@ static const char *display_name(const char *path, const char *standard_stream) {
   return is_standard_stream(path) ? standard_stream : path;
 }
 
-/* Room for `extra` more bytes.  The core fills these same buffers, growing
- * them with the C library's realloc: shorn.h makes that the default
- * allocator, and this program never replaces it. */
-static bool reserve(shorn_buffer *b, size_t extra) {
-  if (b->capacity - b->length >= extra) return true;
-  size_t capacity = b->capacity ? b->capacity : 4096;
-  while (capacity - b->length < extra) {
-    if (capacity > SIZE_MAX / 2) return false;
-    capacity *= 2;
-  }
-  unsigned char *data = realloc(b->data, capacity);
-  if (!data) return false;
-  b->data = data;
-  b->capacity = capacity;
-  return true;
-}
-
-static bool append(shorn_buffer *b, const void *p, size_t n) {
-  if (!reserve(b, n)) return false;
-  if (n) memcpy(b->data + b->length, p, n);
-  b->length += n;
-  return true;
-}
-
-static bool append_byte(shorn_buffer *b, unsigned char c) { return append(b, &c, 1); }
-
 /* An empty buffer may have no storage; the codec wants a pointer all the same. */
 static const unsigned char *bytes_of(const shorn_buffer *b) { return b->data ? b->data : (const unsigned char *)""; }
 
@@ -276,7 +245,7 @@ static int open_input(const char *path) { return is_standard_stream(path) ? STDI
 /* One read(2) into the buffer's free space, a block or more of it;
  * `*got` is 0 at the end of the input. */
 static bool read_block(int fd, shorn_buffer *b, size_t *got) {
-  if (!reserve(b, BLOCK_SIZE)) {
+  if (!buffer_reserve(b, BLOCK_SIZE)) {
     errno = ENOMEM;
     return false;
   }
@@ -338,78 +307,6 @@ static int close_output(const output *o, int status) {
   return status;
 }
 
-/* ---- base64 (RFC 4648 §4, standard alphabet, padded) ----------------------- */
-
-static const char base64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static bool append_base64(shorn_buffer *b, const unsigned char *p, size_t n) {
-  /* Four characters per three bytes; n is an allocation's size, far from
-   * where this would overflow. */
-  if (!reserve(b, (n + 2) / 3 * 4)) return false;
-  char *o = (char *)b->data + b->length;
-  size_t i = 0;
-  for (; i + 3 <= n; i += 3) {
-    uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-    *o++ = base64_alphabet[v >> 18];
-    *o++ = base64_alphabet[v >> 12 & 63];
-    *o++ = base64_alphabet[v >> 6 & 63];
-    *o++ = base64_alphabet[v & 63];
-  }
-  if (i < n) {
-    uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0);
-    *o++ = base64_alphabet[v >> 18];
-    *o++ = base64_alphabet[v >> 12 & 63];
-    *o++ = i + 1 < n ? base64_alphabet[v >> 6 & 63] : '=';
-    *o++ = '=';
-  }
-  b->length = (size_t)((unsigned char *)o - b->data);
-  return true;
-}
-
-static int base64_digit(unsigned char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
-/* Decode into `out`, which has room for n / 4 * 3 bytes.  Only the one
- * spelling of each byte string is accepted (padding present, unused bits
- * zero), as the core reads x-shorn bytes; on failure `*bad` is the offset of
- * the first character that breaks the rule. */
-static bool base64_decode(const unsigned char *s, size_t n, unsigned char *out, size_t *out_length, size_t *bad) {
-  unsigned char *o = out;
-  for (size_t i = 0; i < n; i += 4) {
-    if (n - i < 4) {
-      *bad = n;
-      return false;
-    }
-    size_t pad = 0;
-    if (i + 4 == n) pad = s[i + 3] != '=' ? 0 : s[i + 2] != '=' ? 1 : 2;
-    uint32_t v = 0;
-    for (size_t k = 0; k < 4 - pad; k++) {
-      int digit = base64_digit(s[i + k]);
-      if (digit < 0) {
-        *bad = i + k;
-        return false;
-      }
-      v = v << 6 | (uint32_t)digit;
-    }
-    v <<= 6 * pad;
-    if (v & (pad == 2 ? 0xFFFFu : pad == 1 ? 0xFFu : 0)) {
-      *bad = i + 3 - pad;
-      return false;
-    }
-    *o++ = (unsigned char)(v >> 16);
-    if (pad < 2) *o++ = (unsigned char)(v >> 8);
-    if (pad < 1) *o++ = (unsigned char)v;
-  }
-  *out_length = (size_t)(o - out);
-  return true;
-}
-
 /* ---- converting values ----------------------------------------------------- */
 
 typedef struct converter {
@@ -420,19 +317,13 @@ typedef struct converter {
   shorn_buffer payload; /* the bytes between base64 and the codec */
 } converter;
 
-/* shorn.h does not say what a failed call leaves appended to its buffer, so
- * each conversion cuts the buffer back to where it began. */
-
-static int encode_value(converter *c, const unsigned char *json, size_t n, line_number line) {
+static int to_payload(converter *c, const unsigned char *json, size_t n, line_number line) {
   shorn_error error;
   shorn_buffer *payload = c->base64 ? &c->payload : &c->out;
-  size_t mark = payload->length;
-  if (shorn_encode(c->schema, (const char *)json, n, c->width, payload, &error) != SHORN_OK) {
-    payload->length = mark;
+  if (shorn_encode(c->schema, (const char *)json, n, c->width, payload, &error) != SHORN_OK)
     return report(line, NULL, &error);
-  }
   if (c->base64) {
-    bool ok = append_base64(&c->out, bytes_of(payload), payload->length) && append_byte(&c->out, '\n');
+    bool ok = base64_encode(&c->out, bytes_of(payload), payload->length) && buffer_byte(&c->out, '\n');
     payload->length = 0;
     if (!ok) return out_of_memory(line);
   }
@@ -442,25 +333,22 @@ static int encode_value(converter *c, const unsigned char *json, size_t n, line_
 static bool is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /* Base64 text may come with white space around it (a newline, a CR). */
-static int decode_value(converter *c, const unsigned char *data, size_t n, line_number line) {
+static int to_json(converter *c, const unsigned char *data, size_t n, line_number line) {
   if (c->base64) {
     size_t start = 0, end = n, bad = 0;
     while (start < end && is_space(data[start])) start++;
     while (end > start && is_space(data[end - 1])) end--;
     c->payload.length = 0;
-    if (!reserve(&c->payload, (end - start) / 4 * 3 + 1)) return out_of_memory(line);
-    if (!base64_decode(data + start, end - start, c->payload.data, &c->payload.length, &bad))
+    if (!buffer_reserve(&c->payload, (end - start) / 4 * 3 + 1)) return out_of_memory(line);
+    if (!base64_decode((const char *)data + start, end - start, c->payload.data, &c->payload.length, &bad))
       return failure(line, "Expected standard base64 with padding at byte %zu", start + bad);
     data = c->payload.data;
     n = c->payload.length;
   }
   shorn_error error;
-  size_t mark = c->out.length;
-  if (shorn_decode(c->schema, data, n, c->width, &c->out, &error) != SHORN_OK) {
-    c->out.length = mark;
+  if (shorn_decode(c->schema, data, n, c->width, &c->out, &error) != SHORN_OK)
     return report(line, NULL, &error);
-  }
-  return append_byte(&c->out, '\n') ? STATUS_OK : out_of_memory(line);
+  return buffer_byte(&c->out, '\n') ? STATUS_OK : out_of_memory(line);
 }
 
 typedef int (*value_converter)(converter *, const unsigned char *, size_t, line_number);
@@ -538,7 +426,7 @@ static int describe(const invocation *inv, const shorn_schema *schema) {
   if (inv->command == SIGNATURE) {
     size_t length;
     const char *signature = shorn_schema_signature(schema, &length);
-    ok = append(&out, signature, length);
+    ok = buffer_append(&out, signature, length);
   } else {
     unsigned char fingerprint[4];
     shorn_error error;
@@ -546,10 +434,10 @@ static int describe(const invocation *inv, const shorn_schema *schema) {
       return report(0, NULL, &error);
     char hex[9];
     for (int i = 0; i < inv->width; i++) snprintf(hex + 2 * i, 3, "%02x", fingerprint[i]);
-    ok = append(&out, hex, 2 * (size_t)inv->width);
+    ok = buffer_append(&out, hex, 2 * (size_t)inv->width);
   }
   output o = {NULL, -1};
-  int status = ok && append_byte(&out, '\n') ? STATUS_OK : out_of_memory(0);
+  int status = ok && buffer_byte(&out, '\n') ? STATUS_OK : out_of_memory(0);
   if (status == STATUS_OK) status = open_output(&o, inv->option[OPTION_OUT]);
   if (status == STATUS_OK) status = flush_output(&o, &out);
   free(out.data);
@@ -565,7 +453,7 @@ static int run(const invocation *inv) {
   } else {
     bool lines = inv->option[OPTION_LINES] != NULL;
     converter c = {schema, inv->width, lines || inv->option[OPTION_BASE64], {0}, {0}};
-    value_converter convert = inv->command == ENCODE ? encode_value : decode_value;
+    value_converter convert = inv->command == ENCODE ? to_payload : to_json;
     status = lines ? convert_lines(inv, &c, convert) : convert_one(inv, &c, convert);
     free(c.out.data);
     free(c.payload.data);

@@ -53,15 +53,16 @@ static void check_base64(const char *raw, size_t n, const char *text) {
   CHECK(base64_json(&b, (const uint8_t *)raw, n));
   CHECK(b.length == strlen(text) + 2 && memcmp(b.data + 1, text, b.length - 2) == 0);
   uint8_t out[64];
-  size_t m = 99;
-  CHECK(base64_decode(text, strlen(text), out, &m) && m == n && memcmp(out, raw, n) == 0);
+  size_t m = 99, bad;
+  CHECK(base64_decode(text, strlen(text), out, &m, &bad) && m == n && memcmp(out, raw, n) == 0);
   shorn_buffer_free(&b);
 }
 
-static bool decodes(const char *text) {
+/* Where the text stops being canonical base64, or -1 when it is. */
+static long refused_at(const char *text) {
   uint8_t out[64];
-  size_t m;
-  return base64_decode(text, strlen(text), out, &m);
+  size_t m, bad;
+  return base64_decode(text, strlen(text), out, &m, &bad) ? -1 : (long)bad;
 }
 
 static void test_base64(void) {
@@ -71,13 +72,15 @@ static void test_base64(void) {
   check_base64("fo", 2, "Zm8=");
   check_base64("foo", 3, "Zm9v");
   check_base64("\xff\xfe\xfd\x00", 4, "//79AA==");
-  CHECK(!decodes("CQk"));    /* padding required */
-  CHECK(!decodes("CQl="));   /* non-zero pad bits */
-  CHECK(!decodes("CR=="));
-  CHECK(!decodes("Zm9v\n")); /* whitespace */
-  CHECK(!decodes("-_8="));   /* URL-safe alphabet */
-  CHECK(!decodes("Zg=a"));
-  CHECK(!decodes("=Zg="));
+  CHECK(refused_at("CQk") == 3);       /* padding required */
+  CHECK(refused_at("CQl=") == 2);      /* non-zero pad bits */
+  CHECK(refused_at("CR==") == 1);
+  CHECK(refused_at("Zm9v\n") == 5);    /* whitespace */
+  CHECK(refused_at("Zm9vZ m9v") == 5);
+  CHECK(refused_at("-_8=") == 0);      /* URL-safe alphabet */
+  CHECK(refused_at("Zg=a") == 2);
+  CHECK(refused_at("=Zg=") == 0);
+  CHECK(refused_at("Zg==Zg==") == 2);  /* padding only at the end */
 }
 
 static void check_bigint(const char *decimal, const char *hex) {
