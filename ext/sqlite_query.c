@@ -100,7 +100,9 @@ static bool path_argument(sqlite3_context *ctx, int i, sqlite3_value *v, const c
 }
 
 /* One call of a scalar function: its name for messages, the payload it
- * reads, and what went wrong. */
+ * reads, and what went wrong.  Only the name is set up front; the rest is
+ * set as it is used (zeroing the whole of it, its error's text included,
+ * cost a hundred instructions a row). */
 typedef struct call {
   const char *function;
   query q;
@@ -179,7 +181,8 @@ static shorn_code append_answer(call *c, const held_path *held, shorn_buffer *ou
 }
 
 static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  call c = {.function = "shorn_extract"};
+  call c;
+  c.function = "shorn_extract";
   if (argc < 3) {
     report(ctx, c.function, "expects a payload, a schema and a path");
     return;
@@ -228,7 +231,8 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
 }
 
 static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  call c = {.function = "shorn_type"};
+  call c;
+  c.function = "shorn_type";
   if (is_null(argv[0]) || is_null(argv[1]) || (argc == 4 && is_null(argv[2]))) return;
   /* (payload, schema), (…, path), (…, fp_bytes) or (…, fp_bytes, path). */
   bool has_width = argc == 4 || (argc == 3 && is_width(argv[2]));
