@@ -302,12 +302,23 @@ static shorn_code put_bitmap(encoder *e, const shape *s, size_t slots) {
 
 static shorn_code encode_object_members(encoder *e, const shape *s, const json_value *v, size_t slots) {
   size_t extras = e->scratch_used;
-  /* Match members to fields; a repeated key overwrites, so the last wins. */
+  const field *fields = s->u.object.fields;
+  uint32_t guess = s->u.object.declared_first;
+  /* Match members to fields; a repeated key overwrites, so the last wins.
+   * The field declared after the last one matched is tried before the
+   * hash, since text written from the same schema lists them in that
+   * order: one comparison instead of hashing every key. */
   for (uint32_t i = 0; i < v->length; i++) {
     const json_value *k = &v->u.items[2 * i];
-    const field *f = object_find_field(s, k->u.string, k->length);
+    const field *f = NULL;
+    if (guess < s->u.object.count && fields[guess].key_length == k->length &&
+        short_equal(fields[guess].key, k->u.string, k->length))
+      f = &fields[guess];
+    else
+      f = object_find_field(s, k->u.string, k->length);
     if (f) {
-      e->scratch[slots + (size_t)(f - s->u.object.fields)] = k + 1;
+      guess = f->declared_next;
+      e->scratch[slots + (size_t)(f - fields)] = k + 1;
     } else if (s->u.object.extras) {
       if (!scratch_reserve(e, 1)) return out_of_memory(e);
       e->scratch[e->scratch_used++] = k;

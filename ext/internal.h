@@ -343,6 +343,7 @@ typedef struct field {
   shape *value;
   const char *json_key; /* "\"key\":", ready to copy into decoded JSON */
   uint32_t json_key_length;
+  uint32_t declared_next; /* the field declared after this one; count after the last */
 } field;
 
 struct shape {
@@ -371,6 +372,7 @@ struct shape {
       shape *extras;       /* open object: the undeclared keys' value shape */
       uint32_t *index;     /* hash of key -> field + 1 (0 empty); built by shape.c */
       uint32_t index_mask;
+      uint32_t declared_first; /* the first field of "properties"; count when none */
     } object;
     shape *record; /* SHAPE_RECORD: the value shape */
     struct {

@@ -1045,6 +1045,30 @@ static bool mark_required(translator *t, const json_value *node, const property 
   return true;
 }
 
+/* Declaration order, for the encoder's guess at which field the next member
+ * names (JSON usually lists them as the schema does): `p` is sorted by key,
+ * and its keys point into the document, so their addresses rank them as
+ * "properties" lists them. */
+static int compare_by_address(const void *a, const void *b) {
+  const json_value *x = (*(const property *const *)a)->key, *y = (*(const property *const *)b)->key;
+  return (x > y) - (x < y);
+}
+
+static bool chain_declared_order(translator *t, const property *p, field *fields, uint32_t n,
+                                 uint32_t *first) {
+  *first = n;
+  if (!n) return true;
+  const property **order = mem_alloc((size_t)n * sizeof *order);
+  if (!order) return out_of_memory(t);
+  for (uint32_t i = 0; i < n; i++) order[i] = &p[i];
+  qsort(order, n, sizeof *order, compare_by_address);
+  *first = (uint32_t)(order[0] - p);
+  for (uint32_t i = 0; i < n; i++)
+    fields[order[i] - p].declared_next = i + 1 < n ? (uint32_t)(order[i + 1] - p) : n;
+  mem_free(order);
+  return true;
+}
+
 static shape *build_object(translator *t, const json_value *node, const property *p, uint32_t n,
                            shape *extras, bool reject_unknown) {
   field *fields = arena_array(t, n, sizeof *fields);
@@ -1052,12 +1076,15 @@ static shape *build_object(translator *t, const json_value *node, const property
   for (uint32_t i = 0; i < n; i++)
     fields[i] =
         (field){.key = p[i].key->u.string, .key_length = p[i].key->length, .optional = true};
-  if (!mark_required(t, node, p, fields, n)) return NULL;
+  uint32_t declared_first;
+  if (!mark_required(t, node, p, fields, n) || !chain_declared_order(t, p, fields, n, &declared_first))
+    return NULL;
   for (uint32_t i = 0; i < n; i++)
     if (!(fields[i].value = translate_node(t, p[i].value))) return NULL;
   shape *sh = new_shape(t, node, SHAPE_OBJECT);
   if (!sh) return NULL;
   sh->u.object.fields = fields;
+  sh->u.object.declared_first = declared_first;
   sh->u.object.count = n;
   sh->u.object.reject_unknown = reject_unknown;
   sh->u.object.extras = extras;

@@ -230,6 +230,20 @@ static void test_objects(void) {
   CHECK_STR(encode(catchall, "{\"a\":\"x\",\"o\":3,\"z\":9,\"b\":8}"), "0101780302016208017a09");
   CHECK_STR(decode(catchall, "0101780302016208017a09"), "{\"a\":\"x\",\"b\":8,\"o\":3,\"z\":9}");
 
+  /* Declared c, a, b: the encoder tries the declared successor of each
+   * matched field first, so every member order, repeats included, must
+   * still find its field. */
+  const char *declared = "{\"type\":\"object\",\"properties\":{\"c\":" UINT ",\"a\":" UINT
+                         ",\"b\":" UINT "},\"required\":[\"a\",\"b\",\"c\"],"
+                         "\"additionalProperties\":false}";
+  static const char *const orders[] = {
+      "{\"c\":3,\"a\":1,\"b\":2}", "{\"a\":1,\"b\":2,\"c\":3}", "{\"b\":2,\"a\":1,\"c\":3}",
+      "{\"c\":9,\"a\":1,\"b\":2,\"c\":3}", "{\"c\":3,\"c\":3,\"a\":1,\"b\":2}",
+      "{\"a\":7,\"b\":2,\"c\":3,\"a\":1}"};
+  for (size_t i = 0; i < sizeof orders / sizeof *orders; i++)
+    CHECK_STR(encode(declared, orders[i]), "010203");
+  CHECK_STR(encode(declared, "{\"c\":3,\"a\":1}"), "error: Missing required property at $.b");
+
   const char *nullable = "{\"anyOf\":[" UINT ",{\"type\":\"null\"}]}";
   CHECK_STR(encode(nullable, "null"), "00");
   CHECK_STR(encode(nullable, "5"), "0105");
