@@ -6,14 +6,4 @@
  */
 #include "fuzz.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc, (void)argv;
-  fuzz_init(true);
-  return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  const shorn_schema *s = fuzz_pick(&data, &size);
-  if (s) fuzz_check_decode(s, data, size);
-  return 0;
-}
+FUZZ_SCHEMA_HARNESS(fuzz_check_decode)

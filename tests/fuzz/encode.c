@@ -8,15 +8,7 @@
  */
 #include "fuzz.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc, (void)argv;
-  fuzz_init(true);
-  return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  const shorn_schema *s = fuzz_pick(&data, &size);
-  if (!s) return 0;
+static void check_encode(const shorn_schema *s, const uint8_t *data, size_t size) {
   shorn_buffer out = {0}, json = {0}, again = {0};
   shorn_error e;
   counting_mark();
@@ -43,5 +35,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   shorn_buffer_free(&json);
   shorn_buffer_free(&again);
   FUZZ_CHECK(counted.current == counted.mark);
-  return 0;
 }
+
+FUZZ_SCHEMA_HARNESS(check_encode)

@@ -104,6 +104,20 @@ static inline const shorn_schema *fuzz_pick(const uint8_t **data, size_t *size) 
   return fuzz_schemas[i];
 }
 
+/* The whole of a harness whose input picks a schema from the list: `check`
+ * gets the schema and the rest of the input. */
+#define FUZZ_SCHEMA_HARNESS(check)                                                     \
+  int LLVMFuzzerInitialize(int *argc, char ***argv) {                                  \
+    (void)argc, (void)argv;                                                            \
+    fuzz_init(true);                                                                   \
+    return 0;                                                                          \
+  }                                                                                    \
+  int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {                       \
+    const shorn_schema *s = fuzz_pick(&data, &size);                                   \
+    if (s) check(s, data, size);                                                       \
+    return 0;                                                                          \
+  }
+
 /* counting.h's bound on what a call may hold at once, plus the schema's own
  * per-call state (a depth per recursive definition).  `out` is the output
  * buffer's capacity, the high-water mark of what was written, so a call
