@@ -244,6 +244,11 @@ size_t integer_format(uint64_t u, char out[20]);
  * gives +-0, and "-0" keeps its sign.  Never fails. */
 double number_parse(const char *s, size_t n);
 
+/* The same for a reader that has the digits already: the number's value is
+ * man * 10^exponent, with at most 19 significant digits in man, and s, n
+ * its text, read again only when no fast path settles the rounding. */
+double number_from_decimal(const char *s, size_t n, bool negative, uint64_t man, int64_t exponent);
+
 /* ---- json.c -------------------------------------------------------------- */
 
 typedef enum json_type {

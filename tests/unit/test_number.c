@@ -431,8 +431,17 @@ static void check_parse(const char *s) {
   char *copy = malloc(n);
   memcpy(copy, s, n);
   double got = number_parse(copy, n), want = strtod(s, NULL);
-  free(copy);
   PROP(same(got, want), "\"%.80s\" (%zu chars): %a, strtod %a", s, n, got, want);
+  /* The JSON parser reads the digits itself and takes number_parse's
+   * shortcuts from there: the same value. */
+  arena a = {0};
+  json_value *v;
+  shorn_error e;
+  bool parsed = json_parse(&a, copy, n, &v, &e) == SHORN_OK && v->type == JSON_NUMBER;
+  PROP(parsed && same(v->u.number, want), "\"%.80s\" (%zu chars): json_parse %a, strtod %a", s,
+       n, parsed ? v->u.number : 0.0, want);
+  arena_free(&a);
+  free(copy);
 }
 
 static char *random_digits(char *o, int n, bool leading_nonzero) {
@@ -515,9 +524,42 @@ static void test_parse_random(void) {
   parse_property_count = count;
 }
 
+/* The JSON parser reads digits eight bytes at a time: wherever the run
+ * ends inside those eight, and whatever byte ends it, the number must stop
+ * exactly there.  "[" DIGITS b "]" for every byte b parses, or fails at the
+ * offset that says where the number ended. */
+static void test_digit_run_ends(void) {
+  char text[64], digits[40];
+  for (int length = 1; length <= 24; length++) {
+    for (int i = 0; i < length; i++) digits[i] = (char)('0' + (i * 7 + length) % 10);
+    digits[0] = (char)('1' + length % 9);
+    digits[length] = 0;
+    for (int b = 0; b < 256; b++) {
+      int n = snprintf(text, sizeof text, "[%s", digits);
+      text[n++] = (char)b;
+      text[n++] = ']';
+      arena a = {0};
+      json_value *v;
+      shorn_error e;
+      shorn_code rc = json_parse(&a, text, (size_t)n, &v, &e);
+      text[n - 1] = 0; /* "[" DIGITS b, for strtod */
+      if (b == ' ' || b == '\t' || b == '\n' || b == '\r' || (b >= '0' && b <= '9')) {
+        PROP(rc == SHORN_OK && v->length == 1 && same(v->u.items[0].u.number, strtod(text + 1, NULL)),
+             "%s then 0x%02x: %d", digits, b, rc);
+      } else {
+        long long at = b == '.' || b == 'e' || b == 'E' ? 1 : b == ']' || b == ',' ? length + 2 : length + 1;
+        PROP(rc == SHORN_ERROR_JSON && e.offset == at, "%s then 0x%02x: offset %lld, not %lld",
+             digits, b, e.offset, at);
+      }
+      arena_free(&a);
+    }
+  }
+}
+
 int main(void) {
   test_format_examples();
   test_parse_examples();
+  test_digit_run_ends();
   test_format_random();
   test_parse_random();
   printf("number: %d doubles formatted, %d texts parsed\n", format_property_count,
