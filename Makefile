@@ -62,14 +62,14 @@ $(BUILD)/core/%.o: ext/%.c
 $(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h $(BUILD)/libshorn.a
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/libshorn.a -lm -o $@
 
-$(BUILD)/vectors: tests/vectors.c $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a
+$(BUILD)/vectors: tests/vectors.c tests/canonical.h $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a -lsqlite3 -lm -o $@
 
 $(BUILD)/sql_nomem: tests/sql_nomem.c tests/counting.h $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a -lsqlite3 -lm -o $@
 
 # A fuzz harness with replay.c's main() instead of libFuzzer, to run a corpus.
-$(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/counting.h $(BUILD)/libshorn.a
+$(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/libshorn.a
 	$(CC) $(CFLAGS) $(WARN) $(FUZZ_SCHEMAS) -Iext $< tests/fuzz/replay.c $(BUILD)/libshorn.a -lm -o $@
 
 # One configuration's tests: unit, then every golden vector through SQL and
@@ -93,8 +93,7 @@ VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-k
 test: deps
 	$(MAKE) check check-loadable
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
-	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-	  ./build/vectors --queries-every 25 tests/vectors
+	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
 	$(VALGRIND) ./build/test_nomem
 	$(VALGRIND) ./build/sql_nomem
@@ -148,7 +147,7 @@ dict_encode := json
 dict_compile := schema
 
 # Only asked for with CC=clang BUILD=$(FUZZ_BUILD), by the fuzz target.
-$(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h $(BUILD)/libshorn.a
+$(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/libshorn.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer $(WARN) $(FUZZ_SCHEMAS) -Iext $< $(BUILD)/libshorn.a -lm -o $@
 
 $(FUZZ_BUILD)/seeds/made: tests/fuzz/corpus.py tests/fuzz/schemas.jsonl $(wildcard tests/vectors/*.jsonl)

@@ -67,11 +67,6 @@ static size_t target_limbs(uint64_t base, size_t n) {
 /* Each routine below takes the base as a parameter and is expanded once per
  * base, inside mul and horner, so that % and / by the base compile to a
  * shift or a multiplication, and a carry test to a shift or a comparison. */
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
 
 /* r[0, an + bn) = a * b in binary, a row of b at a time: each step,
  * a[i] b[j] + r[i + j] + carry, stays below 2^64. */

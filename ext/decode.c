@@ -393,10 +393,6 @@ static shorn_code read_bitmap(decoder *d, const shape *s, const uint8_t **bitmap
   return SHORN_OK;
 }
 
-static inline bool field_present(const field *f, const uint8_t *bitmap) {
-  return !f->optional || (bitmap[f->bit >> 3] >> (f->bit & 7) & 1);
-}
-
 static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t *bitmap) {
   EMIT_CHAR(d, '{');
   bool comma = false;

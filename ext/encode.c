@@ -310,12 +310,10 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
    * order: one comparison instead of hashing every key. */
   for (uint32_t i = 0; i < v->length; i++) {
     const json_value *k = &v->u.items[2 * i];
-    const field *f = NULL;
-    if (guess < s->u.object.count && fields[guess].key_length == k->length &&
-        short_equal(fields[guess].key, k->u.string, k->length))
-      f = &fields[guess];
-    else
-      f = object_find_field(s, k->u.string, k->length);
+    const field *f = guess < s->u.object.count && fields[guess].key_length == k->length &&
+                             short_equal(fields[guess].key, k->u.string, k->length)
+                         ? &fields[guess]
+                         : object_find_field(s, k->u.string, k->length);
     if (f) {
       guess = f->declared_next;
       e->scratch[slots + (size_t)(f - fields)] = k + 1;

@@ -351,6 +351,11 @@ typedef struct field {
   uint32_t declared_next; /* the field declared after this one; count after the last */
 } field;
 
+/* Whether an object's presence bitmap has the field: a required one always. */
+static inline bool field_present(const field *f, const uint8_t *bitmap) {
+  return !f->optional || (bitmap[f->bit >> 3] >> (f->bit & 7) & 1);
+}
+
 struct shape {
   shape_kind kind;
   uint64_t min_width; /* fewest bytes any value takes; saturates at UINT64_MAX */

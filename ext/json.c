@@ -276,11 +276,10 @@ static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) 
     if (p >= e || !is_digit(*p)) return fail(ps, s, "digit expected after '.'");
     p = read_digits(p, e, &digits);
   }
-  const uint8_t *last = p;
   ptrdiff_t digit_count = p - first - (point != NULL);
   bool exact = digit_count <= 15 && FLT_EVAL_METHOD == 0;
   /* The exponent, saturated far beyond any text's length. */
-  int64_t exponent = point ? -(int64_t)(last - point) : 0;
+  int64_t exponent = point ? -(int64_t)(p - point) : 0;
   if (p < e && (*p | 0x20) == 'e') {
     p++;
     bool minus = p < e && *p == '-';

@@ -156,10 +156,6 @@ void query_close(query *q) {
 
 /* ---- passing over values -------------------------------------------------- */
 
-static bool field_present(const field *f, const uint8_t *bitmap) {
-  return !f->optional || (bitmap[f->bit >> 3] >> (f->bit & 7) & 1);
-}
-
 /* The payload has been validated, so what is not on the path need not be
  * checked again: it is passed over by its layout alone, a leaf by its width
  * or length prefix and a container by its counts, a few nanoseconds a value
@@ -369,7 +365,7 @@ static shorn_code find_member(query *q, const query_node *n, const path_step *st
   const uint8_t *bitmap = q->d.p;
   q->d.p += (s->u.object.optional_count + 7) / 8;
   const field *wanted = declared_field(s, step);
-  if (wanted && !field_present(wanted, bitmap)) return SHORN_OK;
+  if (wanted ? !field_present(wanted, bitmap) : !s->u.object.extras) return SHORN_OK;
   /* Declared fields come first on the wire, in order; then the extras. */
   for (uint32_t i = 0; i < s->u.object.count; i++) {
     const field *f = &s->u.object.fields[i];

@@ -358,7 +358,7 @@ static int convert_one(const invocation *inv, converter *c, value_converter conv
   shorn_buffer in = {0};
   int status = read_file(inv->option[OPTION_IN], "stdin", &in);
   if (status == STATUS_OK) status = convert(c, bytes_of(&in), in.length, 0);
-  free(in.data);
+  shorn_buffer_free(&in);
   output o = {NULL, -1};
   if (status == STATUS_OK) status = open_output(&o, inv->option[OPTION_OUT]);
   if (status == STATUS_OK) status = flush_output(&o, &c->out);
@@ -402,7 +402,7 @@ static int convert_lines(const invocation *inv, converter *c, value_converter co
     int written = flush_output(&o, &c->out);
     if (status == STATUS_OK) status = written;
   }
-  free(in.data);
+  shorn_buffer_free(&in);
   if (in_fd > STDIN_FILENO) close(in_fd);
   return close_output(&o, status);
 }
@@ -416,7 +416,7 @@ static int compile_schema(const char *path, shorn_schema **schema) {
   if (status == STATUS_OK &&
       shorn_schema_compile((const char *)bytes_of(&text), text.length, schema, &error) != SHORN_OK)
     status = report(0, display_name(path, "stdin"), &error);
-  free(text.data);
+  shorn_buffer_free(&text);
   return status;
 }
 
@@ -440,7 +440,7 @@ static int describe(const invocation *inv, const shorn_schema *schema) {
   int status = ok && buffer_byte(&out, '\n') ? STATUS_OK : out_of_memory(0);
   if (status == STATUS_OK) status = open_output(&o, inv->option[OPTION_OUT]);
   if (status == STATUS_OK) status = flush_output(&o, &out);
-  free(out.data);
+  shorn_buffer_free(&out);
   return close_output(&o, status);
 }
 
@@ -455,8 +455,8 @@ static int run(const invocation *inv) {
     converter c = {schema, inv->width, lines || inv->option[OPTION_BASE64], {0}, {0}};
     value_converter convert = inv->command == ENCODE ? to_payload : to_json;
     status = lines ? convert_lines(inv, &c, convert) : convert_one(inv, &c, convert);
-    free(c.out.data);
-    free(c.payload.data);
+    shorn_buffer_free(&c.out);
+    shorn_buffer_free(&c.payload);
   }
   shorn_schema_free(schema);
   return status;

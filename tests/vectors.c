@@ -19,6 +19,7 @@
 
 #include "internal.h"
 #include "sqlite_shorn.h"
+#include "canonical.h"
 
 static sqlite3 *db;
 static int failures_shown;
@@ -140,21 +141,6 @@ static bool same_json(const json_value *a, const json_value *b) {
       return true;
     default: return true;
   }
-}
-
-/* Every object lists its keys in strictly ascending UTF-16 order. */
-static bool canonical(const json_value *v) {
-  if (v->type == JSON_ARRAY) {
-    for (uint32_t i = 0; i < v->length; i++)
-      if (!canonical(&v->u.items[i])) return false;
-  } else if (v->type == JSON_OBJECT) {
-    for (uint32_t i = 0; i < v->length; i++) {
-      const json_value *k = &v->u.items[2 * i];
-      if (i && utf16_compare(k[-2].u.string, k[-2].length, k->u.string, k->length) >= 0) return false;
-      if (!canonical(k + 1)) return false;
-    }
-  }
-  return true;
 }
 
 /* The vectors spell what JSON cannot as NaN and Infinity; the extension
@@ -317,7 +303,7 @@ static void check_decode(tally *t, const char *id, const char *schema, const cha
     bool ok = json_parse(&a, r.text, strlen(r.text), &got, &e) == SHORN_OK &&
               json_parse(&a, spelled, strlen(spelled), &expected, &e) == SHORN_OK && same_json(got, expected);
     verdict(t, ok, id, "decoded %s, want %s", r.text, want);
-    if (ok) verdict(t, canonical(got), id, "keys not in canonical order: %s", r.text);
+    if (ok) verdict(t, json_canonical(got), id, "keys not in canonical order: %s", r.text);
     if (ok && exact_bits) {
       sql_result back = sql_encode(r.text, schema);
       verdict(t, back.ok && strcmp(back.text, hex) == 0, id, "re-encoded to %s, from %s", back.text, hex);

@@ -26,6 +26,7 @@
 
 #include "../counting.h"
 #include "internal.h"
+#include "../canonical.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -130,29 +131,13 @@ static inline void fuzz_check_peak(const shorn_schema *s, size_t in, size_t out)
   abort();
 }
 
-/* Every object's keys in strictly ascending UTF-16 order. */
-static inline bool fuzz_canonical(const json_value *v) {
-  if (v->type == JSON_ARRAY) {
-    for (uint32_t i = 0; i < v->length; i++)
-      if (!fuzz_canonical(&v->u.items[i])) return false;
-  } else if (v->type == JSON_OBJECT) {
-    for (uint32_t i = 0; i < v->length; i++) {
-      const json_value *k = &v->u.items[2 * i];
-      if (i && utf16_compare(k[-2].u.string, k[-2].length, k->u.string, k->length) >= 0)
-        return false;
-      if (!fuzz_canonical(k + 1)) return false;
-    }
-  }
-  return true;
-}
-
 /* Decoded text is strict JSON with canonical key order. */
 static inline void fuzz_check_json(const shorn_buffer *b) {
   arena a = {0};
   json_value *v;
   shorn_error e;
   FUZZ_CHECK(json_parse(&a, (const char *)b->data, b->length, &v, &e) == SHORN_OK);
-  FUZZ_CHECK(fuzz_canonical(v));
+  FUZZ_CHECK(json_canonical(v));
   arena_free(&a);
 }
 

@@ -74,24 +74,30 @@ static shorn_schema *compile(const char *schema) {
   return s;
 }
 
-static outcome decode_bytes(const char *schema, const uint8_t *bytes, size_t n) {
+/* One encode (of JSON text) or decode (of bytes), measured. */
+static outcome measured(const char *schema, const void *in, size_t n, bool encoding) {
   outcome o;
   shorn_schema *s = compile(schema);
   shorn_buffer out = {0};
   shorn_error e;
   counting_mark();
-  shorn_code rc = shorn_decode(s, bytes, n, 0, &out, &e);
+  shorn_code rc = encoding ? shorn_encode(s, in, n, 0, &out, &e) : shorn_decode(s, in, n, 0, &out, &e);
   finish(&o, n, out.length);
-  describe(&o, rc, &e, &out, false);
+  describe(&o, rc, &e, &out, encoding);
   shorn_buffer_free(&out);
   shorn_schema_free(s);
   return o;
 }
 
+static outcome decode_bytes(const char *schema, const uint8_t *bytes, size_t n) {
+  return measured(schema, bytes, n, false);
+}
+
 static outcome decode_hex(const char *schema, const char *hex) {
   uint8_t bytes[64];
   size_t n = strlen(hex) / 2;
-  for (size_t i = 0; i < n && i < sizeof bytes; i++) {
+  if (n > sizeof bytes) abort(); /* a test's payload, not an input */
+  for (size_t i = 0; i < n; i++) {
     unsigned v;
     sscanf(hex + 2 * i, "%2x", &v);
     bytes[i] = (uint8_t)v;
@@ -100,17 +106,7 @@ static outcome decode_hex(const char *schema, const char *hex) {
 }
 
 static outcome encode_n(const char *schema, const char *json, size_t n) {
-  outcome o;
-  shorn_schema *s = compile(schema);
-  shorn_buffer out = {0};
-  shorn_error e;
-  counting_mark();
-  shorn_code rc = shorn_encode(s, json, n, 0, &out, &e);
-  finish(&o, n, out.length);
-  describe(&o, rc, &e, &out, true);
-  shorn_buffer_free(&out);
-  shorn_schema_free(s);
-  return o;
+  return measured(schema, json, n, true);
 }
 
 static outcome encode(const char *schema, const char *json) {
@@ -377,7 +373,9 @@ static void test_json_numbers(void) {
   char hex[17];
   for (int i = 0; i < 8; i++) snprintf(hex + 2 * i, 3, "%02x", (unsigned)(bits >> (8 * i)) & 0xFF);
   CHECK_STR(float64_of(digits), hex);
-  CHECK_STR(float64_of(digits), float64_of("1.2345678912345679e99"));
+  char shorter[sizeof ((outcome *)0)->text];
+  strcpy(shorter, float64_of("1.2345678912345679e99")); /* float64_of's text is reused */
+  CHECK_STR(float64_of(digits), shorter);
   /* 400 digits of an integer overflow to Infinity; 400 zeros after a
    * point and a one underflow to zero. */
   *o = 0;
