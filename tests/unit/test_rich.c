@@ -213,6 +213,42 @@ static uint64_t random_next(void) { /* xorshift64 */
   return random_state;
 }
 
+/* datetime_parse accepts exactly what datetime_format writes: every text
+ * written is read back to its instant (each day of 1600-2399, under every
+ * leap rule, then instants anywhere in the range), and of one-character
+ * changes of them, whatever is accepted is what datetime_format writes for
+ * the instant read. */
+static void test_datetime_spellings(void) {
+  static const char alphabet[] = "0123456789+-:.TZ";
+  const int64_t year_1600 = -11676096000000LL, days_1600_to_2400 = 292194;
+  char text[DATETIME_TEXT_MAX], changed[DATETIME_TEXT_MAX], again[DATETIME_TEXT_MAX];
+  long changes = 0, accepted = 0;
+  for (int64_t i = 0; i < 2 * days_1600_to_2400; i++) {
+    int64_t ms = i < days_1600_to_2400
+                     ? year_1600 + i * 86400000LL + (int64_t)(random_next() % 86400000u)
+                     : (int64_t)(random_next() % (2 * DATETIME_LIMIT + 1)) - DATETIME_LIMIT;
+    size_t n = datetime_format(ms, text);
+    int64_t back = 0;
+    CHECK(datetime_parse(text, n, &back) && back == ms);
+    /* Every day's day-of-month digits change (each month's last day, each
+     * leap rule), and every character of one text in 64. */
+    size_t day = n - 16;
+    for (size_t k = 0; k < n; k++) {
+      if (i % 64 && k != day && k != day + 1) continue;
+      for (const char *c = alphabet; *c; c++) {
+        if (*c == text[k]) continue;
+        memcpy(changed, text, n);
+        changed[k] = *c;
+        changes++;
+        if (!datetime_parse(changed, n, &back)) continue;
+        accepted++;
+        CHECK(datetime_format(back, again) == n && memcmp(again, changed, n) == 0);
+      }
+    }
+  }
+  CHECK(changes > 1000000 && accepted > changes / 10 && accepted < changes / 2);
+}
+
 /* A canonical random magnitude: no zero high byte. */
 static uint8_t *random_magnitude(size_t n) {
   uint8_t *m = malloc(n + 1);
@@ -518,5 +554,6 @@ int main(void) {
   test_bigint_special();
   test_bigint_limits();
   test_bigint_nomem();
+  test_datetime_spellings();
   return check_report("rich");
 }
