@@ -20,15 +20,7 @@
 
 /* ---- arguments ----------------------------------------------------------- */
 
-/* Report "<function>: <reason>". */
-static void report(sqlite3_context *ctx, const char *function, const char *reason) {
-  shorn_error e;
-  error_set(&e, SHORN_ERROR_USAGE, "%s", reason);
-  shorn_report(ctx, function, &e);
-}
-
 #define BAD_WIDTH "fingerprint width must be 1, 2, 3 or 4"
-#define NOT_A_BLOB "the payload must be a BLOB"
 
 static bool is_width(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_INTEGER; }
 
@@ -36,18 +28,6 @@ static bool is_width(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_
 static int width_of(sqlite3_value *v) {
   sqlite3_int64 w = sqlite3_value_int64(v);
   return w >= 1 && w <= 4 ? (int)w : 0;
-}
-
-/* The payload's bytes; SQLITE_MISMATCH when it is neither BLOB nor TEXT
- * (shorn_decode takes both), SQLITE_NOMEM. */
-static int payload_bytes(sqlite3_value *v, const uint8_t **data, size_t *n) {
-  int type = sqlite3_value_type(v);
-  if (type != SQLITE_BLOB && type != SQLITE_TEXT) return SQLITE_MISMATCH;
-  *data = sqlite3_value_blob(v);
-  *n = (size_t)sqlite3_value_bytes(v);
-  if (!*data && *n) return SQLITE_NOMEM;
-  *data = *data ? *data : (const uint8_t *)"";
-  return SQLITE_OK;
 }
 
 /* A parsed path argument and the buffers its answers are written into.
@@ -116,12 +96,9 @@ static bool open_payload(sqlite3_context *ctx, sqlite3_value **argv, int width, 
   if (!compiled) return false;
   const uint8_t *data;
   size_t n;
-  int rc = payload_bytes(argv[0], &data, &n);
+  int rc = shorn_payload(argv[0], &data, &n);
   if (rc != SQLITE_OK) {
-    if (rc == SQLITE_NOMEM)
-      sqlite3_result_error_nomem(ctx);
-    else
-      report(ctx, c->function, NOT_A_BLOB);
+    shorn_report_payload(ctx, c->function, rc);
     return false;
   }
   if (query_open(&c->q, compiled->schema, data, n, width, &c->error)) {
@@ -184,13 +161,13 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
   call c;
   c.function = "shorn_extract";
   if (argc < 3) {
-    report(ctx, c.function, "expects a payload, a schema and a path");
+    shorn_report_text(ctx, c.function, "expects a payload, a schema and a path");
     return;
   }
   if (is_null(argv[0]) || is_null(argv[1])) return;
   int first = 2, width = 0;
   if (is_width(argv[2]) && (!(width = width_of(argv[2])) || argc == ++first)) {
-    report(ctx, c.function, width ? "a path must follow fp_bytes" : BAD_WIDTH);
+    shorn_report_text(ctx, c.function, width ? "a path must follow fp_bytes" : BAD_WIDTH);
     return;
   }
   if (!open_payload(ctx, argv, width, &c)) return;
@@ -238,7 +215,7 @@ static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   bool has_width = argc == 4 || (argc == 3 && is_width(argv[2]));
   int width = 0, path_index = argc == 4 ? 3 : argc == 3 && !has_width ? 2 : 0;
   if (has_width && (!is_width(argv[2]) || !(width = width_of(argv[2])))) {
-    report(ctx, c.function, BAD_WIDTH);
+    shorn_report_text(ctx, c.function, BAD_WIDTH);
     return;
   }
   if (!open_payload(ctx, argv, width, &c)) return;
@@ -266,7 +243,7 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
     if (is_null(argv[i])) return;
   int width = 0;
   if (argc == 3 && (!is_width(argv[2]) || !(width = width_of(argv[2])))) {
-    report(ctx, function, BAD_WIDTH);
+    shorn_report_text(ctx, function, BAD_WIDTH);
     return;
   }
   shorn_compiled *compiled = shorn_schema_argument(ctx, 1, argv[1], function);
@@ -274,7 +251,7 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   const uint8_t *data;
   size_t n;
   shorn_error e;
-  int rc = payload_bytes(argv[0], &data, &n);
+  int rc = shorn_payload(argv[0], &data, &n);
   shorn_code decoded =
       rc == SQLITE_OK ? shorn_decode(compiled->schema, data, n, width, NULL, &e) : SHORN_OK;
   if (rc == SQLITE_NOMEM || decoded == SHORN_ERROR_NOMEM) {
@@ -282,7 +259,7 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   } else if (!want_error) {
     sqlite3_result_int(ctx, rc == SQLITE_OK && decoded == SHORN_OK);
   } else if (rc == SQLITE_MISMATCH) {
-    sqlite3_result_text(ctx, NOT_A_BLOB, -1, SQLITE_STATIC);
+    sqlite3_result_text(ctx, SHORN_NOT_A_BLOB, -1, SQLITE_STATIC);
   } else if (decoded) {
     char text[SHORN_MESSAGE_MAX + 32];
     sqlite3_result_text(ctx, text, (int)shorn_error_format(&e, text, sizeof text), SQLITE_TRANSIENT);
@@ -433,19 +410,23 @@ static int rows_close(sqlite3_vtab_cursor *base) {
   return SQLITE_OK;
 }
 
-/* Fail the statement with "<function>: <reason>". */
-static int cursor_error(rows_cursor *cur, int rc, const char *reason) {
-  sqlite3_vtab *vt = cur->base.pVtab;
-  sqlite3_free(vt->zErrMsg);
-  vt->zErrMsg = sqlite3_mprintf("%s: %s", cur->function, reason);
-  return vt->zErrMsg ? rc : SQLITE_NOMEM;
+/* Fail the statement with the failure's "<function>: <reason>". */
+static int cursor_failed(rows_cursor *cur, shorn_failure *f) {
+  sqlite3_free(cur->base.pVtab->zErrMsg);
+  cur->base.pVtab->zErrMsg = f->message;
+  return f->code;
+}
+
+static int cursor_error(rows_cursor *cur, const char *reason) {
+  shorn_failure f;
+  shorn_fail_with(&f, SQLITE_ERROR, cur->function, "%s", reason);
+  return cursor_failed(cur, &f);
 }
 
 static int cursor_core_error(rows_cursor *cur, const shorn_error *e) {
-  if (e->code == SHORN_ERROR_NOMEM) return SQLITE_NOMEM;
-  char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
-  shorn_error_format(e, text, sizeof text);
-  return cursor_error(cur, SQLITE_ERROR, text);
+  shorn_failure f;
+  shorn_fail_with_error(&f, cur->function, e);
+  return cursor_failed(cur, &f);
 }
 
 /* The compiled schema `value` names, kept while the next call names the
@@ -460,11 +441,7 @@ static int cursor_schema(rows_cursor *cur, sqlite3_value *value) {
   forget_schema(cur);
   shorn_failure f;
   shorn_compiled *c = shorn_resolve_schema(((rows_vtab *)cur->base.pVtab)->state, text, n, cur->function, &f);
-  if (!c) {
-    sqlite3_free(cur->base.pVtab->zErrMsg);
-    cur->base.pVtab->zErrMsg = f.message;
-    return f.code;
-  }
+  if (!c) return cursor_failed(cur, &f);
   c->refs++;
   cur->schema = c;
   if (!(cur->schema_text = sqlite3_malloc(n ? n : 1))) return SQLITE_NOMEM;
@@ -487,21 +464,21 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
   /* The third argument is fp_bytes when an INTEGER, else the path. */
   sqlite3_value *fp = arg[COLUMN_FP_BYTES - COLUMN_PAYLOAD], **root = &arg[COLUMN_ROOT - COLUMN_PAYLOAD];
   if (fp && !is_width(fp) && !is_null(fp)) {
-    if (*root) return cursor_error(cur, SQLITE_ERROR, BAD_WIDTH);
+    if (*root) return cursor_error(cur, BAD_WIDTH);
     *root = fp;
     arg[COLUMN_FP_BYTES - COLUMN_PAYLOAD] = fp = NULL;
   }
   for (int i = 0; i < ARGUMENTS; i++)
     if (arg[i] && is_null(arg[i])) return SQLITE_OK;
   int width = fp ? width_of(fp) : 0;
-  if (fp && !width) return cursor_error(cur, SQLITE_ERROR, BAD_WIDTH);
+  if (fp && !width) return cursor_error(cur, BAD_WIDTH);
 
   int rc = cursor_schema(cur, arg[COLUMN_SCHEMA - COLUMN_PAYLOAD]);
   if (rc != SQLITE_OK) return rc;
   const uint8_t *data;
   size_t n;
-  if ((rc = payload_bytes(arg[0], &data, &n)) != SQLITE_OK)
-    return rc == SQLITE_NOMEM ? rc : cursor_error(cur, SQLITE_ERROR, NOT_A_BLOB);
+  if ((rc = shorn_payload(arg[0], &data, &n)) != SQLITE_OK)
+    return rc == SQLITE_NOMEM ? rc : cursor_error(cur, SHORN_NOT_A_BLOB);
   query q;
   shorn_error e;
   if (query_open(&q, cur->schema->schema, data, n, width, &e)) {

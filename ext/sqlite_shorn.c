@@ -38,8 +38,7 @@ void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error 
   sqlite3_result_error(ctx, text, -1);
 }
 
-/* Report "<function>: <reason>", the reason formatted as sqlite3_mprintf does. */
-static void report_text(sqlite3_context *ctx, const char *function, const char *format, ...) {
+void shorn_report_text(sqlite3_context *ctx, const char *function, const char *format, ...) {
   va_list ap;
   va_start(ap, format);
   char *reason = sqlite3_vmprintf(format, ap);
@@ -167,8 +166,7 @@ static void registry_refresh(shorn_state *st) {
   st->read_changes = st->registry_changes;
 }
 
-/* Say why a schema could not be had: "<function>: <reason>". */
-static void fail_with(shorn_failure *f, int code, const char *function, const char *format, ...) {
+void shorn_fail_with(shorn_failure *f, int code, const char *function, const char *format, ...) {
   va_list ap;
   va_start(ap, format);
   char *reason = sqlite3_vmprintf(format, ap);
@@ -178,7 +176,7 @@ static void fail_with(shorn_failure *f, int code, const char *function, const ch
   sqlite3_free(reason);
 }
 
-static void fail_with_error(shorn_failure *f, const char *function, const shorn_error *error) {
+void shorn_fail_with_error(shorn_failure *f, const char *function, const shorn_error *error) {
   if (error->code == SHORN_ERROR_NOMEM) {
     f->code = SQLITE_NOMEM;
     f->message = NULL;
@@ -186,7 +184,7 @@ static void fail_with_error(shorn_failure *f, const char *function, const shorn_
   }
   char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
   shorn_error_format(error, text, sizeof text);
-  fail_with(f, SQLITE_ERROR, function, "%s", text);
+  shorn_fail_with(f, SQLITE_ERROR, function, "%s", text);
 }
 
 void shorn_report_failure(sqlite3_context *ctx, shorn_failure *f) {
@@ -212,7 +210,7 @@ static shorn_compiled *registered_schema(shorn_state *st, shorn_key kind, const 
   int rc = shorn_registry_find(st->db, kind, key, n, &text, &length, &why);
   if (rc != SQLITE_OK) {
     if (why)
-      fail_with(f, rc, function, "%s", why);
+      shorn_fail_with(f, rc, function, "%s", why);
     else
       f->code = SQLITE_NOMEM, f->message = NULL;
     sqlite3_free(why);
@@ -225,7 +223,7 @@ static shorn_compiled *registered_schema(shorn_state *st, shorn_key kind, const 
     /* Only a registry written around the virtual table gets here. */
     char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
     shorn_error_format(&error, message, sizeof message);
-    fail_with(f, SQLITE_ERROR, function, "the schema registered %s '%.*s' does not compile: %s",
+    shorn_fail_with(f, SQLITE_ERROR, function, "the schema registered %s '%.*s' does not compile: %s",
               kind == SHORN_KEY_NAME ? "as" : "with fingerprint", n, key, message);
     return NULL;
   }
@@ -238,13 +236,13 @@ static shorn_compiled *registered_schema(shorn_state *st, shorn_key kind, const 
 
 /* The registered schema whose fingerprint starts the payload, as
  * shorn_encode(json, name, 4) writes it. */
-static shorn_compiled *prefixed_schema(sqlite3_context *ctx, const unsigned char *data, int n) {
+static shorn_compiled *prefixed_schema(sqlite3_context *ctx, const uint8_t *data, size_t n) {
   shorn_failure f;
   shorn_compiled *c = NULL;
   if (n < SHORN_REGISTRY_WIDTH) {
-    fail_with(&f, SQLITE_ERROR, "shorn_decode",
-              "the payload is too short to start with a %d-byte fingerprint (its length is %d)",
-              SHORN_REGISTRY_WIDTH, n);
+    shorn_fail_with(&f, SQLITE_ERROR, "shorn_decode",
+                    "the payload is too short to start with a %d-byte fingerprint (its length is %d)",
+                    SHORN_REGISTRY_WIDTH, (int)n);
   } else {
     char hex[2 * SHORN_REGISTRY_WIDTH];
     shorn_hex(data, SHORN_REGISTRY_WIDTH, hex);
@@ -267,7 +265,7 @@ shorn_compiled *shorn_resolve_schema(shorn_state *st, const char *text, int n, c
   if (!is_inline(text, n)) return registered_schema(st, SHORN_KEY_NAME, text, n, function, f);
   shorn_error error;
   shorn_compiled *c = cache_compile(st, text, n, &error);
-  if (!c) fail_with_error(f, function, &error);
+  if (!c) shorn_fail_with_error(f, function, &error);
   return c;
 }
 
@@ -297,6 +295,23 @@ shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, 
 
 /* ---- argument helpers ---------------------------------------------------- */
 
+int shorn_payload(sqlite3_value *v, const uint8_t **data, size_t *n) {
+  int type = sqlite3_value_type(v);
+  if (type != SQLITE_BLOB && type != SQLITE_TEXT) return SQLITE_MISMATCH;
+  *data = sqlite3_value_blob(v);
+  *n = (size_t)sqlite3_value_bytes(v);
+  if (!*data && *n) return SQLITE_NOMEM;
+  *data = *data ? *data : (const uint8_t *)"";
+  return SQLITE_OK;
+}
+
+void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc) {
+  if (rc == SQLITE_NOMEM)
+    sqlite3_result_error_nomem(ctx);
+  else
+    shorn_report_text(ctx, function, SHORN_NOT_A_BLOB);
+}
+
 static bool any_null(int argc, sqlite3_value **argv) {
   for (int i = 0; i < argc; i++)
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return true;
@@ -310,7 +325,7 @@ static bool width_argument(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   if (argc <= index) return true;
   sqlite3_int64 w = sqlite3_value_int64(argv[index]);
   if (sqlite3_value_numeric_type(argv[index]) != SQLITE_INTEGER || w < 1 || w > 4) {
-    report_text(ctx, function, "fingerprint width must be 1, 2, 3 or 4");
+    shorn_report_text(ctx, function, "fingerprint width must be 1, 2, 3 or 4");
     return false;
   }
   *width = (int)w;
@@ -376,15 +391,11 @@ static void encode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
  * shorn_decode(payload, schema [, width]) is told it. */
 static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (any_null(argc, argv)) return;
-  int type = sqlite3_value_type(argv[0]);
-  if (type != SQLITE_BLOB && type != SQLITE_TEXT) {
-    report_text(ctx, "shorn_decode", "the payload must be a BLOB");
-    return;
-  }
-  const unsigned char *data = sqlite3_value_blob(argv[0]);
-  int n = sqlite3_value_bytes(argv[0]);
-  if (!data && n) {
-    sqlite3_result_error_nomem(ctx);
+  const uint8_t *data;
+  size_t n;
+  int rc = shorn_payload(argv[0], &data, &n);
+  if (rc != SQLITE_OK) {
+    shorn_report_payload(ctx, "shorn_decode", rc);
     return;
   }
   int width = SHORN_REGISTRY_WIDTH;
@@ -395,7 +406,7 @@ static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
     c = shorn_schema_argument(ctx, 1, argv[1], "shorn_decode");
   if (!c) return;
   shorn_error error;
-  if (shorn_decode(c->schema, data, (size_t)n, width, shorn_output(ctx), &error)) {
+  if (shorn_decode(c->schema, data, n, width, shorn_output(ctx), &error)) {
     shorn_report(ctx, "shorn_decode", &error);
     return;
   }

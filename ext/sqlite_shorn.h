@@ -7,6 +7,7 @@
 #define SQLITE_SHORN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <sqlite3ext.h>
 
@@ -96,6 +97,11 @@ typedef struct shorn_failure {
 shorn_compiled *shorn_resolve_schema(shorn_state *st, const char *text, int n, const char *function,
                                      shorn_failure *failure);
 
+/* Set a failure to "<function>: <reason>", the reason formatted as
+ * sqlite3_mprintf does; or to a core error's message and where. */
+void shorn_fail_with(shorn_failure *failure, int code, const char *function, const char *format, ...);
+void shorn_fail_with_error(shorn_failure *failure, const char *function, const shorn_error *error);
+
 /* Report a failure on `ctx` and free its message. */
 void shorn_report_failure(sqlite3_context *ctx, shorn_failure *failure);
 
@@ -107,6 +113,17 @@ shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, 
 
 /* Report a core error as "<function>: <message at where>". */
 void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error *error);
+
+/* Report "<function>: <reason>", the reason formatted as sqlite3_mprintf does. */
+void shorn_report_text(sqlite3_context *ctx, const char *function, const char *format, ...);
+
+#define SHORN_NOT_A_BLOB "the payload must be a BLOB"
+
+/* A payload argument's bytes (never NULL): SQLITE_OK, SQLITE_MISMATCH when
+ * it is neither BLOB nor TEXT (a TEXT payload is taken as its bytes), or
+ * SQLITE_NOMEM.  shorn_report_payload reports either failure. */
+int shorn_payload(sqlite3_value *v, const uint8_t **data, size_t *n);
+void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc);
 
 /* `n` bytes as 2n lowercase hex digits (no NUL), as fingerprints are spelled. */
 void shorn_hex(const unsigned char *bytes, int n, char *out);
