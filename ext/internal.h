@@ -287,6 +287,12 @@ typedef struct json_value {
 shorn_code json_parse(arena *a, const char *text, size_t length, json_value **out,
                       shorn_error *error);
 
+/* The value of four hex digits, or -1 when they are not all hex digits. */
+int json_hex4(const uint8_t *p);
+/* Write a code point as UTF-8 (a surrogate as its three WTF-8 bytes) and
+ * return the end. */
+uint8_t *json_put_code_point(uint8_t *o, uint32_t c);
+
 /* The value of the last member named `key`, or NULL. */
 const json_value *json_get(const json_value *object, const char *key, size_t key_length);
 

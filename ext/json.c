@@ -82,7 +82,7 @@ static int hex_value(uint8_t c) {
   return -1;
 }
 
-static int read_hex4(const uint8_t *p) {
+int json_hex4(const uint8_t *p) {
   int v = 0;
   for (int i = 0; i < 4; i++) {
     int h = hex_value(p[i]);
@@ -92,7 +92,7 @@ static int read_hex4(const uint8_t *p) {
   return v;
 }
 
-static uint8_t *put_code_point(uint8_t *o, uint32_t c) {
+uint8_t *json_put_code_point(uint8_t *o, uint32_t c) {
   if (c < 0x80) {
     *o++ = (uint8_t)c;
   } else if (c < 0x800) {
@@ -133,17 +133,17 @@ static bool unescape(parser *ps, const uint8_t *s, size_t n, json_value *v) {
       case 'r': *o++ = '\r'; break;
       case 't': *o++ = '\t'; break;
       case 'u': {
-        uint32_t u = (uint32_t)read_hex4(s);
+        uint32_t u = (uint32_t)json_hex4(s);
         s += 4;
         if (u >= 0xD800 && u < 0xDC00 && end - s >= 6 && s[0] == '\\' && s[1] == 'u') {
-          int low = read_hex4(s + 2);
+          int low = json_hex4(s + 2);
           if (low >= 0xDC00 && low < 0xE000) {
             u = 0x10000 + ((u - 0xD800) << 10) + (uint32_t)(low - 0xDC00);
             s += 6;
           }
         }
         if (u >= 0xD800 && u < 0xE000) v->flags |= JSON_LONE_SURROGATE;
-        o = put_code_point(o, u);
+        o = json_put_code_point(o, u);
         break;
       }
       default: *o++ = c; /* '"', '\\' and '/' stand for themselves */
@@ -207,7 +207,7 @@ static const uint8_t *parse_string(parser *ps, const uint8_t *p, json_value *v) 
         p += 2;
         break;
       case 'u':
-        if (end - p < 6 || read_hex4(p + 2) < 0) return fail(ps, p, "invalid \\u escape");
+        if (end - p < 6 || json_hex4(p + 2) < 0) return fail(ps, p, "invalid \\u escape");
         p += 6;
         break;
       default:

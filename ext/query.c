@@ -538,14 +538,6 @@ bool json_text_integer(const char *json, size_t n, int64_t *value) {
   return true;
 }
 
-static unsigned hex_value(char c) {
-  return c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
-}
-
-static uint32_t hex4(const char *s) {
-  return hex_value(s[0]) << 12 | hex_value(s[1]) << 8 | hex_value(s[2]) << 4 | hex_value(s[3]);
-}
-
 bool json_text_unescape(const char *s, size_t n, shorn_buffer *scratch, const char **value,
                         size_t *length) {
   const char *end = s + n;
@@ -573,29 +565,17 @@ bool json_text_unescape(const char *s, size_t n, shorn_buffer *scratch, const ch
                         : (uint8_t)c;
       continue;
     }
-    uint32_t u = hex4(s);
+    uint32_t u = (uint32_t)json_hex4((const uint8_t *)s);
     s += 4;
     /* SQLite 3.40 ends the string at an escaped NUL. */
     if (!u) break;
-    if (u < 0x80) {
-      *o++ = (uint8_t)u;
-    } else if (u < 0x800) {
-      *o++ = (uint8_t)(0xC0 | u >> 6);
-      *o++ = (uint8_t)(0x80 | (u & 0x3F));
-    } else if ((u & 0xFC00) == 0xD800 && end - s >= 6 && s[0] == '\\' && s[1] == 'u' &&
-               (hex4(s + 2) & 0xFC00) == 0xDC00) {
-      u = 0x10000 + ((u & 0x3FF) << 10) + (hex4(s + 2) & 0x3FF);
+    if ((u & 0xFC00) == 0xD800 && end - s >= 6 && s[0] == '\\' && s[1] == 'u' &&
+        (json_hex4((const uint8_t *)s + 2) & 0xFC00) == 0xDC00) {
+      u = 0x10000 + ((u & 0x3FF) << 10) + ((uint32_t)json_hex4((const uint8_t *)s + 2) & 0x3FF);
       s += 6;
-      *o++ = (uint8_t)(0xF0 | u >> 18);
-      *o++ = (uint8_t)(0x80 | (u >> 12 & 0x3F));
-      *o++ = (uint8_t)(0x80 | (u >> 6 & 0x3F));
-      *o++ = (uint8_t)(0x80 | (u & 0x3F));
-    } else {
-      /* A lone surrogate stays one, three bytes of WTF-8, as SQLite writes it. */
-      *o++ = (uint8_t)(0xE0 | u >> 12);
-      *o++ = (uint8_t)(0x80 | (u >> 6 & 0x3F));
-      *o++ = (uint8_t)(0x80 | (u & 0x3F));
     }
+    /* A lone surrogate stays one, three bytes of WTF-8, as SQLite writes it. */
+    o = json_put_code_point(o, u);
   }
   *value = (const char *)scratch->data;
   *length = (size_t)(o - scratch->data);
