@@ -62,10 +62,10 @@ $(BUILD)/core/%.o: ext/%.c
 $(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h $(BUILD)/libshorn.a
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/libshorn.a -lm -o $@
 
-$(BUILD)/vectors: tests/vectors.c tests/canonical.h $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a
-	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a -lsqlite3 -lm -o $@
-
-$(BUILD)/sql_nomem: tests/sql_nomem.c tests/counting.h $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a
+# Test drivers with the extension linked in.
+$(BUILD)/vectors: tests/canonical.h
+$(BUILD)/sql_nomem: tests/counting.h
+$(BUILD)/vectors $(BUILD)/sql_nomem: $(BUILD)/%: tests/%.c $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a -lsqlite3 -lm -o $@
 
 # A fuzz harness with replay.c's main() instead of libFuzzer, to run a corpus.
