@@ -295,16 +295,6 @@ shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, 
 
 /* ---- argument helpers ---------------------------------------------------- */
 
-int shorn_payload(sqlite3_value *v, const uint8_t **data, size_t *n) {
-  int type = sqlite3_value_type(v);
-  if (type != SQLITE_BLOB && type != SQLITE_TEXT) return SQLITE_MISMATCH;
-  *data = sqlite3_value_blob(v);
-  *n = (size_t)sqlite3_value_bytes(v);
-  if (!*data && *n) return SQLITE_NOMEM;
-  *data = *data ? *data : (const uint8_t *)"";
-  return SQLITE_OK;
-}
-
 void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc) {
   if (rc == SQLITE_NOMEM)
     sqlite3_result_error_nomem(ctx);

@@ -122,7 +122,15 @@ void shorn_report_text(sqlite3_context *ctx, const char *function, const char *f
 /* A payload argument's bytes (never NULL): SQLITE_OK, SQLITE_MISMATCH when
  * it is neither BLOB nor TEXT (a TEXT payload is taken as its bytes), or
  * SQLITE_NOMEM.  shorn_report_payload reports either failure. */
-int shorn_payload(sqlite3_value *v, const uint8_t **data, size_t *n);
+static inline int shorn_payload(sqlite3_value *v, const uint8_t **data, size_t *n) {
+  int type = sqlite3_value_type(v);
+  if (type != SQLITE_BLOB && type != SQLITE_TEXT) return SQLITE_MISMATCH;
+  *data = sqlite3_value_blob(v);
+  *n = (size_t)sqlite3_value_bytes(v);
+  if (!*data && *n) return SQLITE_NOMEM;
+  *data = *data ? *data : (const uint8_t *)"";
+  return SQLITE_OK;
+}
 void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc);
 
 /* `n` bytes as 2n lowercase hex digits (no NUL), as fingerprints are spelled. */

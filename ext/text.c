@@ -179,68 +179,56 @@ static uint8_t *escape_ascii(uint8_t *o, uint8_t c) {
 /* Six bytes out per byte in at worst, the quotes, and copy_plain's block. */
 #define ESCAPED_MAX(n) (6 * (n) + 2 + 16)
 
-bool buffer_json_string(shorn_buffer *b, const char *str, size_t n) {
-  const uint8_t *s = (const uint8_t *)str;
-  if (n > (SIZE_MAX - 18) / 6 || !buffer_reserve(b, ESCAPED_MAX(n))) return false;
-  uint8_t *o = b->data + b->length;
-  *o++ = '"';
-  size_t i = 0;
-  while (i < n) {
-    size_t plain = copy_plain(o, s + i, n - i, n - i, false);
-    o += plain;
-    i += plain;
-    if (i >= n) break;
-    uint8_t c = s[i];
-    if (c == 0xED) {
-      if (i + 2 < n && s[i + 1] >= 0xA0) {
-        uint32_t u = 0xD000 | (uint32_t)(s[i + 1] & 0x3F) << 6 | (s[i + 2] & 0x3F);
-        memcpy(o, "\\u", 2);
-        o[2] = hex_digits[u >> 12];
-        o[3] = hex_digits[(u >> 8) & 15];
-        o[4] = hex_digits[(u >> 4) & 15];
-        o[5] = hex_digits[u & 15];
-        o += 6;
-        i += 3;
-      } else {
-        *o++ = c;
-        i++;
-      }
-      continue;
-    }
-    o = escape_ascii(o, c);
-    i++;
-  }
-  *o++ = '"';
-  b->length = (size_t)(o - b->data);
-  return true;
-}
-
-int buffer_json_utf8(shorn_buffer *b, const uint8_t *s, size_t n, size_t readable) {
+/* A JSON string of s[0..n), s[0..readable) readable: with `utf8`, strict
+ * UTF-8 checked as it is copied (-1 when it is not); without, WTF-8, whose
+ * lone surrogates are escaped as JSON.stringify escapes them.  0 when
+ * memory ran out, 1 when written. */
+static ALWAYS_INLINE int json_string(shorn_buffer *b, const uint8_t *s, size_t n, size_t readable,
+                                     bool utf8) {
   if (n > (SIZE_MAX - 18) / 6 || !buffer_reserve(b, ESCAPED_MAX(n))) return 0;
   uint8_t *o = b->data + b->length;
   *o++ = '"';
   size_t i = 0;
   while (i < n) {
-    size_t plain = copy_plain(o, s + i, n - i, readable - i, true);
+    size_t plain = copy_plain(o, s + i, n - i, readable - i, utf8);
     o += plain;
     i += plain;
     if (i >= n) break;
     if (s[i] < 0x80) {
       o = escape_ascii(o, s[i++]);
-      continue;
+    } else if (utf8) {
+      size_t len = utf8_sequence(s + i, n - i);
+      if (!len) return -1;
+      /* Four bytes whatever the length (the reservation has room): a copy
+       * of exactly len bytes was a call. */
+      if (n - i >= 4)
+        memcpy(o, s + i, 4);
+      else
+        for (size_t k = 0; k < len; k++) o[k] = s[i + k];
+      o += len;
+      i += len;
+    } else if (i + 2 < n && s[i + 1] >= 0xA0) { /* 0xED, a lone surrogate */
+      uint32_t u = 0xD000 | (uint32_t)(s[i + 1] & 0x3F) << 6 | (s[i + 2] & 0x3F);
+      memcpy(o, "\\u", 2);
+      o[2] = hex_digits[u >> 12];
+      o[3] = hex_digits[(u >> 8) & 15];
+      o[4] = hex_digits[(u >> 4) & 15];
+      o[5] = hex_digits[u & 15];
+      o += 6;
+      i += 3;
+    } else {
+      *o++ = s[i++];
     }
-    size_t len = utf8_sequence(s + i, n - i);
-    if (!len) return -1;
-    /* Four bytes whatever the length (the reservation has room): a copy
-     * of exactly len bytes was a call. */
-    if (n - i >= 4)
-      memcpy(o, s + i, 4);
-    else
-      for (size_t k = 0; k < len; k++) o[k] = s[i + k];
-    o += len;
-    i += len;
   }
   *o++ = '"';
   b->length = (size_t)(o - b->data);
   return 1;
+}
+
+bool buffer_json_string(shorn_buffer *b, const char *s, size_t n) {
+  return json_string(b, (const uint8_t *)s, n, n, false) == 1;
+}
+
+int buffer_json_utf8(shorn_buffer *b, const uint8_t *s, size_t n, size_t readable) {
+  return json_string(b, s, n, readable, true);
 }
