@@ -144,7 +144,7 @@ static shorn_code read_body(decoder *d, const uint8_t **body, size_t *length) {
 shorn_code read_string(decoder *d, const uint8_t **s, size_t *n) {
   shorn_code rc = read_body(d, s, n);
   if (rc) return rc;
-  if (!utf8_valid(*s, *n)) return fail_at(d, *s, "Invalid UTF-8");
+  if (!utf8_valid(*s, *n, (size_t)(d->end - *s))) return fail_at(d, *s, "Invalid UTF-8");
   return SHORN_OK;
 }
 

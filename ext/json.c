@@ -12,9 +12,6 @@
 
 #include "internal.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* The first storage of the parser's stacks, on the C stack: enough for
  * most records without an allocation. */
@@ -156,24 +153,13 @@ static bool unescape(parser *ps, const uint8_t *s, size_t n, json_value *v) {
 }
 
 /* The length of the run at s[0..n) that needs no closer look: no '"',
- * '\\', control character or byte above ASCII.  String bodies are most of
- * a document's text, so this is most of parsing: sixteen bytes at a time
- * with SSE2, eight elsewhere; a byte at a time, and UTF-8 checked in a
- * second pass, took three times the instructions on the benchmark's
- * documents. */
-static inline size_t string_run(const uint8_t *s, size_t n) {
-  size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
-  const __m128i control = _mm_set1_epi8(0x1F);
-  for (; n - i >= 16; i += 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-    __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                _mm_cmpeq_epi8(_mm_min_epu8(v, control), v));
-    unsigned mask = (unsigned)_mm_movemask_epi8(stop) | (unsigned)_mm_movemask_epi8(v);
-    if (mask) return i + (size_t)__builtin_ctz(mask);
-  }
-#endif
+ * '\\' or control character, and UTF-8 checked a block at a time
+ * (*bad_utf8 set where it is not), or, past the whole blocks, no byte
+ * above ASCII.  String bodies are most of a document's text, so this is
+ * most of parsing. */
+static inline size_t string_run(const uint8_t *s, size_t n, bool *bad_utf8) {
+  size_t i;
+  if (scan_blocks(s, n, n, NULL, SCAN_ESCAPES | SCAN_UTF8, bad_utf8, &i)) return i;
   for (; n - i >= 8; i += 8) {
     uint64_t w = load_le64(s + i);
     uint64_t stop = lanes_below(w, 0x20) | lanes_equal(w, '"') | lanes_equal(w, '\\') | (w & LANES(0x80));
@@ -190,7 +176,7 @@ static const uint8_t *parse_string(parser *ps, const uint8_t *p, json_value *v) 
    * string's other faults come first. */
   bool escaped = false, bad_utf8 = false;
   for (;;) {
-    p += string_run(p, (size_t)(end - p));
+    p += string_run(p, (size_t)(end - p), &bad_utf8);
     if (p >= end) return fail(ps, body - 1, "unterminated string");
     if (*p == '"') break;
     if (*p >= 0x80) {

@@ -1,21 +1,11 @@
 /* text.c — UTF-8 validation, JavaScript string order, JSON string escapes. */
 #include "internal.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
-/* The length of the run of ASCII that starts s[0..n).  Most text is ASCII,
- * so this is where validation spends its time: sixteen bytes at a time
- * where the target has SSE2 (every x86-64), eight elsewhere. */
+/* The length of the run of ASCII that starts s[0..n), for what whole
+ * blocks leave (all of it where there is no SSE2). */
 static inline size_t ascii_run(const uint8_t *s, size_t n) {
   size_t i = 0;
-#if defined(__SSE2__)
-  for (; n - i >= 16; i += 16) {
-    unsigned high = (unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(s + i)));
-    if (high) return i + (size_t)__builtin_ctz(high);
-  }
-#endif
   for (; n - i >= 8; i += 8) {
     uint64_t high = load_le64(s + i) & LANES(0x80);
     if (high) return i + first_lane(high);
@@ -24,8 +14,12 @@ static inline size_t ascii_run(const uint8_t *s, size_t n) {
   return i;
 }
 
-bool utf8_valid(const uint8_t *s, size_t n) {
-  size_t i = 0;
+bool utf8_valid(const uint8_t *s, size_t n, size_t readable) {
+  bool faulty = false;
+  size_t i;
+  bool ended = scan_blocks(s, n, readable, NULL, SCAN_UTF8, &faulty, &i);
+  if (faulty) return false;
+  if (ended) return !utf8_ends_open(s, n);
   for (;;) {
     i += ascii_run(s + i, n - i);
     if (i >= n) return true;
@@ -116,33 +110,23 @@ static const uint8_t escape_class[256] = {
 static const char hex_digits[] = "0123456789abcdef";
 
 /* Copy s[0..n) to o up to the first byte that JSON.stringify escapes, or
- * that needs a closer look: with `utf8`, any byte above ASCII (the string
- * is being checked as it is copied); without, 0xED (a lone surrogate may
- * start there).  Returns how many bytes were copied.  Decoded JSON is
- * mostly string bodies, so this loop is most of decoding: sixteen bytes at
- * a time with SSE2 (half the instructions of the eight-byte loop on the
- * benchmark's documents), eight elsewhere.
+ * that needs a closer look: without `utf8`, 0xED (a lone surrogate may
+ * start there); with `utf8`, past the whole blocks, any byte above ASCII,
+ * the blocks having checked theirs (*invalid set where they are not UTF-8).
+ * Returns how many bytes were copied.  Decoded JSON is mostly string
+ * bodies, so this is most of decoding.
  *
  * s[0..readable) may be read, readable >= n: a string inside a payload is
  * scanned in whole blocks past its end, which spares its tail the byte
- * loop.  Each block is stored before it is looked at, so o must have room
- * for n + 16 bytes. */
+ * loop.  o must have room for what scan_blocks stores.  What the blocks
+ * leave open at the string's end is for the caller to see
+ * (utf8_ends_open). */
 static ALWAYS_INLINE size_t copy_plain(uint8_t *o, const uint8_t *s, size_t n, size_t readable,
-                                       bool utf8) {
-  size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
-  const __m128i surrogate = _mm_set1_epi8((char)0xED), control = _mm_set1_epi8(0x1F);
-  for (; i < n && readable - i >= 16; i += 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-    _mm_storeu_si128((__m128i *)(o + i), v);
-    __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                _mm_cmpeq_epi8(_mm_min_epu8(v, control), v));
-    unsigned mask = (unsigned)_mm_movemask_epi8(stop) |
-                    (unsigned)_mm_movemask_epi8(utf8 ? v : _mm_cmpeq_epi8(v, surrogate));
-    if (mask) return i + (size_t)__builtin_ctz(mask) < n ? i + (size_t)__builtin_ctz(mask) : n;
-  }
-#endif
+                                       bool utf8, bool *invalid) {
+  size_t i;
+  if (scan_blocks(s, n, readable, o, utf8 ? SCAN_ESCAPES | SCAN_UTF8 : SCAN_ESCAPES | SCAN_SURROGATES,
+                  invalid, &i))
+    return i < n ? i : n;
   for (; i < n && readable - i >= 8; i += 8) {
     uint64_t w = load_le64(s + i);
     memcpy(o + i, s + i, 8);
@@ -176,7 +160,7 @@ static uint8_t *escape_ascii(uint8_t *o, uint8_t c) {
   return o;
 }
 
-/* Six bytes out per byte in at worst, the quotes, and copy_plain's block. */
+/* Six bytes out per byte in at worst, the quotes, and scan_blocks' blocks. */
 #define ESCAPED_MAX(n) (6 * (n) + 2 + 16)
 
 /* A JSON string of s[0..n), s[0..readable) readable: with `utf8`, strict
@@ -189,8 +173,10 @@ static ALWAYS_INLINE int json_string(shorn_buffer *b, const uint8_t *s, size_t n
   uint8_t *o = b->data + b->length;
   *o++ = '"';
   size_t i = 0;
+  bool invalid = false;
   while (i < n) {
-    size_t plain = copy_plain(o, s + i, n - i, readable - i, utf8);
+    size_t plain = copy_plain(o, s + i, n - i, readable - i, utf8, &invalid);
+    if (utf8 && invalid) return -1;
     o += plain;
     i += plain;
     if (i >= n) break;
@@ -220,6 +206,7 @@ static ALWAYS_INLINE int json_string(shorn_buffer *b, const uint8_t *s, size_t n
       *o++ = s[i++];
     }
   }
+  if (utf8 && utf8_ends_open(s, n)) return -1;
   *o++ = '"';
   b->length = (size_t)(o - b->data);
   return 1;

@@ -2,7 +2,7 @@
 #include "check.h"
 #include "internal.h"
 
-static bool valid(const char *s) { return utf8_valid((const uint8_t *)s, strlen(s)); }
+static bool valid(const char *s) { return utf8_valid((const uint8_t *)s, strlen(s), strlen(s)); }
 
 static void test_utf8(void) {
   CHECK(valid(""));
@@ -86,7 +86,7 @@ static void test_escape(void) {
       n += len;
     }
     shorn_buffer want = {0}, got = {0}, past = {0};
-    bool valid = utf8_valid((const uint8_t *)text, n);
+    bool valid = utf8_valid((const uint8_t *)text, n, n);
     CHECK(buffer_json_string(&want, text, n));
     int written = buffer_json_utf8(&got, (const uint8_t *)text, n, n);
     CHECK(written == (valid ? 1 : -1));
@@ -100,6 +100,98 @@ static void test_escape(void) {
     shorn_buffer_free(&got);
     shorn_buffer_free(&past);
   }
+}
+
+/* Strict UTF-8 by code point, independently of utf8_sequence's byte
+ * ranges: the oracle for the block checks. */
+static bool reference_utf8(const uint8_t *s, size_t n) {
+  static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+  for (size_t i = 0; i < n;) {
+    uint32_t c = s[i];
+    size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (!len || n - i < len) return false;
+    uint32_t cp = len == 1 ? c : c & (0x7Fu >> len);
+    for (size_t k = 1; k < len; k++) {
+      if ((s[i + k] & 0xC0) != 0x80) return false;
+      cp = cp << 6 | (s[i + k] & 0x3F);
+    }
+    if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += len;
+  }
+  return true;
+}
+
+static uint64_t text_seed = 0x2545F4914F6CDD1Dull;
+static uint32_t text_random(uint32_t below) {
+  text_seed ^= text_seed << 13;
+  text_seed ^= text_seed >> 7;
+  text_seed ^= text_seed << 17;
+  return (uint32_t)(text_seed >> 32) % below;
+}
+
+/* Texts of every length to 300 from characters of every UTF-8 length,
+ * the edges of each range included, and now and then a fault (stray,
+ * overlong, surrogate, past U+10FFFF, cut short), so that faults and
+ * sequences fall on every side of the sixteen- and sixty-four-byte
+ * blocks: utf8_valid and buffer_json_utf8 agree with reference_utf8, read
+ * to the string's end or far past it, and so does the JSON parser on the
+ * same text in a string followed by more non-ASCII text. */
+static void test_utf8_blocks(void) {
+  static const char *const good[] = {
+      "a", "Z", " ", "0123456789abcdef", "\xc2\x80", "\xc3\xa9", "\xdf\xbf", "\xe0\xa0\x80",
+      "\xe2\x80\x9c", "\xed\x9f\xbf", "\xee\x80\x80", "\xef\xbf\xbf", "\xf0\x90\x80\x80",
+      "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf", "\xc3\xbc\xc3\xa7", "naïve déjà"};
+  static const char *const bad[] = {"\x80", "\xbf", "\xc0\xaf", "\xc1\xbf", "\xc3", "\xe2\x82",
+                                    "\xf0\x9f\x98", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xed\xa0\x80",
+                                    "\xed\xbf\xbf", "\xf0\x80\x80\x80", "\xf0\x8f\xbf\xbf",
+                                    "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff", "\xfe"};
+  const size_t goods = sizeof good / sizeof *good, bads = sizeof bad / sizeof *bad;
+  long faulty = 0, sound = 0;
+  for (int round = 0; round < 60000; round++) {
+    uint8_t text[400 + 96];
+    size_t n = 0, want = (size_t)round % 301;
+    while (n < want) {
+      const char *piece = text_random(40) ? good[text_random((uint32_t)goods)] : bad[text_random((uint32_t)bads)];
+      size_t len = strlen(piece);
+      if (n + len > 400) break;
+      memcpy(text + n, piece, len);
+      n += len;
+    }
+    /* Past the string, bytes of every kind: a scan must not count them. */
+    for (size_t k = 0; k < 96; k++) text[n + k] = (uint8_t)(k % 3 ? 0x80 + text_random(0x80) : text_random(0x100));
+    bool valid = reference_utf8(text, n);
+    valid ? sound++ : faulty++;
+    CHECK(utf8_valid(text, n, n) == valid);
+    CHECK(utf8_valid(text, n, n + 96) == valid);
+    shorn_buffer want_json = {0}, got = {0}, past = {0};
+    CHECK(buffer_json_string(&want_json, (const char *)text, n));
+    CHECK(buffer_json_utf8(&got, text, n, n) == (valid ? 1 : -1));
+    CHECK(buffer_json_utf8(&past, text, n, n + 96) == (valid ? 1 : -1));
+    if (valid) {
+      CHECK(got.length == want_json.length && memcmp(got.data, want_json.data, got.length) == 0);
+      CHECK(past.length == want_json.length && memcmp(past.data, want_json.data, past.length) == 0);
+    }
+    /* The same bytes as a JSON string (the pieces need no escape). */
+    shorn_buffer json = {0};
+    static const char tail[] = "\",\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 tail\"]";
+    CHECK(buffer_append(&json, "[\"", 2) && buffer_append(&json, text, n) &&
+          buffer_append(&json, tail, sizeof tail - 1));
+    arena a = {0};
+    json_value *v;
+    shorn_error e;
+    shorn_code rc = json_parse(&a, (const char *)json.data, json.length, &v, &e);
+    CHECK(rc == (valid ? SHORN_OK : SHORN_ERROR_JSON));
+    if (rc == SHORN_OK)
+      CHECK(v->length == 2 && v->u.items[0].length == n && memcmp(v->u.items[0].u.string, text, n) == 0);
+    else
+      CHECK(e.offset == 1 && strstr(e.message, "invalid UTF-8") != NULL);
+    arena_free(&a);
+    shorn_buffer_free(&json);
+    shorn_buffer_free(&want_json);
+    shorn_buffer_free(&got);
+    shorn_buffer_free(&past);
+  }
+  CHECK(faulty > 10000 && sound > 10000);
 }
 
 /* Parse `text`; return the error code and leave the root in *out. */
@@ -268,6 +360,7 @@ int main(void) {
   test_utf8();
   test_utf16_order();
   test_escape();
+  test_utf8_blocks();
   test_json_accepts();
   test_json_refuses();
   test_json_numbers();
