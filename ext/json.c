@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "scan.h"
 
 
 /* The first storage of the parser's stacks, on the C stack: enough for
