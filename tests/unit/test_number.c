@@ -346,6 +346,28 @@ static void test_format_random(void) {
   CHECK(count >= 2000000);
 }
 
+/* integer_format writes what printf does, for every length (each power of
+ * ten and its neighbours) and random values of every bit length, and
+ * nothing past the digits' end but what its buffer allows. */
+static void test_integer_format(void) {
+  uint64_t values[64 * 3 + 2000];
+  size_t count = 0;
+  for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) {
+    values[count++] = p;
+    values[count++] = p - 1;
+    values[count++] = p + 1;
+  }
+  values[count++] = UINT64_MAX;
+  while (count < sizeof values / sizeof *values) values[count++] = rng() >> rng_below(64);
+  for (size_t i = 0; i < count; i++) {
+    char want[24], got[20];
+    int n = snprintf(want, sizeof want, "%" PRIu64, values[i]);
+    size_t length = integer_format(values[i], got);
+    PROP(length == (size_t)n && memcmp(got, want, length) == 0, "%" PRIu64 ": \"%.*s\"", values[i],
+         (int)length, got);
+  }
+}
+
 /* ---- number_parse ---------------------------------------------------------------- */
 
 static void test_parse_examples(void) {
@@ -562,6 +584,7 @@ int main(void) {
   test_digit_run_ends();
   test_format_random();
   test_parse_random();
+  test_integer_format();
   printf("number: %d doubles formatted, %d texts parsed\n", format_property_count,
          parse_property_count);
   return check_report("number");
