@@ -192,6 +192,37 @@ static void test_utf8_blocks(void) {
     shorn_buffer_free(&past);
   }
   CHECK(faulty > 10000 && sound > 10000);
+
+  /* One sequence of three or four bytes, good or bad, at every place in
+   * text otherwise of two-byte characters and ASCII, whose blocks take the
+   * narrow check: the block after it must still check it whole. */
+  static const char *const wide[] = {"\xe2\x80\x9c", "\xf0\x9f\x98\x80", "\xef\xbf\xbf", "\xe0\x80\x80",
+                                     "\xed\xa0\x80", "\xf0\x80\x80\x80", "\xf4\x90\x80\x80", "\xe2\x80"};
+  for (size_t w = 0; w < sizeof wide / sizeof *wide; w++) {
+    for (size_t at = 0; at < 150; at++) {
+      uint8_t text[200 + 96];
+      size_t n = 0;
+      while (n < at) n += (n % 5 == 3 && n + 2 <= at) ? (memcpy(text + n, "\xc3\xa9", 2), 2) : (text[n] = 'a', 1);
+      size_t len = strlen(wide[w]);
+      memcpy(text + n, wide[w], len);
+      n += len;
+      while (n < 170) n += n % 3 ? (memcpy(text + n, "\xc3\xbc", 2), 2) : (text[n] = 'z', 1);
+      memset(text + n, 'x', 96);
+      bool valid = reference_utf8(text, n);
+      shorn_buffer got = {0};
+      CHECK(utf8_valid(text, n, n) == valid && utf8_valid(text, n, n + 96) == valid);
+      CHECK(buffer_json_utf8(&got, text, n, n + 96) == (valid ? 1 : -1));
+      shorn_buffer_free(&got);
+      arena a = {0};
+      json_value *v;
+      shorn_error e;
+      shorn_buffer json = {0};
+      CHECK(buffer_byte(&json, '"') && buffer_append(&json, text, n) && buffer_byte(&json, '"'));
+      CHECK(json_parse(&a, (const char *)json.data, json.length, &v, &e) == (valid ? SHORN_OK : SHORN_ERROR_JSON));
+      arena_free(&a);
+      shorn_buffer_free(&json);
+    }
+  }
 }
 
 /* Parse `text`; return the error code and leave the root in *out. */
