@@ -58,6 +58,7 @@ static inline __m128i utf8_block_errors(__m128i block, __m128i before) {
   errors = _mm_or_si128(errors, _mm_andnot_si128(from_90, _mm_cmpeq_epi8(back1, _mm_set1_epi8((char)0xF0))));
   return _mm_or_si128(errors, _mm_and_si128(from_90, _mm_cmpeq_epi8(back1, _mm_set1_epi8((char)0xF4))));
 }
+
 /* utf8_block_errors for a block that, with the three bytes before it, has
  * no byte from E0 up: only two-byte sequences can start there, so a lead
  * wants one continuation and no second byte has a range of its own.  A
@@ -98,8 +99,6 @@ static ALWAYS_INLINE unsigned scan_stops(__m128i v, unsigned what) {
 /* Lanes k < n, of 64. */
 static inline uint64_t lanes_before(size_t n) { return n < 64 ? (1ull << n) - 1 : ~0ull; }
 
-/* One block of scan_blocks at *at: true when the scan ends in it, *at then
- * where (a stop, or n). */
 /* Where scan_blocks is: the block before and what it held. */
 typedef struct scan_state {
   __m128i before;
@@ -107,6 +106,8 @@ typedef struct scan_state {
   bool wide_before; /* a byte from E0 up */
 } scan_state;
 
+/* One block of scan_blocks at *at: true when the scan ends in it, *at then
+ * where (a stop, or n). */
 static ALWAYS_INLINE bool scan_block(const uint8_t *s, size_t n, size_t *at, uint8_t *copy,
                                      unsigned what, bool *faulty, scan_state *state) {
   size_t i = *at;
