@@ -13,7 +13,6 @@
 #include "internal.h"
 #include "scan.h"
 
-
 /* The first storage of the parser's stacks, on the C stack: enough for
  * most records without an allocation. */
 #define STACK_HERE 64

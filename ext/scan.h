@@ -75,6 +75,13 @@ static inline __m128i utf8_narrow_block_errors(__m128i block, __m128i before) {
 static inline bool has_wide_lead(__m128i block) {
   return _mm_movemask_epi8(lanes_at_least(block, 0xE0)) != 0;
 }
+
+/* The faults of a block as a lane mask, the narrow check where `wide` says
+ * no byte from E0 up is in it or the block before. */
+static inline unsigned utf8_faults(__m128i block, __m128i before, bool wide) {
+  return (unsigned)_mm_movemask_epi8(wide ? utf8_block_errors(block, before)
+                                          : utf8_narrow_block_errors(block, before));
+}
 #endif
 
 /* What scan_blocks stops at and checks. */
@@ -119,9 +126,7 @@ static ALWAYS_INLINE bool scan_block(const uint8_t *s, size_t n, size_t *at, uin
   bool wide = false;
   if ((what & SCAN_UTF8) && ((high & inside) || state->high_before)) {
     wide = has_wide_lead(v);
-    __m128i errors = wide || state->wide_before ? utf8_block_errors(v, state->before)
-                                                : utf8_narrow_block_errors(v, state->before);
-    if ((unsigned)_mm_movemask_epi8(errors) & inside) *faulty = true;
+    if (utf8_faults(v, state->before, wide || state->wide_before) & inside) *faulty = true;
   }
   state->before = v;
   state->high_before = high != 0;
@@ -162,8 +167,7 @@ static ALWAYS_INLINE bool scan_blocks(const uint8_t *s, size_t n, size_t readabl
 #if defined(__SSE2__)
   scan_state state = {_mm_setzero_si128(), false, false};
   if (readable >= 16 && scan_block(s, n, at, copy, what, faulty, &state)) return true;
-  i = *at;
-  while (n > i + 16 && readable - i >= 64) {
+  for (i = *at; n > i + 16 && readable - i >= 64; i += 64) {
     __m128i v[4];
     for (int k = 0; k < 4; k++) {
       v[k] = _mm_loadu_si128((const __m128i *)(s + i + 16 * k));
@@ -178,16 +182,9 @@ static ALWAYS_INLINE bool scan_blocks(const uint8_t *s, size_t n, size_t readabl
     bool wide = false;
     if ((what & SCAN_UTF8) && ((high & inside) || state.high_before)) {
       wide = has_wide_lead(_mm_max_epu8(_mm_max_epu8(v[0], v[1]), _mm_max_epu8(v[2], v[3])));
-      uint64_t f = 0;
-      if (wide || state.wide_before) {
-        f = (unsigned)_mm_movemask_epi8(utf8_block_errors(v[0], state.before));
-        for (int k = 1; k < 4; k++)
-          f |= (uint64_t)(unsigned)_mm_movemask_epi8(utf8_block_errors(v[k], v[k - 1])) << (16 * k);
-      } else {
-        f = (unsigned)_mm_movemask_epi8(utf8_narrow_block_errors(v[0], state.before));
-        for (int k = 1; k < 4; k++)
-          f |= (uint64_t)(unsigned)_mm_movemask_epi8(utf8_narrow_block_errors(v[k], v[k - 1])) << (16 * k);
-      }
+      bool any_wide = wide || state.wide_before;
+      uint64_t f = utf8_faults(v[0], state.before, any_wide);
+      for (int k = 1; k < 4; k++) f |= (uint64_t)utf8_faults(v[k], v[k - 1], any_wide) << (16 * k);
       if (f & inside) *faulty = true;
     }
     if (stops) {
@@ -197,7 +194,6 @@ static ALWAYS_INLINE bool scan_blocks(const uint8_t *s, size_t n, size_t readabl
     state.before = v[3];
     state.high_before = high >> 48;
     state.wide_before = wide && has_wide_lead(v[3]);
-    i += 64;
   }
   *at = i;
   if (i >= n) return true;

@@ -38,21 +38,6 @@ void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error 
   sqlite3_result_error(ctx, text, -1);
 }
 
-void shorn_report_text(sqlite3_context *ctx, const char *function, const char *format, ...) {
-  va_list ap;
-  va_start(ap, format);
-  char *reason = sqlite3_vmprintf(format, ap);
-  va_end(ap);
-  char *text = reason ? sqlite3_mprintf("%s: %s", function, reason) : NULL;
-  sqlite3_free(reason);
-  if (!text) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_error(ctx, text, -1);
-  sqlite3_free(text);
-}
-
 void shorn_hex(const unsigned char *bytes, int n, char *out) {
   static const char digits[] = "0123456789abcdef";
   for (int i = 0; i < n; i++) {
@@ -166,14 +151,19 @@ static void registry_refresh(shorn_state *st) {
   st->read_changes = st->registry_changes;
 }
 
-void shorn_fail_with(shorn_failure *f, int code, const char *function, const char *format, ...) {
-  va_list ap;
-  va_start(ap, format);
+static void fail_with_v(shorn_failure *f, int code, const char *function, const char *format,
+                        va_list ap) {
   char *reason = sqlite3_vmprintf(format, ap);
-  va_end(ap);
   f->message = reason ? sqlite3_mprintf("%s: %s", function, reason) : NULL;
   f->code = f->message ? code : SQLITE_NOMEM;
   sqlite3_free(reason);
+}
+
+void shorn_fail_with(shorn_failure *f, int code, const char *function, const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  fail_with_v(f, code, function, format, ap);
+  va_end(ap);
 }
 
 void shorn_fail_with_error(shorn_failure *f, const char *function, const shorn_error *error) {
@@ -196,6 +186,15 @@ void shorn_report_failure(sqlite3_context *ctx, shorn_failure *f) {
   }
   sqlite3_free(f->message);
   f->message = NULL;
+}
+
+void shorn_report_text(sqlite3_context *ctx, const char *function, const char *format, ...) {
+  shorn_failure f;
+  va_list ap;
+  va_start(ap, format);
+  fail_with_v(&f, SQLITE_ERROR, function, format, ap);
+  va_end(ap);
+  shorn_report_failure(ctx, &f);
 }
 
 /* The schema registered under `key` (a name, or a fingerprint in hex),

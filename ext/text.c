@@ -2,7 +2,6 @@
 #include "internal.h"
 #include "scan.h"
 
-
 /* The length of the run of ASCII that starts s[0..n), for what whole
  * blocks leave (all of it where there is no SSE2). */
 static inline size_t ascii_run(const uint8_t *s, size_t n) {
