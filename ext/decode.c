@@ -83,7 +83,35 @@ static shorn_code emit_string(decoder *d, const uint8_t *s, size_t n) {
 
 /* ---- readers ------------------------------------------------------------ */
 
+/* A varint of two to eight bytes read from one 8-byte load, when eight
+ * bytes remain: its length from the first byte without a continuation bit,
+ * its seven-bit groups packed by halving steps rather than a loop that
+ * mispredicts its exit (a quarter of validating the record of thirty
+ * numbers).  False for anything else, including a non-canonical last byte,
+ * which the byte loops then read and report as the reference does. */
+static inline bool read_varint8(const decoder *d, uint64_t *value, size_t *length) {
+  if (d->end - d->p < 8) return false;
+  uint64_t w = load_le64(d->p), stops = ~w & LANES(0x80);
+  if (!stops) return false;
+  size_t n = first_lane(stops) + 1;
+  if (d->p[n - 1] == 0) return false; /* non-canonical; n > 1, since byte 0 has its bit set */
+  if (n < 8) w &= (1ull << (8 * n)) - 1;
+  w &= LANES(0x7F);
+  w = (w & 0x007F007F007F007Full) | (w & 0x7F007F007F007F00ull) >> 1;
+  w = (w & 0x00003FFF00003FFFull) | (w & 0x3FFF00003FFF0000ull) >> 2;
+  *value = (w & 0x000000000FFFFFFFull) | (w & 0x0FFFFFFF00000000ull) >> 4;
+  *length = n;
+  return true;
+}
+
 shorn_code read_uvarint_long(decoder *d, uint64_t *value) {
+  uint64_t v;
+  size_t n;
+  if (read_varint8(d, &v, &n) && v <= SAFE_INTEGER_MAX) {
+    *value = v;
+    d->p += n;
+    return SHORN_OK;
+  }
   const uint8_t *p = d->p;
   uint64_t total = 0;
   for (int i = 0; i < 8; i++) {
@@ -105,6 +133,18 @@ shorn_code read_uvarint_long(decoder *d, uint64_t *value) {
 shorn_code read_int(decoder *d, int64_t *value) {
   const uint8_t *p = d->p;
   uint64_t z = 0;
+  size_t n;
+  if (p < d->end && *p < 0x80) {
+    z = *p, n = 1;
+  } else if (!read_varint8(d, &z, &n) || z > 2 * SAFE_INTEGER_MAX) {
+    n = 0;
+  }
+  if (n) {
+    *value = (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
+    d->p = p + n;
+    return SHORN_OK;
+  }
+  z = 0;
   bool unsafe = false;
   for (int i = 0;; i++) {
     if (i == 10) return fail_at(d, p, "Invalid variable-length integer");
