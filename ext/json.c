@@ -217,22 +217,32 @@ static const uint8_t *parse_string(parser *ps, const uint8_t *p, json_value *v) 
 static inline bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
 /* Read the run of digits at p into *value (times ten per digit, wrapping
- * past 19 digits, where the caller no longer uses it): eight at a time
- * while eight are there, the well-known multiply-and-shift that pairs
- * digits, then quads, then the two halves; a loop per digit was the
- * busiest line of parsing a record of numbers. */
+ * past 19 digits, where the caller no longer uses it), eight bytes at a
+ * time while eight can be read: the digits among them, all eight or the
+ * few before the run ends moved to the top lanes behind zeros, become one
+ * integer by the well-known multiply-and-shift that pairs digits, then
+ * quads, then the two halves.  A loop per digit was the busiest line of
+ * parsing a record of numbers, and its exit mispredicts with the length. */
 static inline const uint8_t *read_digits(const uint8_t *p, const uint8_t *end, uint64_t *value) {
+  static const uint64_t scale[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
   uint64_t v = *value;
   while (end - p >= 8) {
     uint64_t w = load_le64(p);
-    /* All eight are digits: high nibbles 3, and adding 6 carries none out. */
-    if (((w & LANES(0xF0)) | (((w + LANES(0x06)) & LANES(0xF0)) >> 4)) != LANES(0x33)) break;
-    w -= LANES('0');
+    /* Lanes below '0' or above '9' (the lowest exact, as lanes_below's). */
+    uint64_t stops = lanes_below(w, '0') | (((w + LANES(0x46)) | w) & LANES(0x80));
+    size_t n = stops ? first_lane(stops) : 8;
+    if (!n) break;
+    /* The n digits moved to the top lanes, zeros ahead of them. */
+    w = (w - LANES('0')) << (8 * (8 - n) & 63);
     w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFull;
     w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFull;
     w = (w * 10000 + (w >> 32)) & 0xFFFFFFFFull;
+    p += n;
+    if (n < 8) {
+      *value = v * scale[n] + w;
+      return p;
+    }
     v = v * 100000000 + w;
-    p += 8;
   }
   for (; p < end && is_digit(*p); p++) v = v * 10 + (uint64_t)(*p - '0');
   *value = v;
