@@ -627,6 +627,11 @@ void query_close(query *q);
 shorn_code query_find(query *q, const query_path *path, query_node *node);
 /* Append the node's JSON text: the decoder's, so exactly shorn_decode's. */
 shorn_code query_json(query *q, const query_node *node, shorn_buffer *out);
+/* The SQL value of a number node as the SQL functions make it of the
+ * node's JSON text, without writing the text: an integer that prints as
+ * one (*is_integer), else a double that prints with a point or an
+ * exponent.  False for anything else, whose text then decides. */
+bool query_number(query *q, const query_node *node, bool *is_integer, int64_t *integer, double *real);
 
 /* What json_type says of a JSON value, in json_text_kind_name's spelling. */
 typedef enum json_text_kind {

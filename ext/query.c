@@ -473,6 +473,36 @@ shorn_code query_json(query *q, const query_node *node, shorn_buffer *out) {
   return rc;
 }
 
+bool query_number(query *q, const query_node *node, bool *is_integer, int64_t *integer, double *real) {
+  query_node n = *node;
+  if (resolve(q, &n)) return false;
+  q->d.p = n.at;
+  uint64_t u;
+  double v;
+  switch (n.shape->kind) {
+    case SHAPE_UINT:
+      if (read_uvarint(&q->d, &u)) return false;
+      *is_integer = true, *integer = (int64_t)u;
+      return true;
+    case SHAPE_INT:
+      *is_integer = true;
+      return read_int(&q->d, integer) == SHORN_OK;
+    case SHAPE_FLOAT64: v = load_f64_le(n.at); break;
+    case SHAPE_FLOAT32: v = load_f32_le(n.at); break;
+    default: return false;
+  }
+  /* A safe integer prints as its digits, -0 as "-0": both INTEGER.  Any
+   * other finite number's shortest spelling reads back as itself; larger
+   * integers, NaN and the infinities are left to their text. */
+  if (v >= -0x1p53 && v <= 0x1p53 && v == (double)(int64_t)v) {
+    *is_integer = true, *integer = (int64_t)v;
+    return true;
+  }
+  if (!(v > -0x1p53 && v < 0x1p53)) return false;
+  *is_integer = false, *real = v;
+  return true;
+}
+
 shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, json_text_kind *type) {
   query_node n = *node;
   shorn_code rc = resolve(q, &n);

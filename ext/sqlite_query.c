@@ -176,11 +176,22 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
   if (argc - first == 1) {
     /* One path: its value.  A NULL path and a missing node give NULL. */
     query_node node;
+    bool is_integer;
+    int64_t integer;
+    double real;
     if (path_argument(ctx, first, argv[first], c.function, &held) && held &&
         !(rc = query_find(&c.q, held->path, &node)) && node.shape) {
-      held->json.length = 0;
-      if (!(rc = query_json(&c.q, &node, &held->json)))
-        result_json(ctx, (const char *)held->json.data, held->json.length, &held->text);
+      if (query_number(&c.q, &node, &is_integer, &integer, &real)) {
+        /* What result_json would make of the number's text, unwritten. */
+        if (is_integer)
+          sqlite3_result_int64(ctx, integer);
+        else
+          sqlite3_result_double(ctx, real);
+      } else {
+        held->json.length = 0;
+        if (!(rc = query_json(&c.q, &node, &held->json)))
+          result_json(ctx, (const char *)held->json.data, held->json.length, &held->text);
+      }
     }
   } else {
     /* Several: a JSON array of their texts, written into the first path's
