@@ -171,7 +171,7 @@ static bool scalar_equals(const scalar *s, const json_value *v, bool same_value)
       return v->u.number == s->number &&
              (!same_value || signbit(v->u.number) == signbit(s->number));
     case JSON_STRING:
-      return v->length == s->string_length && memcmp(v->u.string, s->string, v->length) == 0;
+      return v->length == s->string_length && short_equal(v->u.string, s->string, v->length);
     default: return true;
   }
 }
