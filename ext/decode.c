@@ -296,19 +296,20 @@ static ALWAYS_INLINE int decode_scalar(decoder *d, const shape *s) {
       EMIT(d, *d->p ? "true" : "false", *d->p ? 4 : 5);
       d->p++;
       return SHORN_OK;
+    /* Validating, nothing is written: no call to a writer to find that out. */
     case SHAPE_FLOAT64:
-      if ((rc = take(d, &b, 8))) return rc;
+      if ((rc = take(d, &b, 8)) || !d->out) return rc;
       return emit_number(d, load_f64_le(b));
     case SHAPE_FLOAT32:
-      if ((rc = take(d, &b, 4))) return rc;
+      if ((rc = take(d, &b, 4)) || !d->out) return rc;
       return emit_number(d, load_f32_le(b));
     case SHAPE_INT: {
       int64_t v;
-      if ((rc = read_int(d, &v))) return rc;
+      if ((rc = read_int(d, &v)) || !d->out) return rc;
       return emit_integer(d, v);
     }
     case SHAPE_UINT:
-      if ((rc = read_uvarint(d, &u))) return rc;
+      if ((rc = read_uvarint(d, &u)) || !d->out) return rc;
       return emit_integer(d, (int64_t)u);
     case SHAPE_STRING: return decode_string(d);
     case SHAPE_ENUM:
