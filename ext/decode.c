@@ -169,7 +169,7 @@ shorn_code read_int(decoder *d, int64_t *value) {
 }
 
 /* A length-prefixed body (string, bytes): its limit, then the input left. */
-static shorn_code read_body(decoder *d, const uint8_t **body, size_t *length) {
+static inline shorn_code read_body(decoder *d, const uint8_t **body, size_t *length) {
   uint64_t n;
   shorn_code rc = read_uvarint(d, &n);
   if (rc) return rc;
@@ -191,8 +191,8 @@ shorn_code read_string(decoder *d, const uint8_t **s, size_t *n) {
 /* A string value: written as it is checked (one pass over the bytes, not
  * two), or only checked. */
 static shorn_code decode_string(decoder *d) {
-  const uint8_t *s;
-  size_t n;
+  const uint8_t *s = NULL;
+  size_t n = 0;
   if (!d->out) return read_string(d, &s, &n);
   shorn_code rc = read_body(d, &s, &n);
   if (rc) return rc;

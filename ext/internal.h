@@ -174,8 +174,22 @@ static inline size_t first_lane(uint64_t flags) { return (size_t)__builtin_ctzll
 /* ---- text.c -------------------------------------------------------------- */
 
 /* Strict UTF-8 (the WHATWG fatal decoder): no overlong forms, no surrogates,
- * nothing above U+10FFFF, no truncated or stray sequences. */
-bool utf8_valid(const uint8_t *s, size_t n, size_t readable); /* s[0..readable) may be read */
+ * nothing above U+10FFFF, no truncated or stray sequences.  s[0..readable)
+ * may be read. */
+bool utf8_valid_blocks(const uint8_t *s, size_t n, size_t readable);
+static inline bool utf8_valid(const uint8_t *s, size_t n, size_t readable) {
+  /* Most strings are a few ASCII bytes: two loads answer for up to sixteen,
+   * without the call and the block scanner's setting up. */
+  if (n <= 16 && readable >= 16) {
+    uint64_t a = load_le64(s), b = load_le64(s + 8);
+    if (n < 8)
+      a &= (1ull << (8 * n)) - 1, b = 0;
+    else if (n < 16)
+      b &= (1ull << (8 * (n - 8))) - 1;
+    if (!((a | b) & LANES(0x80))) return true;
+  }
+  return utf8_valid_blocks(s, n, readable);
+}
 
 /* The length of the well-formed multi-byte sequence at the start of
  * s[0..n) (s[0] >= 0x80), or 0 when there is none. */

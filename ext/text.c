@@ -14,7 +14,7 @@ static inline size_t ascii_run(const uint8_t *s, size_t n) {
   return i;
 }
 
-bool utf8_valid(const uint8_t *s, size_t n, size_t readable) {
+bool utf8_valid_blocks(const uint8_t *s, size_t n, size_t readable) {
   bool faulty = false;
   size_t i;
   bool ended = scan_blocks(s, n, readable, NULL, SCAN_UTF8, &faulty, &i);

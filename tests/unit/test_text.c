@@ -193,6 +193,26 @@ static void test_utf8_blocks(void) {
   }
   CHECK(faulty > 10000 && sound > 10000);
 
+  /* Strings of up to sixteen bytes, which utf8_valid answers from two
+   * loads when sixteen can be read: ASCII with one piece, good or bad, at
+   * every place, and high bytes past the end that must not count. */
+  for (size_t n = 0; n <= 16; n++) {
+    for (size_t at = 0; at <= n; at++) {
+      for (size_t k = 0; k < goods + bads + 1; k++) {
+        const char *piece = k < goods ? good[k] : k < goods + bads ? bad[k - goods] : "";
+        size_t len = strlen(piece);
+        if (at + len > n) continue;
+        uint8_t text[16 + 96];
+        memset(text, 'a', n);
+        memcpy(text + at, piece, len);
+        memset(text + n, 0x80 + (int)(n + at) % 0x7F, 96);
+        bool valid = reference_utf8(text, n);
+        CHECK(utf8_valid(text, n, n + 96) == valid);
+        CHECK(utf8_valid(text, n, 16) == valid);
+      }
+    }
+  }
+
   /* One sequence of three or four bytes, good or bad, at every place in
    * text otherwise of two-byte characters and ASCII, whose blocks take the
    * narrow check: the block after it must still check it whole. */
