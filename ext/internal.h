@@ -455,16 +455,20 @@ static inline bool short_equal(const char *a, const char *b, size_t n) {
   return memcmp(a, b, n) == 0;
 }
 
-/* The declared field of an object shape named `key`, or NULL.  The index is
- * at most half full, so a probe always ends at an empty slot. */
-static inline const field *object_find_field(const shape *obj, const char *key, size_t n) {
+/* The declared field of an object shape named `key`, or NULL, given the
+ * key's key_hash or not.  The index is at most half full, so a probe
+ * always ends at an empty slot. */
+static inline const field *object_find_hashed(const shape *obj, const char *key, size_t n, uint32_t hash) {
   const uint32_t *index = obj->u.object.index, mask = obj->u.object.index_mask;
   if (!index) return NULL;
-  for (uint32_t i = key_hash(key, n) & mask;; i = (i + 1) & mask) {
+  for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
     if (!index[i]) return NULL;
     const field *f = &obj->u.object.fields[index[i] - 1];
     if (f->key_length == n && short_equal(f->key, key, n)) return f;
   }
+}
+static inline const field *object_find_field(const shape *obj, const char *key, size_t n) {
+  return object_find_hashed(obj, key, n, key_hash(key, n));
 }
 
 struct shorn_schema {
@@ -601,6 +605,7 @@ typedef struct path_step {
   bool plain;          /* STEP_KEY: nothing in it that JSON.stringify escapes */
   const char *key;     /* STEP_KEY: into the path's text */
   uint32_t key_length;
+  uint32_t key_hash;   /* STEP_KEY: key_hash of the key, once for every row */
   uint64_t index;      /* N of [N] or [#-N]; saturates */
 } path_step;
 

@@ -75,7 +75,8 @@ static bool parse_key(const char *s, size_t n, size_t *i, path_step *step) {
     *i = end;
   }
   *step =
-      (path_step){STEP_KEY, key_is_plain(s + start, end - start), s + start, (uint32_t)(end - start), 0};
+      (path_step){STEP_KEY, key_is_plain(s + start, end - start), s + start, (uint32_t)(end - start),
+                  key_hash(s + start, end - start), 0};
   return true;
 }
 
@@ -322,7 +323,7 @@ static bool name_matches(const path_step *step, const uint8_t *name, size_t n, b
 /* The declared field a key names: through the index when the key needs no
  * escaping, else by the names as written. */
 static const field *declared_field(const shape *obj, const path_step *step) {
-  if (step->plain) return object_find_field(obj, step->key, step->key_length);
+  if (step->plain) return object_find_hashed(obj, step->key, step->key_length, step->key_hash);
   for (uint32_t i = 0; i < obj->u.object.count; i++) {
     const field *f = &obj->u.object.fields[i];
     if (f->json_key_length == step->key_length + 3u &&
