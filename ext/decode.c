@@ -482,7 +482,8 @@ static shorn_code read_bitmap(decoder *d, const shape *s, const uint8_t **bitmap
   return SHORN_OK;
 }
 
-static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t *bitmap) {
+static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t *bitmap,
+                                       const uint8_t **marks) {
   EMIT_CHAR(d, '{');
   bool comma = false;
   /* A scalar field nests one level below the object, as decode_value
@@ -500,6 +501,7 @@ static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t
       d->out->length += comma + f->json_key_length;
     }
     comma = true;
+    if (marks) marks[i] = d->p;
     int rc = scalars_inline ? decode_scalar(d, f->value) : NOT_SCALAR;
     if (rc == NOT_SCALAR) rc = decode_value(d, f->value);
     if (rc) return (shorn_code)rc;
@@ -558,11 +560,12 @@ static shorn_code merge_members(decoder *d, size_t base, const span_list *l, siz
 }
 
 static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t *bitmap,
-                                      span_list *spans, size_t *declared) {
+                                      const uint8_t **marks, span_list *spans, size_t *declared) {
   shorn_code rc;
   for (uint32_t i = 0; i < s->u.object.count; i++) {
     const field *f = &s->u.object.fields[i];
     if (!field_present(f, bitmap)) continue;
+    if (marks) marks[i] = d->p;
     if (d->out) {
       member_span *m = span_push(spans);
       if (!m) return out_of_memory(d);
@@ -600,11 +603,12 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
   return SHORN_OK;
 }
 
-static shorn_code decode_open_object(decoder *d, const shape *s, const uint8_t *bitmap) {
+static shorn_code decode_open_object(decoder *d, const shape *s, const uint8_t *bitmap,
+                                     const uint8_t **marks) {
   EMIT_CHAR(d, '{');
   size_t base = d->out ? d->out->length : 0, declared = 0;
   span_list spans = {0};
-  shorn_code rc = decode_open_members(d, s, bitmap, &spans, &declared);
+  shorn_code rc = decode_open_members(d, s, bitmap, marks, &spans, &declared);
   if (!rc && d->out) rc = merge_members(d, base, &spans, declared);
   mem_free(spans.items);
   if (rc) return rc;
@@ -612,11 +616,23 @@ static shorn_code decode_open_object(decoder *d, const shape *s, const uint8_t *
   return SHORN_OK;
 }
 
+/* The marks of the object at `start`, when a query's validation is under
+ * way and no object has been marked yet; else NULL. */
+static inline const uint8_t **take_marks(decoder *d, const shape *s, const uint8_t *start) {
+  field_marks *m = d->marks;
+  if (likely(!m) || m->object || s->u.object.count > FIELD_MARKS_MAX) return NULL;
+  m->object = s;
+  m->at = start;
+  return m->field;
+}
+
 static shorn_code decode_object(decoder *d, const shape *s) {
-  const uint8_t *bitmap;
+  const uint8_t *start = d->p, *bitmap;
   shorn_code rc = read_bitmap(d, s, &bitmap);
   if (rc) return rc;
-  return s->u.object.extras ? decode_open_object(d, s, bitmap) : decode_closed_object(d, s, bitmap);
+  const uint8_t **marks = take_marks(d, s, start);
+  return s->u.object.extras ? decode_open_object(d, s, bitmap, marks)
+                            : decode_closed_object(d, s, bitmap, marks);
 }
 
 static shorn_code decode_dynamic(decoder *d, int depth) {
@@ -765,8 +781,9 @@ static shorn_code check_fingerprint(decoder *d, const shorn_schema *s, int width
   return SHORN_OK;
 }
 
-shorn_code shorn_decode(const shorn_schema *s, const unsigned char *data, size_t length,
-                        int fingerprint_width, shorn_buffer *out, shorn_error *error) {
+static shorn_code decode_payload(const shorn_schema *s, const unsigned char *data, size_t length,
+                                 int fingerprint_width, shorn_buffer *out, field_marks *marks,
+                                 shorn_error *error) {
   if (fingerprint_width < 0 || fingerprint_width > 4)
     return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
   /* An empty payload may come without a pointer (SQLite gives NULL for an
@@ -774,7 +791,7 @@ shorn_code shorn_decode(const shorn_schema *s, const unsigned char *data, size_t
   if (!length) data = (const unsigned char *)"";
   uint32_t depth_here[16] = {0};
   decoder d = {.start = data, .p = data, .end = data + length, .out = out, .error = error,
-               .ref_depth = depth_here};
+               .ref_depth = depth_here, .marks = marks};
   if (s->def_count > 16 && !(d.ref_depth = mem_calloc(s->def_count, sizeof *d.ref_depth)))
     return error_nomem(error);
   size_t mark = out ? out->length : 0;
@@ -784,4 +801,15 @@ shorn_code shorn_decode(const shorn_schema *s, const unsigned char *data, size_t
   if (d.ref_depth != depth_here) mem_free(d.ref_depth);
   if (rc && out) out->length = mark;
   return rc;
+}
+
+shorn_code shorn_decode(const shorn_schema *s, const unsigned char *data, size_t length,
+                        int fingerprint_width, shorn_buffer *out, shorn_error *error) {
+  return decode_payload(s, data, length, fingerprint_width, out, NULL, error);
+}
+
+shorn_code decode_marking(const shorn_schema *s, const uint8_t *data, size_t length, int fingerprint_width,
+                          field_marks *marks, shorn_error *error) {
+  marks->object = NULL;
+  return decode_payload(s, data, length, fingerprint_width, NULL, marks, error);
 }

@@ -494,15 +494,30 @@ static inline void fingerprint_bytes(const shorn_schema *s, int width, uint8_t o
 
 /* ---- decode.c ------------------------------------------------------------ */
 
+/* Where the declared fields of the first object a validating walk enters
+ * begin (the root object, most often), so that a query goes straight to
+ * one rather than passing over the fields before it.  `field` holds the
+ * present fields' starts, by field index. */
+#define FIELD_MARKS_MAX 64
+typedef struct field_marks {
+  const shape *object; /* NULL until marked */
+  const uint8_t *at;   /* the object's first byte, as a query_node's */
+  const uint8_t *field[FIELD_MARKS_MAX];
+} field_marks;
+
 typedef struct decoder {
   const uint8_t *start, *p, *end; /* offsets in errors count from start */
   shorn_buffer *out;              /* NULL: validate without writing JSON */
   shorn_error *error;
   uint32_t *ref_depth;            /* open levels per definition */
   uint32_t nesting;
+  field_marks *marks;             /* NULL but in a query's validation */
 } decoder;
 
 shorn_code decode_value(decoder *d, const shape *s);
+/* shorn_decode's validation (no output), marking fields as it goes. */
+shorn_code decode_marking(const shorn_schema *s, const uint8_t *data, size_t length, int fingerprint_width,
+                          field_marks *marks, shorn_error *error);
 /* Counts, lengths, uint: 8 bytes at most.  Most are one byte, read inline
  * rather than with a call (5% of decoding the benchmark's person record). */
 shorn_code read_uvarint_long(decoder *d, uint64_t *value);
@@ -634,6 +649,7 @@ typedef struct query_node {
 typedef struct query {
   decoder d;
   query_node root;
+  field_marks marks;
   shape pair;           /* the Map entry a path is at, as the tuple [key, value] */
   shape *pair_items[2];
   uint32_t depth_here[16];

@@ -139,7 +139,7 @@ shorn_code query_open(query *q, const shorn_schema *s, const uint8_t *data, size
    * depths the schema's definitions use are zeroed: clearing the whole
    * query was a tenth of extracting a field of the benchmark's person. */
   q->d.ref_depth = q->depth_here;
-  shorn_code rc = shorn_decode(s, data, length, fingerprint_width, NULL, error);
+  shorn_code rc = decode_marking(s, data, length, fingerprint_width, &q->marks, error);
   if (rc) return rc;
   q->d = (decoder){
       .start = data, .p = data, .end = data + length, .error = error, .ref_depth = q->depth_here};
@@ -367,6 +367,10 @@ static shorn_code find_member(query *q, const query_node *n, const path_step *st
   q->d.p += (s->u.object.optional_count + 7) / 8;
   const field *wanted = declared_field(s, step);
   if (wanted ? !field_present(wanted, bitmap) : !s->u.object.extras) return SHORN_OK;
+  if (wanted && s == q->marks.object && n->at == q->marks.at) {
+    *out = (query_node){wanted->value, q->marks.field[wanted - s->u.object.fields]};
+    return SHORN_OK;
+  }
   /* Declared fields come first on the wire, in order; then the extras. */
   for (uint32_t i = 0; i < s->u.object.count; i++) {
     const field *f = &s->u.object.fields[i];
