@@ -499,9 +499,10 @@ static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t
       *o = ',';
       memcpy(o + comma, f->json_key, f->json_key_length);
       d->out->length += comma + f->json_key_length;
+    } else if (marks) {
+      marks[i] = d->p;
     }
     comma = true;
-    if (marks) marks[i] = d->p;
     int rc = scalars_inline ? decode_scalar(d, f->value) : NOT_SCALAR;
     if (rc == NOT_SCALAR) rc = decode_value(d, f->value);
     if (rc) return (shorn_code)rc;
