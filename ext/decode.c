@@ -782,9 +782,9 @@ static shorn_code check_fingerprint(decoder *d, const shorn_schema *s, int width
   return SHORN_OK;
 }
 
-static shorn_code decode_payload(const shorn_schema *s, const unsigned char *data, size_t length,
-                                 int fingerprint_width, shorn_buffer *out, field_marks *marks,
-                                 shorn_error *error) {
+static ALWAYS_INLINE shorn_code decode_payload(const shorn_schema *s, const unsigned char *data,
+                                               size_t length, int fingerprint_width, shorn_buffer *out,
+                                               field_marks *marks, shorn_error *error) {
   if (fingerprint_width < 0 || fingerprint_width > 4)
     return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
   /* An empty payload may come without a pointer (SQLite gives NULL for an

@@ -285,7 +285,7 @@ static shorn_code skip(query *q, const shape *s, uint64_t count) {
 /* Look through the shapes that add no JSON of their own: a present
  * nullable, a union's branch, a recursive reference.  What is left writes
  * the same text from where it now starts. */
-static shorn_code resolve(query *q, query_node *n) {
+static inline shorn_code resolve(query *q, query_node *n) {
   for (;;) {
     switch (n->shape->kind) {
       case SHAPE_NULLABLE:
