@@ -130,21 +130,10 @@ shorn_code read_uvarint_long(decoder *d, uint64_t *value) {
   return fail_at(d, p, "Invalid or unsafe variable-length integer");
 }
 
-shorn_code read_int(decoder *d, int64_t *value) {
+/* A ZigZag varint byte by byte, which also finds and reports every fault. */
+static shorn_code read_zigzag_bytes(decoder *d, uint64_t *zigzag) {
   const uint8_t *p = d->p;
   uint64_t z = 0;
-  size_t n;
-  if (p < d->end && *p < 0x80) {
-    z = *p, n = 1;
-  } else if (!read_varint8(d, &z, &n) || z > 2 * SAFE_INTEGER_MAX) {
-    n = 0;
-  }
-  if (n) {
-    *value = (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
-    d->p = p + n;
-    return SHORN_OK;
-  }
-  z = 0;
   bool unsafe = false;
   for (int i = 0;; i++) {
     if (i == 10) return fail_at(d, p, "Invalid variable-length integer");
@@ -163,8 +152,22 @@ shorn_code read_int(decoder *d, int64_t *value) {
   /* A safe value's ZigZag form is at most 2^54 - 2. */
   if (unsafe || z > 2 * SAFE_INTEGER_MAX)
     return fail_at(d, p, "Integer exceeds JavaScript's safe range");
-  *value = (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
+  *zigzag = z;
   d->p = p;
+  return SHORN_OK;
+}
+
+shorn_code read_int(decoder *d, int64_t *value) {
+  uint64_t z = 0;
+  size_t n;
+  shorn_code rc;
+  if (d->p < d->end && *d->p < 0x80)
+    z = *d->p++;
+  else if (read_varint8(d, &z, &n) && z <= 2 * SAFE_INTEGER_MAX)
+    d->p += n;
+  else if ((rc = read_zigzag_bytes(d, &z)))
+    return rc;
+  *value = (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
   return SHORN_OK;
 }
 

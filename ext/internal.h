@@ -253,6 +253,9 @@ size_t number_format(double v, char out[NUMBER_TEXT_MAX]);
  * holds, half the instructions of number_format's fixed-width path. */
 size_t integer_format(uint64_t u, char out[20]);
 
+/* 10^0 .. 10^19, every power of ten in 64 bits. */
+extern const uint64_t POW10_U64[20];
+
 /* The double nearest to a JSON number (already checked against the JSON
  * grammar), as JSON.parse reads it: overflow gives +-Infinity, underflow
  * gives +-0, and "-0" keeps its sign.  Never fails. */

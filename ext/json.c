@@ -224,7 +224,6 @@ static inline bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
  * quads, then the two halves.  A loop per digit was the busiest line of
  * parsing a record of numbers, and its exit mispredicts with the length. */
 static inline const uint8_t *read_digits(const uint8_t *p, const uint8_t *end, uint64_t *value) {
-  static const uint64_t scale[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
   uint64_t v = *value;
   while (end - p >= 8) {
     uint64_t w = load_le64(p);
@@ -239,7 +238,7 @@ static inline const uint8_t *read_digits(const uint8_t *p, const uint8_t *end, u
     w = (w * 10000 + (w >> 32)) & 0xFFFFFFFFull;
     p += n;
     if (n < 8) {
-      *value = v * scale[n] + w;
+      *value = v * POW10_U64[n] + w;
       return p;
     }
     v = v * 100000000 + w;

@@ -144,6 +144,25 @@ static void result_json(sqlite3_context *ctx, const char *json, size_t n, shorn_
   }
 }
 
+/* The SQL value of a node, as result_json makes it of the node's text; a
+ * number's straight from its bytes, without the text. */
+static shorn_code result_node(sqlite3_context *ctx, query *q, const query_node *node, held_path *held) {
+  bool is_integer;
+  int64_t integer;
+  double real;
+  if (query_number(q, node, &is_integer, &integer, &real)) {
+    if (is_integer)
+      sqlite3_result_int64(ctx, integer);
+    else
+      sqlite3_result_double(ctx, real);
+    return SHORN_OK;
+  }
+  held->json.length = 0;
+  shorn_code rc = query_json(q, node, &held->json);
+  if (!rc) result_json(ctx, (const char *)held->json.data, held->json.length, &held->text);
+  return rc;
+}
+
 /* ---- the scalar functions ------------------------------------------------ */
 
 static bool is_null(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_NULL; }
@@ -176,23 +195,9 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
   if (argc - first == 1) {
     /* One path: its value.  A NULL path and a missing node give NULL. */
     query_node node;
-    bool is_integer;
-    int64_t integer;
-    double real;
     if (path_argument(ctx, first, argv[first], c.function, &held) && held &&
-        !(rc = query_find(&c.q, held->path, &node)) && node.shape) {
-      if (query_number(&c.q, &node, &is_integer, &integer, &real)) {
-        /* What result_json would make of the number's text, unwritten. */
-        if (is_integer)
-          sqlite3_result_int64(ctx, integer);
-        else
-          sqlite3_result_double(ctx, real);
-      } else {
-        held->json.length = 0;
-        if (!(rc = query_json(&c.q, &node, &held->json)))
-          result_json(ctx, (const char *)held->json.data, held->json.length, &held->text);
-      }
-    }
+        !(rc = query_find(&c.q, held->path, &node)) && node.shape)
+      rc = result_node(ctx, &c.q, &node, held);
   } else {
     /* Several: a JSON array of their texts, written into the first path's
      * buffer (a NULL path has none), with null for each that names nothing. */
