@@ -34,28 +34,36 @@ static shorn_code out_of_memory(decoder *d) { return error_nomem(d->error); }
   do { \
     if ((d)->out && !buffer_append((d)->out, (p), (n))) return out_of_memory(d); \
   } while (0)
+/* EMIT of a text arena_strdup made (copy_padded). */
+#define EMIT_PADDED(d, p, n) \
+  do { \
+    if ((d)->out && !buffer_append_padded((d)->out, (p), (n))) return out_of_memory(d); \
+  } while (0)
 #define EMIT_CHAR(d, c) \
   do { \
     if ((d)->out && !buffer_byte((d)->out, (uint8_t)(c))) return out_of_memory(d); \
   } while (0)
 
+/* Written in place, as the buffer's room allows: a copy from a local
+ * spelling was a call to memcpy per number. */
 static shorn_code emit_number(decoder *d, double v) {
   if (!d->out) return SHORN_OK;
-  char text[NUMBER_TEXT_MAX];
+  if (!buffer_reserve(d->out, NUMBER_TEXT_MAX)) return out_of_memory(d);
+  char *o = (char *)d->out->data + d->out->length;
   size_t n;
   /* JSON has no spelling for these; SQLite's json functions print the same. */
   if (v != v) {
-    n = 4, memcpy(text, "null", 4);
+    n = 4, memcpy(o, "null", 4);
   } else if (v == 1.0 / 0.0) {
-    n = 5, memcpy(text, "9e999", 5);
+    n = 5, memcpy(o, "9e999", 5);
   } else if (v == -1.0 / 0.0) {
-    n = 6, memcpy(text, "-9e999", 6);
+    n = 6, memcpy(o, "-9e999", 6);
   } else if (v == 0 && 1 / v < 0) {
-    n = 2, memcpy(text, "-0", 2); /* keeps the value, which JSON.stringify would not */
+    n = 2, memcpy(o, "-0", 2); /* keeps the value, which JSON.stringify would not */
   } else {
-    n = number_format(v, text);
+    n = number_format(v, o);
   }
-  if (!buffer_append(d->out, text, n)) return out_of_memory(d);
+  d->out->length += n;
   return SHORN_OK;
 }
 
@@ -252,11 +260,13 @@ static shorn_code decode_datetime(decoder *d) {
   if (ms > DATETIME_LIMIT || ms < -DATETIME_LIMIT)
     return fail_at(d, d->p, "Date-time %lld ms is outside the range of a Date", (long long)ms);
   if (!d->out) return SHORN_OK;
-  char text[DATETIME_TEXT_MAX + 2];
-  size_t n = datetime_format(ms, text + 1);
-  text[0] = '"';
-  text[n + 1] = '"';
-  EMIT(d, text, n + 2);
+  /* Written in place: a copy from a local text was a call to memcpy. */
+  if (!buffer_reserve(d->out, DATETIME_TEXT_MAX + 2)) return out_of_memory(d);
+  char *o = (char *)d->out->data + d->out->length;
+  size_t n = datetime_format(ms, o + 1);
+  o[0] = '"';
+  o[n + 1] = '"';
+  d->out->length += n + 2;
   return SHORN_OK;
 }
 
@@ -296,7 +306,12 @@ static ALWAYS_INLINE int decode_scalar(decoder *d, const shape *s) {
     case SHAPE_BOOLEAN:
       if (d->p >= d->end) return end_of_input(d, d->p);
       if (*d->p > 1) return fail_at(d, d->p, "Invalid boolean %u", *d->p);
-      EMIT(d, *d->p ? "true" : "false", *d->p ? 4 : 5);
+      if (d->out) {
+        /* Five bytes either way ("true" has its NUL): a fixed-size copy. */
+        if (!buffer_reserve(d->out, 5)) return out_of_memory(d);
+        memcpy(d->out->data + d->out->length, *d->p ? "true" : "false", 5);
+        d->out->length += 5u - *d->p;
+      }
       d->p++;
       return SHORN_OK;
     /* Validating, nothing is written: no call to a writer to find that out. */
@@ -317,7 +332,7 @@ static ALWAYS_INLINE int decode_scalar(decoder *d, const shape *s) {
     case SHAPE_STRING: return decode_string(d);
     case SHAPE_ENUM:
       if ((rc = decode_index(d, s->u.enumeration.count, "enum index", &u))) return rc;
-      EMIT(d, s->u.enumeration.members[u].json, s->u.enumeration.members[u].json_length);
+      EMIT_PADDED(d, s->u.enumeration.members[u].json, s->u.enumeration.members[u].json_length);
       return SHORN_OK;
     default: return NOT_SCALAR;
   }
@@ -497,10 +512,10 @@ static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t
     if (!field_present(f, bitmap)) continue;
     if (d->out) {
       /* The comma and the key in one reservation. */
-      if (!buffer_reserve(d->out, (size_t)f->json_key_length + 1)) return out_of_memory(d);
+      if (!buffer_reserve(d->out, (size_t)f->json_key_length + 1 + TEXT_PAD)) return out_of_memory(d);
       unsigned char *o = d->out->data + d->out->length;
       *o = ',';
-      memcpy(o + comma, f->json_key, f->json_key_length);
+      copy_padded(o + comma, f->json_key, f->json_key_length);
       d->out->length += comma + f->json_key_length;
     } else if (marks) {
       marks[i] = d->p;
@@ -575,7 +590,7 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
       if (!m) return out_of_memory(d);
       m->key = f->key, m->key_length = f->key_length, m->start = d->out->length;
     }
-    EMIT(d, f->json_key, f->json_key_length);
+    EMIT_PADDED(d, f->json_key, f->json_key_length);
     if ((rc = decode_value(d, f->value))) return rc;
     if (d->out) spans->items[spans->count - 1].end = d->out->length;
   }
@@ -734,7 +749,7 @@ static shorn_code decode_shape(decoder *d, const shape *s) {
       return SHORN_OK;
     }
     case SHAPE_LITERAL:
-      EMIT(d, s->u.literal.json, s->u.literal.json_length);
+      EMIT_PADDED(d, s->u.literal.json, s->u.literal.json_length);
       return SHORN_OK;
     case SHAPE_ARRAY:
     case SHAPE_SET: return decode_array(d, s);

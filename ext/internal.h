@@ -75,6 +75,22 @@ static inline bool buffer_append(shorn_buffer *b, const void *p, size_t n) {
   b->length += n;
   return true;
 }
+/* Copy n bytes to o from a text readable TEXT_PAD bytes past its end, as
+ * arena_strdup's are, o having room for n + TEXT_PAD: keys and enum
+ * members, whose copies of varying length were a call to memcpy each. */
+#define TEXT_PAD 16
+static inline void copy_padded(uint8_t *o, const char *p, size_t n) {
+  if (n <= TEXT_PAD)
+    memcpy(o, p, TEXT_PAD);
+  else
+    memcpy(o, p, n);
+}
+static inline bool buffer_append_padded(shorn_buffer *b, const char *p, size_t n) {
+  if (!buffer_reserve(b, n + TEXT_PAD)) return false;
+  copy_padded(b->data + b->length, p, n);
+  b->length += n;
+  return true;
+}
 static inline bool buffer_byte(shorn_buffer *b, uint8_t c) {
   if (!buffer_reserve(b, 1)) return false;
   b->data[b->length++] = c;
@@ -144,7 +160,9 @@ typedef struct arena {
 } arena;
 
 void *arena_alloc(arena *a, size_t size); /* 8-byte aligned; NULL when out of memory */
-char *arena_strdup(arena *a, const char *s, size_t n); /* copies n bytes, adds a NUL */
+/* Copies n bytes and adds TEXT_PAD zero bytes, the first its NUL: a short
+ * text can then be copied out in one fixed-size move (copy_padded). */
+char *arena_strdup(arena *a, const char *s, size_t n);
 void arena_free(arena *a);
 
 /* Set the error and return its code.  Messages are truncated to fit. */
@@ -248,9 +266,8 @@ int buffer_json_utf8(shorn_buffer *b, const uint8_t *s, size_t n, size_t readabl
  * "-Infinity" for the non-finite values.  Returns the length; NUL-terminates. */
 size_t number_format(double v, char out[NUMBER_TEXT_MAX]);
 
-/* The digits of u, no sign, no NUL; returns how many.  Two at a time from
- * the end, as many as the number has: for the short integers most JSON
- * holds, half the instructions of number_format's fixed-width path. */
+/* The digits of u, no sign, no NUL; returns how many.  out[length..20)
+ * may be overwritten. */
 size_t integer_format(uint64_t u, char out[20]);
 
 /* 10^0 .. 10^19, every power of ten in 64 bits. */
@@ -357,7 +374,7 @@ typedef struct scalar {
   double number;
   const char *string; /* WTF-8 */
   uint32_t string_length;
-  const char *json; /* its JSON text, as JSON.stringify writes it */
+  const char *json; /* its JSON text, as JSON.stringify writes it; arena_strdup's */
   uint32_t json_length;
 } scalar;
 
@@ -369,7 +386,7 @@ typedef struct field {
   bool optional;
   uint32_t bit; /* rank among the optional fields, when optional */
   shape *value;
-  const char *json_key; /* "\"key\":", ready to copy into decoded JSON */
+  const char *json_key; /* "\"key\":", ready to copy into decoded JSON; arena_strdup's */
   uint32_t json_key_length;
   uint32_t declared_next; /* the field declared after this one; count after the last */
 } field;

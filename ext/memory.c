@@ -88,10 +88,10 @@ void *arena_alloc(arena *a, size_t size) {
 }
 
 char *arena_strdup(arena *a, const char *s, size_t n) {
-  char *p = arena_alloc(a, n + 1);
+  char *p = arena_alloc(a, n + TEXT_PAD);
   if (!p) return NULL;
   if (n) memcpy(p, s, n);
-  p[n] = 0;
+  memset(p + n, 0, TEXT_PAD);
   return p;
 }
 

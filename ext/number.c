@@ -723,30 +723,46 @@ static inline int decimal_length(uint64_t d) {
   return t + (d >= POW10_U64[t]);
 }
 
-static inline void write8(char *p, uint32_t x) {
-  uint32_t a = x / 10000, b = x % 10000;
-  write_pair(p, a / 100);
-  write_pair(p + 2, a % 100);
-  write_pair(p + 4, b / 100);
-  write_pair(p + 6, b % 100);
+/* The eight digits of v < 10^8, zeros ahead, as ASCII lanes (the first
+ * digit lowest): halves of four digits, pairs, then digits, each split by
+ * a multiplication that divides every lane at once, exact for these
+ * ranges (x * 10486 >> 20 is x / 100 below 43700, x * 103 >> 10 is x / 10
+ * below 179).  A division per pair was a fifth of decoding the record of
+ * thirty numbers. */
+static inline uint64_t eight_digits(uint32_t v) {
+  uint64_t halves = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
+  uint64_t high_pairs = (halves * 10486 >> 20) & 0x0000007F0000007Full;
+  uint64_t pairs = high_pairs | (halves - 100 * high_pairs) << 16;
+  uint64_t tens = (pairs * 103 >> 10) & 0x000F000F000F000Full;
+  return (tens | (pairs - 10 * tens) << 8) + LANES('0');
 }
 
-/* Write the `length` digits of d < 10^17 at p, and clobber p[length..17).
- * The length varies from one number to the next, so a fixed-width
- * conversion and a fixed-size copy beat a loop that mispredicts its exit. */
+/* Write the `length` digits of d < 10^17 at p, and clobber p[length..17):
+ * whole eight-byte stores, the first with its leading zeros shifted out,
+ * rather than a loop whose exit mispredicts with the length. */
 static inline void write_digits(char *p, uint64_t d, int length) {
-  char wide[34];
+  uint8_t *o = (uint8_t *)p;
+  if (length <= 8) {
+    store_le64(o, eight_digits((uint32_t)d) >> (8 * (8 - length)));
+    return;
+  }
   uint64_t high = d / 100000000;
-  uint32_t top = (uint32_t)(high / 100000000);
-  wide[0] = (char)('0' + top);
-  write8(wide + 1, (uint32_t)(high - (uint64_t)top * 100000000));
-  write8(wide + 9, (uint32_t)(d - high * 100000000));
-  memset(wide + 17, '0', 17);
-  memcpy(p, wide + 17 - length, 17);
+  uint32_t low = (uint32_t)(d - high * 100000000);
+  if (length == 17) {
+    o[0] = (uint8_t)('0' + high / 100000000);
+    store_le64(o + 1, eight_digits((uint32_t)(high % 100000000)));
+  } else {
+    store_le64(o, eight_digits((uint32_t)high) >> (8 * (16 - length)));
+  }
+  store_le64(o + length - 8, eight_digits(low));
 }
 
 size_t integer_format(uint64_t u, char out[20]) {
   int length = decimal_length(u | (u == 0));
+  if (u < POW10_U64[17]) {
+    write_digits(out, u, length);
+    return (size_t)length;
+  }
   char *p = out + length;
   for (; u >= 100; u /= 100) {
     p -= 2;

@@ -388,14 +388,12 @@ static bool scalar_of(translator *t, const json_value *v, const char *role, scal
   char text[NUMBER_TEXT_MAX];
   memset(out, 0, sizeof *out);
   out->type = (json_type)v->type;
-  if (v->type <= JSON_TRUE) {
-    out->json = words[v->type];
-    out->json_length = (uint32_t)strlen(out->json);
-    return true;
-  }
   const char *json = text;
   size_t length;
-  if (v->type == JSON_NUMBER) {
+  if (v->type <= JSON_TRUE) {
+    json = words[v->type];
+    length = strlen(json);
+  } else if (v->type == JSON_NUMBER) {
     out->number = v->u.number;
     if (v->u.number == 0 && signbit(v->u.number))
       return refuse(t, v, "%s -0 is refused: its JSON text is 0, so it cannot be told from 0",
@@ -683,7 +681,10 @@ static shape *nullable_of(translator *t, const json_value *site, shape *inner) {
 
 static shape *literal_null(translator *t, const json_value *node) {
   shape *sh = new_shape(t, node, SHAPE_LITERAL);
-  if (sh) sh->u.literal = (scalar){.type = JSON_NULL, .json = "null", .json_length = 4};
+  if (!sh) return NULL;
+  const char *json = arena_strdup(&t->schema->arena, "null", 4);
+  if (!json) return out_of_memory(t);
+  sh->u.literal = (scalar){.type = JSON_NULL, .json = json, .json_length = 4};
   return sh;
 }
 

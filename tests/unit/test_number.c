@@ -358,10 +358,12 @@ static void test_format_random(void) {
 }
 
 /* integer_format writes what printf does, for every length (each power of
- * ten and its neighbours) and random values of every bit length, and
- * nothing past the digits' end but what its buffer allows. */
+ * ten and its neighbours), every four-digit group in each of the two places
+ * eight digits are split into (the rest of the eight random), random values
+ * of every bit length, and nothing past the digits' end but what its
+ * buffer allows. */
 static void test_integer_format(void) {
-  uint64_t values[64 * 3 + 2000];
+  static uint64_t values[64 * 3 + 2 * 10000 + 2000];
   size_t count = 0;
   for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) {
     values[count++] = p;
@@ -369,6 +371,10 @@ static void test_integer_format(void) {
     values[count++] = p + 1;
   }
   values[count++] = UINT64_MAX;
+  for (uint64_t group = 0; group < 10000; group++) {
+    values[count++] = group * 10000 + rng_below(10000);
+    values[count++] = rng_below(10000) * 10000 + group;
+  }
   while (count < sizeof values / sizeof *values) values[count++] = rng() >> rng_below(64);
   for (size_t i = 0; i < count; i++) {
     char want[24], got[20];
