@@ -170,7 +170,7 @@ static inline size_t string_run(const uint8_t *s, size_t n, bool *bad_utf8) {
 }
 
 /* A string; p is at its opening quote. */
-static const uint8_t *parse_string(parser *ps, const uint8_t *p, json_value *v) {
+static const uint8_t *parse_any_string(parser *ps, const uint8_t *p, json_value *v) {
   const uint8_t *body = ++p, *end = ps->end;
   /* Bad UTF-8 is reported once the string's end is found, so that the
    * string's other faults come first. */
@@ -212,6 +212,30 @@ static const uint8_t *parse_string(parser *ps, const uint8_t *p, json_value *v) 
     return nomem(ps);
   }
   return p + 1;
+}
+
+/* parse_any_string, but a string that ends within the sixteen bytes after
+ * its quote with none but plain ASCII before (most keys and short values)
+ * is found inline from one block: parse_any_string's call and its scan's
+ * set-up were a tenth of encoding the benchmark's events. */
+static ALWAYS_INLINE const uint8_t *parse_string(parser *ps, const uint8_t *p, json_value *v) {
+#if defined(__SSE2__)
+  if (ps->end - p > 16) {
+    __m128i block = _mm_loadu_si128((const __m128i *)(p + 1));
+    unsigned stops = scan_stops(block, SCAN_ESCAPES);
+    if (stops) {
+      unsigned n = (unsigned)__builtin_ctz(stops);
+      if (p[1 + n] == '"' && !((unsigned)_mm_movemask_epi8(block) & ((1u << n) - 1))) {
+        v->type = JSON_STRING;
+        v->flags = 0;
+        v->u.string = (const char *)p + 1;
+        v->length = n;
+        return p + 2 + n;
+      }
+    }
+  }
+#endif
+  return parse_any_string(ps, p, v);
 }
 
 static inline bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }

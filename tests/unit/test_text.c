@@ -407,6 +407,59 @@ static void test_json_string_faults(void) {
   arena_free(&a);
 }
 
+/* Strings that end within sixteen bytes of their quote, which the parser
+ * finds from one block when sixteen bytes follow the quote (else by its
+ * scan): ASCII with one piece at every place, a character good or bad, an
+ * escape, a control byte, and text after the string that must not count. */
+static void test_json_short_strings(void) {
+  static const struct {
+    const char *raw, *value; /* value NULL: the string is refused */
+  } pieces[] = {{"", ""},           {"\xc3\xa9", "\xc3\xa9"}, {"\xe2\x82\xac", "\xe2\x82\xac"},
+                {"\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80"},     {"\x7f", "\x7f"},
+                {"\\n", "\n"},      {"\\\"", "\""},           {"\\u00e9", "\xc3\xa9"},
+                {"\\/", "/"},        {"\xc3", NULL},          {"\xe0\x80\x80", NULL},
+                {"\xff", NULL},       {"\x01", NULL},          {"\x1f", NULL},
+                {"\\q", NULL},       {"\\u00g0", NULL}};
+  static const char *const after[] = {"]", ",\"0123456789abcdef0123456789\"]",
+                                      ",\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\"]"};
+  long refused = 0, read = 0;
+  for (size_t n = 0; n <= 18; n++) {
+    for (size_t at = 0; at <= n; at++) {
+      for (size_t k = 0; k < sizeof pieces / sizeof *pieces; k++) {
+        size_t len = strlen(pieces[k].raw);
+        if (at + len > n || (k == 0 && at)) continue;
+        for (size_t t = 0; t < sizeof after / sizeof *after; t++) {
+          char json[64], want[32];
+          memcpy(json, "[\"", 2);
+          memset(json + 2, 'a', n);
+          memcpy(json + 2 + at, pieces[k].raw, len);
+          size_t tail = strlen(after[t]);
+          json[2 + n] = '"';
+          memcpy(json + 3 + n, after[t], tail);
+          arena a = {0};
+          json_value *v;
+          shorn_error e;
+          shorn_code rc = json_parse(&a, json, 3 + n + tail, &v, &e);
+          if (!pieces[k].value) {
+            refused++;
+            CHECK(rc == SHORN_ERROR_JSON);
+          } else {
+            read++;
+            size_t value_length = strlen(pieces[k].value), want_length = n - len + value_length;
+            memset(want, 'a', want_length);
+            memcpy(want + at, pieces[k].value, value_length);
+            CHECK(rc == SHORN_OK && v->length == (t ? 2u : 1u) && v->u.items[0].type == JSON_STRING &&
+                  v->u.items[0].length == want_length &&
+                  memcmp(v->u.items[0].u.string, want, want_length) == 0);
+          }
+          arena_free(&a);
+        }
+      }
+    }
+  }
+  CHECK(refused > 1000 && read > 1000);
+}
+
 int main(void) {
   test_utf8();
   test_utf16_order();
@@ -416,5 +469,6 @@ int main(void) {
   test_json_refuses();
   test_json_numbers();
   test_json_string_faults();
+  test_json_short_strings();
   return check_report("text");
 }
