@@ -258,8 +258,10 @@ int buffer_json_utf8(shorn_buffer *b, const uint8_t *s, size_t n, size_t readabl
 
 /* ---- number.c ------------------------------------------------------------ */
 
-/* Longest spelling number_format can produce, NUL included. */
-#define NUMBER_TEXT_MAX 32
+/* Room for number_format: its longest spelling, 25 bytes with the NUL
+ * ("-1.2345678901234567e-308"), and the bytes its fixed-size copies may
+ * write past a shorter one (34 at most). */
+#define NUMBER_TEXT_MAX 40
 
 /* ECMAScript Number::toString(v): the shortest digits that read back to v,
  * "1e+21", "5e-324", "0.000001"; -0 gives "0", and "NaN", "Infinity",

@@ -869,9 +869,14 @@ static size_t spell(char *p, uint64_t digits, int exponent) {
     return (size_t)point;
   }
   if (point > 0 && point <= 21) {
-    write_digits(p + 1, digits, length);
-    memmove(p, p + 1, (size_t)point);
+    /* point < length <= 17: the fraction, at most sixteen digits, moves up
+     * a place in a fixed-size copy, where a memmove of the integer part
+     * was a call per number. */
+    char fraction[16];
+    write_digits(p, digits, length);
+    memcpy(fraction, p + point, 16);
     p[point] = '.';
+    memcpy(p + point + 1, fraction, 16);
     p[length + 1] = 0;
     return (size_t)length + 1;
   }
