@@ -24,11 +24,13 @@ static int64_t days_from_civil(int64_t y, int m, int d) {
 static void civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
   z += 719468;
   int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t day_of_era = z - era * 146097;
-  int64_t year_of_era =
+  /* The rest of the way in 32 unsigned bits, since the day of the era is
+   * 0..146096: each division is then one multiplication and a shift. */
+  uint32_t day_of_era = (uint32_t)(z - era * 146097);
+  uint32_t year_of_era =
       (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-  int64_t mp = (5 * day_of_year + 2) / 153;
+  uint32_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  uint32_t mp = (5 * day_of_year + 2) / 153;
   *d = (int)(day_of_year - (153 * mp + 2) / 5 + 1);
   *m = (int)(mp < 10 ? mp + 3 : mp - 9);
   *y = year_of_era + era * 400 + (*m <= 2);
@@ -42,32 +44,44 @@ static char *put_digits(char *o, int64_t v, int width) {
   return o + width;
 }
 
+/* The two digits of v < 100, in 32 bits: put_digits' 64-bit digit at a
+ * time made date-times a fourteenth of decoding the benchmark's
+ * documents. */
+static inline char *put_pair(char *o, uint32_t v) {
+  o[0] = (char)('0' + v / 10);
+  o[1] = (char)('0' + v % 10);
+  return o + 2;
+}
+
 size_t datetime_format(int64_t ms, char out[DATETIME_TEXT_MAX]) {
-  int64_t days = ms / MS_PER_DAY, rest = ms % MS_PER_DAY;
-  if (rest < 0) rest += MS_PER_DAY, days--;
+  int64_t days = ms / MS_PER_DAY, in_day = ms % MS_PER_DAY;
+  if (in_day < 0) in_day += MS_PER_DAY, days--;
+  uint32_t rest = (uint32_t)in_day;
   int64_t year;
   int month, day;
   civil_from_days(days, &year, &month, &day);
   char *o = out;
   /* toISOString writes four digits, or a sign and six beyond 0000-9999. */
   if (year >= 0 && year <= 9999) {
-    o = put_digits(o, year, 4);
+    o = put_pair(o, (uint32_t)year / 100);
+    o = put_pair(o, (uint32_t)year % 100);
   } else {
     *o++ = year < 0 ? '-' : '+';
     o = put_digits(o, year < 0 ? -year : year, 6);
   }
   *o++ = '-';
-  o = put_digits(o, month, 2);
+  o = put_pair(o, (uint32_t)month);
   *o++ = '-';
-  o = put_digits(o, day, 2);
+  o = put_pair(o, (uint32_t)day);
   *o++ = 'T';
-  o = put_digits(o, rest / 3600000, 2);
+  o = put_pair(o, rest / 3600000);
   *o++ = ':';
-  o = put_digits(o, rest / 60000 % 60, 2);
+  o = put_pair(o, rest / 60000 % 60);
   *o++ = ':';
-  o = put_digits(o, rest / 1000 % 60, 2);
+  o = put_pair(o, rest / 1000 % 60);
   *o++ = '.';
-  o = put_digits(o, rest % 1000, 3);
+  *o++ = (char)('0' + rest / 100 % 10);
+  o = put_pair(o, rest % 100);
   *o++ = 'Z';
   *o = 0;
   return (size_t)(o - out);
