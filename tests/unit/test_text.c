@@ -193,9 +193,9 @@ static void test_utf8_blocks(void) {
   }
   CHECK(faulty > 10000 && sound > 10000);
 
-  /* Strings of up to sixteen bytes, which utf8_valid answers from two
-   * loads when sixteen can be read: ASCII with one piece, good or bad, at
-   * every place, and high bytes past the end that must not count. */
+  /* Strings of up to sixteen bytes, which utf8_valid answers from one or
+   * two loads: ASCII with one piece, good or bad, at every place, and high
+   * bytes past the end that must not count, or none readable. */
   for (size_t n = 0; n <= 16; n++) {
     for (size_t at = 0; at <= n; at++) {
       for (size_t k = 0; k < goods + bads + 1; k++) {
@@ -209,6 +209,7 @@ static void test_utf8_blocks(void) {
         bool valid = reference_utf8(text, n);
         CHECK(utf8_valid(text, n, n + 96) == valid);
         CHECK(utf8_valid(text, n, 16) == valid);
+        CHECK(utf8_valid(text, n, n) == valid);
       }
     }
   }
