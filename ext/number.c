@@ -758,7 +758,16 @@ static inline void write_digits(char *p, uint64_t d, int length) {
 }
 
 size_t integer_format(uint64_t u, char out[20]) {
-  int length = decimal_length(u | (u == 0));
+  /* Counts, ages and flags, the most common integers, skip the lanes. */
+  if (u < 10) {
+    out[0] = (char)('0' + u);
+    return 1;
+  }
+  if (u < 100) {
+    write_pair(out, (uint32_t)u);
+    return 2;
+  }
+  int length = decimal_length(u);
   if (u < POW10_U64[17]) {
     write_digits(out, u, length);
     return (size_t)length;
