@@ -63,9 +63,26 @@ static int compare_doubles(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, compare_doubles);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+/* The median of v[0..n), which is left in its order (repetition r's time
+ * stays at r, for paired_ratio). */
+static double median(const double *v, int n) {
+  double *sorted = malloc((size_t)n * sizeof *sorted);
+  if (!sorted) die("out of memory");
+  memcpy(sorted, v, (size_t)n * sizeof *sorted);
+  qsort(sorted, (size_t)n, sizeof *sorted, compare_doubles);
+  double m = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  free(sorted);
+  return m;
+}
+
+/* The median over repetitions of a[r] / b[r]: the two queries of a pair ran
+ * within a second of each other, so a burst of load elsewhere that lasts
+ * seconds slows both, where it moves the ratio of two medians. */
+#define REPS_MAX 64
+static double paired_ratio(const double *a, const double *b, int n) {
+  double ratios[REPS_MAX];
+  for (int r = 0; r < n; r++) ratios[r] = a[r] / b[r];
+  return median(ratios, n);
 }
 
 /* ---- fixture text --------------------------------------------------------- */
@@ -755,16 +772,18 @@ static void cpu_model(char *out, size_t cap) {
 /* One row of the main table: SQLite's function against shorn's, each with
  * the floor of the column it reads, and the ceiling that shorn's result
  * floor leaves. */
-static void compare(FILE *out, const char *fixture_name, const char *what, double json_ns, double json_floor,
-                    double shorn_ns, double shorn_floor, double result_floor_ns, double target) {
-  double ratio = json_ns / shorn_ns, ceiling = json_ns / result_floor_ns;
+/* One comparison's row: SQLite's measure `json` against shorn's `shorn`. */
+static void compare(FILE *out, const char *fixture_name, const char *what, const measure *json, double json_floor,
+                    const measure *shorn, double shorn_floor, double result_floor_ns, double target, int reps) {
+  double json_ns = json->median_ns, shorn_ns = shorn->median_ns;
+  double ratio = paired_ratio(json->seconds, shorn->seconds, reps), ceiling = json_ns / result_floor_ns;
   emit(out, "| %s | %s | %.0f | %.0f | %.2f× | %.2f× | %.1f× | ≥%g×: %s |\n", fixture_name, what, json_ns,
        shorn_ns, ratio, (json_ns - json_floor) / (shorn_ns - shorn_floor), ceiling, target,
        ratio >= target ? "yes" : ceiling < target ? "**no**, out of reach" : "**no**");
 }
 
 int main(int argc, char **argv) {
-  int rows = 200000, reps = 7;
+  int rows = 200000, reps = 9;
   const char *path = "build/bench.db", *extension = "build/shorn", *out_path = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -777,7 +796,7 @@ int main(int argc, char **argv) {
     else die("unknown option %s (see the comment at the top of scripts/bench.c)", a);
     i++;
   }
-  if (rows < 1 || reps < 1) die("--rows and --reps must be positive");
+  if (rows < 1 || reps < 1 || reps > REPS_MAX) die("--rows must be positive, --reps 1 to %d", REPS_MAX);
   make_wide_schema();
   double load_before[3] = {0};
   getloadavg(load_before, 3);
@@ -819,7 +838,6 @@ int main(int argc, char **argv) {
     for (int o = 0; o < OPS; o++) {
       m[f][o].median_ns = m[f][o].st ? median(m[f][o].seconds, reps) * 1e9 / rows : 0;
       if (m[f][o].st) sqlite3_finalize(m[f][o].st);
-      free(m[f][o].seconds);
     }
 
   sqlite3_int64 json_bytes[FIXTURES], shorn_bytes[FIXTURES];
@@ -873,7 +891,10 @@ int main(int argc, char **argv) {
        when, cpu, sysconf(_SC_NPROCESSORS_ONLN), un.sysname, un.machine, sqlite3_libversion(), rows, reps,
        load_before[0], load_after[0]);
   emit(out, "## Per row, against SQLite's JSON functions\n\n");
-  emit(out, "Each query is `SELECT count(f(column)) FROM fixture`. *Floor* is the same query around a "
+  emit(out, "Each query is `SELECT count(f(column)) FROM fixture`. The ns/row columns are medians; "
+            "*faster* is the median over repetitions of each repetition's own ratio, its two queries "
+            "having run one after the other, which a burst of load elsewhere moves less. *Floor* is the "
+            "same query around a "
             "function that does nothing: what SQLite spends per row (reading the row, copying the value "
             "into a register, calling a function) before any function works; *above floor* compares "
             "what remains. The *result floor* also hands SQLite a constant result as long as the row's "
@@ -893,17 +914,17 @@ int main(int argc, char **argv) {
     emit(out, "| %s | floor: empty function on the column | %.0f | %.0f | | | | |\n", fx->name, ft, fb);
     emit(out, "| %s | result floor: JSON-length text from the BLOB | | %.0f | | | | |\n", fx->name, rd);
     emit(out, "| %s | result floor: payload-length BLOB from the text | | %.0f | | | | |\n", fx->name, re);
-    double json = x[OP_JSON].median_ns;
-    compare(out, fx->name, "`shorn_decode(blob)` vs `json(text)`", json, ft, x[OP_DECODE].median_ns, fb, rd, 3);
-    compare(out, fx->name, "`shorn_encode(text)` vs `json(text)`", json, ft, x[OP_ENCODE].median_ns, ft, re,
-            1.5);
+    compare(out, fx->name, "`shorn_decode(blob)` vs `json(text)`", &x[OP_JSON], ft, &x[OP_DECODE], fb, rd, 3,
+            reps);
+    compare(out, fx->name, "`shorn_encode(text)` vs `json(text)`", &x[OP_JSON], ft, &x[OP_ENCODE], ft, re, 1.5,
+            reps);
     for (int late = 0; late < 2; late++) {
       const measure *j = &x[late ? OP_JX_LATE : OP_JX_EARLY], *sx = &x[late ? OP_SX_LATE : OP_SX_EARLY];
       char what[96];
       snprintf(what, sizeof what, "`shorn_extract` vs `json_extract`, %s `%s`", late ? "late" : "early",
                late ? fx->late : fx->early);
       if (sx->available)
-        compare(out, fx->name, what, j->median_ns, ft, sx->median_ns, fb, fb, 3);
+        compare(out, fx->name, what, j, ft, sx, fb, fb, 3, reps);
       else
         emit(out, "| %s | %s | %.0f | n/a | | | | ≥3×: not built |\n", fx->name, what, j->median_ns);
     }
@@ -913,6 +934,8 @@ int main(int argc, char **argv) {
   }
   if (!have_extract)
     emit(out, "\n`shorn_extract` is not in this build yet (issue 5); its rows fill in once it is.\n");
+  for (int f = 0; f < FIXTURES; f++)
+    for (int o = 0; o < OPS; o++) free(m[f][o].seconds);
 
   emit(out, "\n## The core codec alone (no SQLite)\n\n");
   emit(out, "`shorn_encode` and `shorn_decode` called from C on every row, one output buffer reused. "
