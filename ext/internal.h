@@ -276,6 +276,10 @@ size_t integer_format(uint64_t u, char out[20]);
 /* 10^0 .. 10^19, every power of ten in 64 bits. */
 extern const uint64_t POW10_U64[20];
 
+/* "00" .. "99": the two digits of x < 100 written at p. */
+extern const char DIGIT_PAIRS[201];
+static inline void write_pair(char *p, uint32_t x) { memcpy(p, DIGIT_PAIRS + 2 * x, 2); }
+
 /* The double nearest to a JSON number (already checked against the JSON
  * grammar), as JSON.parse reads it: overflow gives +-Infinity, underflow
  * gives +-0, and "-0" keeps its sign.  Never fails. */
