@@ -186,6 +186,12 @@ shorn_code error_vset(shorn_error *e, shorn_code code, shorn_where where, long l
 /* Lanes below c, for c <= 0x80. */
 static inline uint64_t lanes_below(uint64_t w, uint8_t c) { return (w - LANES(c)) & ~w & LANES(0x80); }
 static inline uint64_t lanes_equal(uint64_t w, uint8_t c) { return lanes_below(w ^ LANES(c), 1); }
+/* Lanes a string's body cannot hold as they are: '"', '\\' and control
+ * bytes, which JSON escapes, and bytes above ASCII, which need a closer
+ * look.  Only the lowest flagged lane is exact. */
+static inline uint64_t plain_stops(uint64_t w) {
+  return lanes_below(w, 0x20) | lanes_equal(w, '"') | lanes_equal(w, '\\') | (w & LANES(0x80));
+}
 /* The index of the lowest flagged lane; `flags` is not zero. */
 static inline size_t first_lane(uint64_t flags) { return (size_t)__builtin_ctzll(flags) / 8; }
 

@@ -194,12 +194,17 @@ static void test_utf8_blocks(void) {
   CHECK(faulty > 10000 && sound > 10000);
 
   /* Strings of up to sixteen bytes, which utf8_valid answers from one or
-   * two loads: ASCII with one piece, good or bad, at every place, and high
-   * bytes past the end that must not count, or none readable. */
+   * two loads and buffer_json_utf8 copies from two when they are plain:
+   * ASCII with one piece, good or bad or to be escaped, at every place,
+   * and high bytes past the end that must not count, or none readable. */
+  static const char *const escaped[] = {"\"", "\\", "\n", "\x01", "\x1f"};
+  const size_t escapes = sizeof escaped / sizeof *escaped;
   for (size_t n = 0; n <= 16; n++) {
     for (size_t at = 0; at <= n; at++) {
-      for (size_t k = 0; k < goods + bads + 1; k++) {
-        const char *piece = k < goods ? good[k] : k < goods + bads ? bad[k - goods] : "";
+      for (size_t k = 0; k < goods + bads + escapes + 1; k++) {
+        const char *piece = k < goods ? good[k]
+                            : k < goods + bads ? bad[k - goods]
+                            : k < goods + bads + escapes ? escaped[k - goods - bads] : "";
         size_t len = strlen(piece);
         if (at + len > n) continue;
         uint8_t text[16 + 96];
@@ -210,6 +215,12 @@ static void test_utf8_blocks(void) {
         CHECK(utf8_valid(text, n, n + 96) == valid);
         CHECK(utf8_valid(text, n, 16) == valid);
         CHECK(utf8_valid(text, n, n) == valid);
+        shorn_buffer want = {0}, got = {0};
+        CHECK(buffer_json_string(&want, (const char *)text, n));
+        CHECK(buffer_json_utf8(&got, text, n, n) == (valid ? 1 : -1));
+        if (valid) CHECK(got.length == want.length && memcmp(got.data, want.data, got.length) == 0);
+        shorn_buffer_free(&want);
+        shorn_buffer_free(&got);
       }
     }
   }
@@ -409,9 +420,11 @@ static void test_json_string_faults(void) {
 }
 
 /* Strings that end within sixteen bytes of their quote, which the parser
- * finds from one block when sixteen bytes follow the quote (else by its
- * scan): ASCII with one piece at every place, a character good or bad, an
- * escape, a control byte, and text after the string that must not count. */
+ * finds from one block: the sixteen bytes after the quote, or the text's
+ * last sixteen when fewer follow (else by its scan): ASCII with one piece
+ * at every place, a character good or bad, an escape, a control byte, text
+ * before the string that must not count (and makes the text long enough
+ * for its last block), and text after it that must not count either. */
 static void test_json_short_strings(void) {
   static const struct {
     const char *raw, *value; /* value NULL: the string is refused */
@@ -421,6 +434,7 @@ static void test_json_short_strings(void) {
                 {"\\/", "/"},        {"\xc3", NULL},          {"\xe0\x80\x80", NULL},
                 {"\xff", NULL},       {"\x01", NULL},          {"\x1f", NULL},
                 {"\\q", NULL},       {"\\u00g0", NULL}};
+  static const char *const before[] = {"[\"", "[\"\\\"\xc3\xa9\",\n\"", "[\"\\\"\xc3\xa9" "0123456\",\n\""};
   static const char *const after[] = {"]", ",\"0123456789abcdef0123456789\"]",
                                       ",\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\"]"};
   long refused = 0, read = 0;
@@ -429,31 +443,33 @@ static void test_json_short_strings(void) {
       for (size_t k = 0; k < sizeof pieces / sizeof *pieces; k++) {
         size_t len = strlen(pieces[k].raw);
         if (at + len > n || (k == 0 && at)) continue;
-        for (size_t t = 0; t < sizeof after / sizeof *after; t++) {
-          char json[64], want[32];
-          memcpy(json, "[\"", 2);
-          memset(json + 2, 'a', n);
-          memcpy(json + 2 + at, pieces[k].raw, len);
-          size_t tail = strlen(after[t]);
-          json[2 + n] = '"';
-          memcpy(json + 3 + n, after[t], tail);
-          arena a = {0};
-          json_value *v;
-          shorn_error e;
-          shorn_code rc = json_parse(&a, json, 3 + n + tail, &v, &e);
-          if (!pieces[k].value) {
-            refused++;
-            CHECK(rc == SHORN_ERROR_JSON);
-          } else {
-            read++;
-            size_t value_length = strlen(pieces[k].value), want_length = n - len + value_length;
-            memset(want, 'a', want_length);
-            memcpy(want + at, pieces[k].value, value_length);
-            CHECK(rc == SHORN_OK && v->length == (t ? 2u : 1u) && v->u.items[0].type == JSON_STRING &&
-                  v->u.items[0].length == want_length &&
-                  memcmp(v->u.items[0].u.string, want, want_length) == 0);
+        for (size_t b = 0; b < sizeof before / sizeof *before; b++) {
+          for (size_t t = 0; t < sizeof after / sizeof *after; t++) {
+            char json[96], want[32];
+            size_t head = strlen(before[b]), tail = strlen(after[t]);
+            memcpy(json, before[b], head);
+            memset(json + head, 'a', n);
+            memcpy(json + head + at, pieces[k].raw, len);
+            json[head + n] = '"';
+            memcpy(json + head + n + 1, after[t], tail);
+            arena a = {0};
+            json_value *v;
+            shorn_error e;
+            shorn_code rc = json_parse(&a, json, head + n + 1 + tail, &v, &e);
+            if (!pieces[k].value) {
+              refused++;
+              CHECK(rc == SHORN_ERROR_JSON);
+            } else {
+              read++;
+              size_t value_length = strlen(pieces[k].value), want_length = n - len + value_length;
+              memset(want, 'a', want_length);
+              memcpy(want + at, pieces[k].value, value_length);
+              const json_value *s = rc == SHORN_OK ? &v->u.items[b > 0] : NULL;
+              CHECK(rc == SHORN_OK && v->length == 1u + (b > 0) + (t > 0) && s->type == JSON_STRING &&
+                    s->length == want_length && memcmp(s->u.string, want, want_length) == 0);
+            }
+            arena_free(&a);
           }
-          arena_free(&a);
         }
       }
     }
