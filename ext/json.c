@@ -230,6 +230,8 @@ static ALWAYS_INLINE const uint8_t *parse_string(parser *ps, const uint8_t *p, j
     stops = scan_stops(block, SCAN_ESCAPES);
     high = (unsigned)_mm_movemask_epi8(block);
   } else if (ps->end - ps->start >= 16) {
+    /* Apart from the usual block: a shift by a variable on every string
+     * cost wide and the document 2% more instructions. */
     __m128i block = _mm_loadu_si128((const __m128i *)(ps->end - 16));
     unsigned lane = (unsigned)(body - (ps->end - 16)); /* 16 at most: no lanes left */
     stops = scan_stops(block, SCAN_ESCAPES) >> lane;

@@ -769,10 +769,9 @@ static void cpu_model(char *out, size_t cap) {
   fclose(f);
 }
 
-/* One row of the main table: SQLite's function against shorn's, each with
- * the floor of the column it reads, and the ceiling that shorn's result
- * floor leaves. */
-/* One comparison's row: SQLite's measure `json` against shorn's `shorn`. */
+/* One row of the main table: SQLite's measure `json` against shorn's
+ * `shorn`, each with the floor of the column it reads, and the ceiling that
+ * shorn's result floor leaves. */
 static void compare(FILE *out, const char *fixture_name, const char *what, const measure *json, double json_floor,
                     const measure *shorn, double shorn_floor, double result_floor_ns, double target, int reps) {
   double json_ns = json->median_ns, shorn_ns = shorn->median_ns;

@@ -803,8 +803,8 @@ static void expect_refused_within(int line, const char *what, char *schema, size
   free(schema);
 }
 
-/* What a compile may hold for a schema of n bytes that expands to nothing
- * large: a small multiple of its text. */
+/* What a compile may hold for a schema that expands to nothing large: a
+ * small multiple of its text. */
 static size_t small_multiple(const char *schema) { return 16 * strlen(schema) + 65536; }
 
 /* The signature's cap (README "Hostile input"), which an output buffer
