@@ -634,10 +634,6 @@ shorn_code shape_finish(shorn_schema *s, const shape **refused, shorn_error *err
  * when `definitions` says its definition does; with NULL, never. */
 bool shape_admits_null(const shape *sh, const bool *definitions);
 
-/* shape.c: the JSON text of a shape; `with_reject_unknown` adds the member
- * the fold compares and the signature leaves out. */
-bool shape_text(shorn_buffer *b, const shape *sh, bool with_reject_unknown);
-
 /* shape.c: the FNV-1a fingerprint hash of a signature for a width. */
 uint32_t shape_fingerprint_hash(const char *signature, size_t length, int width);
 

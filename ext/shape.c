@@ -35,8 +35,10 @@ typedef struct span {
 } span;
 
 typedef struct text_writer {
-  shorn_buffer *out;
-  bool with_reject_unknown;
+  shorn_buffer *out;     /* NULL: the text is measured, not written */
+  shorn_buffer *scratch; /* where put_string escapes a string */
+  size_t length;         /* of the text so far, written or measured */
+  bool with_reject_unknown; /* the member the fold compares and the signature leaves out */
   bool too_large;
   span *spans; /* NULL unless folding */
   uint32_t span_count, span_capacity;
@@ -49,17 +51,20 @@ typedef struct text_writer {
 static bool write_shape(text_writer *w, const shape *sh);
 
 static bool put(text_writer *w, const char *s, size_t n) {
-  if (!buffer_append(w->out, s, n)) return false;
-  w->too_large = w->out->length > SHAPE_TEXT_MAX;
+  if (w->out && !buffer_append(w->out, s, n)) return false;
+  w->length += n;
+  w->too_large = w->length > SHAPE_TEXT_MAX;
   return !w->too_large;
 }
 
 #define PUT(w, literal) put(w, literal, sizeof literal - 1)
 
+/* Escaped aside, so a measurement counts exactly what a write appends, and
+ * a write never reserves past the room measured for it. */
 static bool put_string(text_writer *w, const char *s, size_t n) {
-  if (!buffer_json_string(w->out, s, n)) return false;
-  w->too_large = w->out->length > SHAPE_TEXT_MAX;
-  return !w->too_large;
+  w->scratch->length = 0;
+  return buffer_json_string(w->scratch, s, n) &&
+         put(w, (const char *)w->scratch->data, w->scratch->length);
 }
 
 static bool put_count(text_writer *w, uint64_t v) {
@@ -204,15 +209,21 @@ static bool write_shape(text_writer *w, const shape *sh) {
   return true;
 }
 
-bool shape_text(shorn_buffer *b, const shape *sh, bool with_reject_unknown) {
-  text_writer w = {.out = b, .with_reject_unknown = with_reject_unknown};
-  return write_shape(&w, sh);
-}
-
 static shorn_code too_large(shorn_error *error) {
   return error_set(error, SHORN_ERROR_SCHEMA,
                    "The schema is too large: the text of its shapes passes %u MiB",
                    (unsigned)(SHAPE_TEXT_MAX >> 20));
+}
+
+/* Measure what `write` would write into `b` (empty), then make room for it:
+ * a text too large is refused before memory is spent on it, where a few
+ * shared $refs with long keys expand to gigabytes. */
+static shorn_code reserve_text(shorn_buffer *b, shorn_buffer *scratch, bool with_reject_unknown,
+                               bool (*write)(text_writer *, const shorn_schema *),
+                               const shorn_schema *s, shorn_error *error) {
+  text_writer measure = {.scratch = scratch, .with_reject_unknown = with_reject_unknown};
+  if (!write(&measure, s)) return measure.too_large ? too_large(error) : error_nomem(error);
+  return buffer_reserve(b, measure.length) ? SHORN_OK : error_nomem(error);
 }
 
 /* ---- walking ---------------------------------------------------------------- */
@@ -406,14 +417,18 @@ static bool fold_below(folder *f, shape *sh, uint32_t at) {
   return true;
 }
 
+/* The texts the fold compares: the root's, then each definition's. */
+static bool write_texts(text_writer *w, const shorn_schema *s) {
+  return write_shape(w, s->root) && put_shapes(w, s->defs, s->def_count);
+}
+
 /* §1.12 steps 1-3: every text first, then the folds. */
 static bool fold_all(folder *f) {
   shorn_schema *s = f->schema;
   text_writer *w = &f->writer;
-  for (uint32_t t = 0; t <= s->def_count; t++) {
-    f->tops[t] = w->span_count;
-    if (!write_shape(w, t ? s->defs[t - 1] : s->root)) return false;
-  }
+  if (!write_texts(w, s)) return false;
+  f->tops[0] = 0;
+  for (uint32_t t = 0; t < s->def_count; t++) f->tops[t + 1] = w->spans[f->tops[t]].next;
   if (!index_definitions(f)) return false;
   int64_t d = definition_with_text(f, &w->spans[f->tops[0]]);
   if (d >= 0) {
@@ -440,25 +455,28 @@ static void drop_markers(shape **slot, const bool *admits) {
 
 shorn_code shape_fold(shorn_schema *s, shorn_error *error) {
   folder f = {.schema = s};
-  f.writer = (text_writer){.out = &f.text, .with_reject_unknown = true, .span_capacity = 64};
+  shorn_buffer scratch = {0};
+  shorn_code rc = reserve_text(&f.text, &scratch, true, write_texts, s, error);
+  f.writer = (text_writer){
+      .out = &f.text, .scratch = &scratch, .with_reject_unknown = true, .span_capacity = 64};
   f.writer.spans = mem_alloc(64 * sizeof *f.writer.spans);
   f.tops = mem_alloc(((size_t)s->def_count + 1) * sizeof *f.tops);
   f.refs = mem_calloc(s->def_count, sizeof *f.refs);
-  bool ok = f.writer.spans && f.tops && f.refs && fold_all(&f);
+  bool ok = !rc && f.writer.spans && f.tops && f.refs && fold_all(&f);
   bool *admits = ok ? definitions_admitting_null(s) : NULL;
   if (admits) {
     drop_markers(&s->root, admits);
     for (uint32_t d = 0; d < s->def_count; d++) drop_markers(&s->defs[d], admits);
   }
-  bool large = f.writer.too_large;
   mem_free(admits);
   mem_free(f.writer.spans);
   mem_free(f.tops);
   mem_free(f.by_text);
   mem_free(f.refs);
   shorn_buffer_free(&f.text);
+  shorn_buffer_free(&scratch);
   if (admits) return SHORN_OK;
-  return large ? too_large(error) : error_nomem(error);
+  return rc ? rc : error_nomem(error);
 }
 
 /* ---- widths, slots, build checks (§1.13, §4.19) ------------------------------ */
@@ -649,24 +667,23 @@ static shorn_code finish_shape(finisher *f, shape *sh) {
 }
 
 /* §2: one shape, or {"defs":[…],"root":…} for a recursive document. */
+static bool write_signature_text(text_writer *w, const shorn_schema *s) {
+  if (!s->def_count) return write_shape(w, s->root);
+  return PUT(w, "{\"defs\":[") && put_shapes(w, s->defs, s->def_count) && PUT(w, "],\"root\":") &&
+         write_shape(w, s->root) && PUT(w, "}");
+}
+
 static shorn_code write_signature(finisher *f) {
   shorn_schema *s = f->schema;
-  shorn_buffer *b = &f->text;
-  bool ok = true;
-  b->length = 0;
-  if (s->def_count) {
-    ok = buffer_append(b, "{\"defs\":[", 9);
-    for (uint32_t d = 0; ok && d < s->def_count; d++)
-      ok = (!d || buffer_byte(b, ',')) && shape_text(b, s->defs[d], false);
-    ok = ok && buffer_append(b, "],\"root\":", 9);
-  }
-  ok = ok && shape_text(b, s->root, false) && (!s->def_count || buffer_byte(b, '}'));
-  if (!ok || b->length > SHAPE_TEXT_MAX) {
-    return b->length <= SHAPE_TEXT_MAX ? error_nomem(f->error) : too_large(f->error);
-  }
-  if (!(s->signature = arena_strdup(&s->arena, (const char *)b->data, b->length)))
-    return error_nomem(f->error);
-  s->signature_length = b->length;
+  shorn_buffer text = {0};
+  shorn_code rc = reserve_text(&text, &f->text, false, write_signature_text, s, f->error);
+  text_writer w = {.out = &text, .scratch = &f->text};
+  if (!rc && !write_signature_text(&w, s)) rc = error_nomem(f->error);
+  if (!rc && !(s->signature = arena_strdup(&s->arena, (const char *)text.data, text.length)))
+    rc = error_nomem(f->error);
+  s->signature_length = text.length;
+  shorn_buffer_free(&text);
+  if (rc) return rc;
   for (int width = 1; width <= 4; width++)
     s->fingerprints[width] = shape_fingerprint_hash(s->signature, s->signature_length, width);
   return SHORN_OK;

@@ -807,10 +807,6 @@ static void expect_refused_within(int line, const char *what, char *schema, size
  * small multiple of its text. */
 static size_t small_multiple(const char *schema) { return 16 * strlen(schema) + 65536; }
 
-/* The signature's cap (README "Hostile input"), which an output buffer
- * that doubles may pass by as much again before the refusal. */
-#define SIGNATURE_TEXT_MAX ((size_t)64 << 20)
-
 static void test_limits(void) {
   char *text = repeat_schema("{\"type\":\"array\",\"items\":", "{}", "}", 511);
   shorn_error e;
@@ -865,14 +861,38 @@ static void test_limits(void) {
   text = laughs(60, "{\"type\":\"string\"}");
   expect_refused_within(__LINE__, "billion laughs", text, small_multiple(text));
 
-  /* Few shapes, but long keys copied everywhere: the text is too large. */
+  /* Few shapes, but long keys copied everywhere: a signature of 256 MiB,
+   * measured and refused before any of it is written. */
   char *wide = malloc(70000);
   memset(wide, 'w', 65536);
   wide[65536] = 0;
   char *leaf = malloc(70100);
   sprintf(leaf, "{\"type\":\"object\",\"properties\":{\"%s\":{}}}", wide);
+  /* 32 copies, 2 MiB: written as measured. */
+  text = laughs(5, leaf);
+  s = compile(text, strlen(text), &e);
+  size_t copies = 0;
+  for (const char *k = s ? s->signature : ""; (k = strstr(k, wide)); k += 65536) copies++;
+  CHECK(s && copies == 32 && strlen(s->signature) == s->signature_length);
+  shorn_schema_free(s);
+  free(text);
   text = laughs(12, leaf);
-  expect_refused_within(__LINE__, "long keys", text, 2 * SIGNATURE_TEXT_MAX + small_multiple(text));
+  /* The same below a recursive definition: the texts the fold compares,
+   * refused the same way. */
+  const char *defs = strstr(text, "\"L0\"");
+  char *recursive = malloc(strlen(text) + 200);
+  sprintf(recursive,
+          "{\"$ref\":\"#/$defs/R\",\"$defs\":{\"R\":{\"type\":\"object\",\"properties\":{"
+          "\"next\":{\"anyOf\":[{\"type\":\"null\"},{\"$ref\":\"#/$defs/R\"}]},"
+          "\"x\":{\"$ref\":\"#/$defs/L12\"}}},%s",
+          defs);
+  char *long_keys[2] = {text, recursive};
+  for (int i = 0; i < 2; i++) {
+    s = compile(long_keys[i], strlen(long_keys[i]), &e);
+    CHECK(!s && strstr(e.message, "too large: the text of its shapes passes 64 MiB"));
+    expect_refused_within(__LINE__, i ? "long keys, recursive" : "long keys", long_keys[i],
+                          small_multiple(long_keys[i]));
+  }
   free(leaf);
   free(wide);
 
