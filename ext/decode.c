@@ -52,17 +52,19 @@ static shorn_code emit_number(decoder *d, double v) {
   if (!buffer_reserve(d->out, NUMBER_TEXT_MAX)) return out_of_memory(d);
   char *o = (char *)d->out->data + d->out->length;
   size_t n;
-  /* JSON has no spelling for these; SQLite's json functions print the same. */
-  if (v != v) {
+  /* One test for the usual number: v - v is NaN for infinities and NaN. */
+  if (likely(v - v == 0 && v != 0)) {
+    n = number_format(v, o);
+  } else if (v != v) { /* JSON has no spelling for these; SQLite's json functions print the same */
     n = 4, memcpy(o, "null", 4);
   } else if (v == 1.0 / 0.0) {
     n = 5, memcpy(o, "9e999", 5);
   } else if (v == -1.0 / 0.0) {
     n = 6, memcpy(o, "-9e999", 6);
-  } else if (v == 0 && 1 / v < 0) {
+  } else if (1 / v < 0) {
     n = 2, memcpy(o, "-0", 2); /* keeps the value, which JSON.stringify would not */
   } else {
-    n = number_format(v, o);
+    n = 1, *o = '0';
   }
   d->out->length += n;
   return SHORN_OK;

@@ -746,7 +746,12 @@ static inline void write_digits(char *p, uint64_t d, int length) {
   }
   uint64_t high = d / 100000000;
   uint32_t low = (uint32_t)(d - high * 100000000);
-  if (length == 17) {
+  /* Ids and counts of nine or ten digits: a pair ahead of the eight. */
+  if (length == 9)
+    o[0] = (uint8_t)('0' + high);
+  else if (length == 10)
+    write_pair(p, (uint32_t)high);
+  else if (length == 17) {
     o[0] = (uint8_t)('0' + high / 100000000);
     store_le64(o + 1, eight_digits((uint32_t)(high % 100000000)));
   } else {
