@@ -237,15 +237,21 @@ static ALWAYS_INLINE const uint8_t *parse_string(parser *ps, const uint8_t *p, j
     stops = scan_stops(block, SCAN_ESCAPES) >> lane;
     high = (unsigned)_mm_movemask_epi8(block) >> lane;
   }
-  if (stops) {
-    unsigned n = (unsigned)__builtin_ctz(stops);
-    if (body[n] == '"' && !(high & ((1u << n) - 1))) {
-      v->type = JSON_STRING;
-      v->flags = 0;
-      v->u.string = (const char *)body;
-      v->length = n;
-      return body + n + 1;
-    }
+  if (!stops) {
+    /* Sixteen plain bytes: a host name or an address may end in the next. */
+    if (high || ps->end - body < 32) return parse_any_string(ps, p, v);
+    __m128i block = _mm_loadu_si128((const __m128i *)(body + 16));
+    stops = scan_stops(block, SCAN_ESCAPES) << 16;
+    high = (unsigned)_mm_movemask_epi8(block) << 16;
+    if (!stops) return parse_any_string(ps, p, v);
+  }
+  unsigned n = (unsigned)__builtin_ctz(stops);
+  if (body[n] == '"' && !(high & ((1u << n) - 1))) {
+    v->type = JSON_STRING;
+    v->flags = 0;
+    v->u.string = (const char *)body;
+    v->length = n;
+    return body + n + 1;
   }
 #endif
   return parse_any_string(ps, p, v);

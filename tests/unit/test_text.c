@@ -419,9 +419,10 @@ static void test_json_string_faults(void) {
   arena_free(&a);
 }
 
-/* Strings that end within sixteen bytes of their quote, which the parser
- * finds from one block: the sixteen bytes after the quote, or the text's
- * last sixteen when fewer follow (else by its scan): ASCII with one piece
+/* Strings that end within thirty-two bytes of their quote, which the
+ * parser finds from one block or two: the sixteen bytes after the quote
+ * and, when they are plain, the sixteen after those, or the text's last
+ * sixteen when fewer follow (else by its scan): ASCII with one piece
  * at every place, a character good or bad, an escape, a control byte, text
  * before the string that must not count (and makes the text long enough
  * for its last block), and text after it that must not count either. */
@@ -438,24 +439,29 @@ static void test_json_short_strings(void) {
   static const char *const after[] = {"]", ",\"0123456789abcdef0123456789\"]",
                                       ",\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\"]"};
   long refused = 0, read = 0;
-  for (size_t n = 0; n <= 18; n++) {
+  for (size_t n = 0; n <= 34; n++) {
     for (size_t at = 0; at <= n; at++) {
       for (size_t k = 0; k < sizeof pieces / sizeof *pieces; k++) {
         size_t len = strlen(pieces[k].raw);
         if (at + len > n || (k == 0 && at)) continue;
         for (size_t b = 0; b < sizeof before / sizeof *before; b++) {
           for (size_t t = 0; t < sizeof after / sizeof *after; t++) {
-            char json[96], want[32];
+            char json[96], want[40];
             size_t head = strlen(before[b]), tail = strlen(after[t]);
             memcpy(json, before[b], head);
             memset(json + head, 'a', n);
             memcpy(json + head + at, pieces[k].raw, len);
             json[head + n] = '"';
             memcpy(json + head + n + 1, after[t], tail);
+            /* On the heap at its exact length, so ASan sees a block read
+             * past the text's end. */
+            size_t length = head + n + 1 + tail;
+            char *exact = malloc(length);
+            memcpy(exact, json, length);
             arena a = {0};
             json_value *v;
             shorn_error e;
-            shorn_code rc = json_parse(&a, json, head + n + 1 + tail, &v, &e);
+            shorn_code rc = json_parse(&a, exact, length, &v, &e);
             if (!pieces[k].value) {
               refused++;
               CHECK(rc == SHORN_ERROR_JSON);
@@ -469,6 +475,7 @@ static void test_json_short_strings(void) {
                     s->length == want_length && memcmp(s->u.string, want, want_length) == 0);
             }
             arena_free(&a);
+            free(exact);
           }
         }
       }
