@@ -334,9 +334,9 @@ static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) 
   v->length = 0;
   bool negative = *s == '-';
   if (exact) {
-    /* An integer, the common case, skips the division. */
-    double x = (double)digits;
-    if (exponent) x /= (double)(int64_t)POW10_U64[-exponent];
+    double x = (double)digits, scale = 1;
+    for (int64_t i = exponent; i < 0; i++) scale *= 10;
+    x /= scale;
     v->u.number = negative ? -x : x; /* "-0" keeps its sign */
   } else if (digit_count <= 19) {
     /* The digits are exact in 64 bits, so the fast paths need not read
