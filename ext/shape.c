@@ -417,9 +417,13 @@ static bool fold_below(folder *f, shape *sh, uint32_t at) {
   return true;
 }
 
-/* The texts the fold compares: the root's, then each definition's. */
+/* The texts the fold compares, one after another: the root's, then each
+ * definition's. */
 static bool write_texts(text_writer *w, const shorn_schema *s) {
-  return write_shape(w, s->root) && put_shapes(w, s->defs, s->def_count);
+  if (!write_shape(w, s->root)) return false;
+  for (uint32_t d = 0; d < s->def_count; d++)
+    if (!write_shape(w, s->defs[d])) return false;
+  return true;
 }
 
 /* §1.12 steps 1-3: every text first, then the folds. */
