@@ -221,28 +221,34 @@ static const uint8_t *parse_any_string(parser *ps, const uint8_t *p, json_value 
  * end the block is its last sixteen bytes, its lanes shifted down to the
  * string's, so the record's last key and value take the inline path too
  * (they took the scanner, an eighth of encoding the benchmark's person). */
+#if defined(__SSE2__)
+/* The escape stops of the sixteen bytes at `at`, and in *high those above
+ * ASCII. */
+static ALWAYS_INLINE unsigned block_stops(const uint8_t *at, unsigned *high) {
+  __m128i block = _mm_loadu_si128((const __m128i *)at);
+  *high = (unsigned)_mm_movemask_epi8(block);
+  return scan_stops(block, SCAN_ESCAPES);
+}
+#endif
+
 static ALWAYS_INLINE const uint8_t *parse_string(parser *ps, const uint8_t *p, json_value *v) {
 #if defined(__SSE2__)
   const uint8_t *body = p + 1;
   unsigned stops = 0, high = 0;
   if (ps->end - body >= 16) {
-    __m128i block = _mm_loadu_si128((const __m128i *)body);
-    stops = scan_stops(block, SCAN_ESCAPES);
-    high = (unsigned)_mm_movemask_epi8(block);
+    stops = block_stops(body, &high);
   } else if (ps->end - ps->start >= 16) {
     /* Apart from the usual block: a shift by a variable on every string
      * cost wide and the document 2% more instructions. */
-    __m128i block = _mm_loadu_si128((const __m128i *)(ps->end - 16));
     unsigned lane = (unsigned)(body - (ps->end - 16)); /* 16 at most: no lanes left */
-    stops = scan_stops(block, SCAN_ESCAPES) >> lane;
-    high = (unsigned)_mm_movemask_epi8(block) >> lane;
+    stops = block_stops(ps->end - 16, &high) >> lane;
+    high >>= lane;
   }
   if (!stops) {
     /* Sixteen plain bytes: a host name or an address may end in the next. */
     if (high || ps->end - body < 32) return parse_any_string(ps, p, v);
-    __m128i block = _mm_loadu_si128((const __m128i *)(body + 16));
-    stops = scan_stops(block, SCAN_ESCAPES) << 16;
-    high = (unsigned)_mm_movemask_epi8(block) << 16;
+    stops = block_stops(body + 16, &high) << 16;
+    high <<= 16;
     if (!stops) return parse_any_string(ps, p, v);
   }
   unsigned n = (unsigned)__builtin_ctz(stops);

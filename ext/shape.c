@@ -685,7 +685,7 @@ static shorn_code write_signature(finisher *f) {
   if (!rc && !write_signature_text(&w, s)) rc = error_nomem(f->error);
   if (!rc && !(s->signature = arena_strdup(&s->arena, (const char *)text.data, text.length)))
     rc = error_nomem(f->error);
-  s->signature_length = text.length;
+  if (!rc) s->signature_length = text.length;
   shorn_buffer_free(&text);
   if (rc) return rc;
   for (int width = 1; width <= 4; width++)

@@ -446,22 +446,19 @@ static void test_json_short_strings(void) {
         if (at + len > n || (k == 0 && at)) continue;
         for (size_t b = 0; b < sizeof before / sizeof *before; b++) {
           for (size_t t = 0; t < sizeof after / sizeof *after; t++) {
-            char json[96], want[40];
-            size_t head = strlen(before[b]), tail = strlen(after[t]);
+            /* On the heap at its exact length, so ASan sees a block read
+             * past the text's end. */
+            size_t head = strlen(before[b]), tail = strlen(after[t]), length = head + n + 1 + tail;
+            char *json = malloc(length), want[40];
             memcpy(json, before[b], head);
             memset(json + head, 'a', n);
             memcpy(json + head + at, pieces[k].raw, len);
             json[head + n] = '"';
             memcpy(json + head + n + 1, after[t], tail);
-            /* On the heap at its exact length, so ASan sees a block read
-             * past the text's end. */
-            size_t length = head + n + 1 + tail;
-            char *exact = malloc(length);
-            memcpy(exact, json, length);
             arena a = {0};
             json_value *v;
             shorn_error e;
-            shorn_code rc = json_parse(&a, exact, length, &v, &e);
+            shorn_code rc = json_parse(&a, json, length, &v, &e);
             if (!pieces[k].value) {
               refused++;
               CHECK(rc == SHORN_ERROR_JSON);
@@ -475,7 +472,7 @@ static void test_json_short_strings(void) {
                     s->length == want_length && memcmp(s->u.string, want, want_length) == 0);
             }
             arena_free(&a);
-            free(exact);
+            free(json);
           }
         }
       }
