@@ -696,6 +696,10 @@ shorn_code query_json(query *q, const query_node *node, shorn_buffer *out);
  * one (*is_integer), else a double that prints with a point or an
  * exponent.  False for anything else, whose text then decides. */
 bool query_number(query *q, const query_node *node, bool *is_integer, int64_t *integer, double *real);
+/* The SQL text of a string node (a string, or an enum member that is one)
+ * as the SQL functions make it of the node's JSON text, without writing
+ * the text.  False for anything else, whose text then decides. */
+bool query_text(query *q, const query_node *node, const char **text, size_t *length);
 
 /* What json_type says of a JSON value, in json_text_kind_name's spelling. */
 typedef enum json_text_kind {

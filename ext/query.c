@@ -508,6 +508,37 @@ bool query_number(query *q, const query_node *node, bool *is_integer, int64_t *i
   return true;
 }
 
+/* Unescaping a string's JSON text gives back its bytes: every escape
+ * JSON.stringify writes stands for the character it replaced, a lone
+ * surrogate's for its three bytes of WTF-8, as SQLite writes one.  Only an
+ * escaped NUL differs: SQLite 3.40 ends the string there. */
+bool query_text(query *q, const query_node *node, const char **text, size_t *length) {
+  query_node n = *node;
+  if (resolve(q, &n)) return false;
+  q->d.p = n.at;
+  const uint8_t *s;
+  size_t count;
+  uint64_t index;
+  switch (n.shape->kind) {
+    case SHAPE_STRING:
+      if (read_string(&q->d, &s, &count)) return false;
+      break;
+    case SHAPE_ENUM: {
+      if (read_uvarint(&q->d, &index) || index >= n.shape->u.enumeration.count) return false;
+      const scalar *member = &n.shape->u.enumeration.members[index];
+      if (member->type != JSON_STRING) return false;
+      s = (const uint8_t *)member->string;
+      count = member->string_length;
+      break;
+    }
+    default: return false;
+  }
+  const uint8_t *nul = count ? memchr(s, 0, count) : NULL;
+  *text = (const char *)s;
+  *length = nul ? (size_t)(nul - s) : count;
+  return true;
+}
+
 shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, json_text_kind *type) {
   query_node n = *node;
   shorn_code rc = resolve(q, &n);

@@ -145,16 +145,22 @@ static void result_json(sqlite3_context *ctx, const char *json, size_t n, shorn_
 }
 
 /* The SQL value of a node, as result_json makes it of the node's text; a
- * number's straight from its bytes, without the text. */
+ * number's or a string's straight from its bytes, without the text. */
 static shorn_code result_node(sqlite3_context *ctx, query *q, const query_node *node, held_path *held) {
   bool is_integer;
   int64_t integer;
   double real;
+  const char *text;
+  size_t length;
   if (query_number(q, node, &is_integer, &integer, &real)) {
     if (is_integer)
       sqlite3_result_int64(ctx, integer);
     else
       sqlite3_result_double(ctx, real);
+    return SHORN_OK;
+  }
+  if (query_text(q, node, &text, &length)) {
+    sqlite3_result_text64(ctx, text, length, SQLITE_TRANSIENT, SQLITE_UTF8);
     return SHORN_OK;
   }
   held->json.length = 0;

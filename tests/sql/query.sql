@@ -54,6 +54,31 @@ SELECT key, typeof(value), value, type FROM shorn_each((SELECT v FROM numbers), 
 SELECT shorn_extract(x'000000000000f07f', '{"type":"number"}', '$'), shorn_type(x'000000000000f07f', '{"type":"number"}'),
        quote(shorn_extract(x'000000000000f87f', '{"type":"number"}', '$')), shorn_type(x'000000000000f87f', '{"type":"number"}');
 
+.print -- strings come back as json_extract unescapes them: cut at an escaped NUL, a lone surrogate as WTF-8
+CREATE TABLE texts(schema TEXT, payload BLOB);
+INSERT INTO texts(schema) VALUES ('{"type":"object","properties":{
+  "s":{"type":"string"},"n":{"anyOf":[{"type":"string"},{"type":"null"}]},
+  "u":{"anyOf":[{"type":"string"},{"type":"integer"}]},
+  "e":{"enum":["plain","a\"q\\b","tab\there","nul\u0000cut","lone\ud800","pair\ud83d\ude00",""]},
+  "m":{"enum":["x",1,true,null]}},"required":["s","n","u","e","m"],"additionalProperties":false}');
+INSERT INTO texts(payload) SELECT shorn_encode(value, (SELECT schema FROM texts WHERE payload IS NULL)) FROM json_each('[
+  {"s":"Grace","n":"here","u":"text","e":"plain","m":"x"},
+  {"s":"a\"q\\b/\b\f\n\r\t\u0001\u001f\u007f","n":null,"u":7,"e":"a\"q\\b","m":1},
+  {"s":"nul\u0000cut","n":"\u0000","u":"\u00e9\u20ac\ud83d\ude00","e":"tab\there","m":true},
+  {"s":"","n":"","u":"","e":"nul\u0000cut","m":null},
+  {"s":"\u00e9t\u00e9 caf\u00e9 \u4e2d\u6587 \ud83d\ude00","n":"x","u":-1,"e":"lone\ud800","m":"x"},
+  {"s":"0123456789abcdef0123456789abcdef0123456789","n":"y","u":"z","e":"pair\ud83d\ude00","m":"x"},
+  {"s":"s","n":"n","u":"u","e":"","m":"x"}]');
+UPDATE texts SET schema = (SELECT schema FROM texts WHERE payload IS NULL) WHERE payload IS NOT NULL;
+DELETE FROM texts WHERE payload IS NULL;
+SELECT rowid, hex(shorn_extract(payload, schema, '$.s')), quote(shorn_extract(payload, schema, '$.n')),
+       typeof(shorn_extract(payload, schema, '$.u')), hex(shorn_extract(payload, schema, '$.e')),
+       quote(shorn_extract(payload, schema, '$.m')) FROM texts ORDER BY rowid;
+-- Value and type exactly json_extract's over the decoded text, for every field of every row.
+SELECT count(*), sum(shorn_extract(payload, schema, p) IS json_extract(shorn_decode(payload, schema), p)
+                     AND typeof(shorn_extract(payload, schema, p)) = typeof(json_extract(shorn_decode(payload, schema), p)))
+  FROM texts, (SELECT '$.' || value AS p FROM json_each('["s","n","u","e","m"]'));
+
 .print -- the byte layout's shapes: strings, numbers, and Maps as arrays of [key, value]
 CREATE TABLE rich(schema TEXT, payload BLOB);
 INSERT INTO rich(schema) VALUES ('{"type":"object","properties":{
