@@ -22,7 +22,7 @@ CORE_OBJ := $(CORE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 PIC_OBJ  := $(CORE_SRC:ext/%.c=$(BUILD)/pic/%.o) $(GLUE_SRC:ext/%.c=$(BUILD)/pic/%.o)
 CORE_GLUE_OBJ := $(GLUE_SRC:ext/%.c=$(BUILD)/core/%.o)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/%,$(wildcard tests/unit/test_*.c))
-FUZZERS  := decode encode compile roundtrip
+FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
@@ -70,7 +70,14 @@ $(BUILD)/vectors $(BUILD)/sql_nomem: $(BUILD)/%: tests/%.c $(CORE_GLUE_OBJ) $(BU
 
 # A fuzz harness with replay.c's main() instead of libFuzzer, to run a corpus.
 $(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/libshorn.a
-	$(CC) $(CFLAGS) $(WARN) $(FUZZ_SCHEMAS) -Iext $< tests/fuzz/replay.c $(BUILD)/libshorn.a -lm -o $@
+	$(CC) $(CFLAGS) $(WARN) $(FUZZ_SCHEMAS) $(HARNESS_FLAGS) -Iext $< tests/fuzz/replay.c $(HARNESS_OBJ) \
+	  $(BUILD)/libshorn.a $(HARNESS_LIBS) -lm -o $@
+
+# The query harness goes through SQL, with the extension linked in.
+$(BUILD)/replay_query $(BUILD)/fuzz_query: $(CORE_GLUE_OBJ)
+$(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_FLAGS := -DSQLITE_CORE
+$(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_OBJ := $(CORE_GLUE_OBJ)
+$(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_LIBS := -lsqlite3
 
 # One configuration's tests: unit, then every golden vector through SQL and
 # through the command line tool; the fuzz regression corpus; running out of
@@ -145,10 +152,12 @@ dict_decode := payload
 dict_roundtrip := payload
 dict_encode := json
 dict_compile := schema
+dict_query := query
 
 # Only asked for with CC=clang BUILD=$(FUZZ_BUILD), by the fuzz target.
 $(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/libshorn.a
-	$(CC) $(CFLAGS) -fsanitize=fuzzer $(WARN) $(FUZZ_SCHEMAS) -Iext $< $(BUILD)/libshorn.a -lm -o $@
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(WARN) $(FUZZ_SCHEMAS) $(HARNESS_FLAGS) -Iext $< $(HARNESS_OBJ) \
+	  $(BUILD)/libshorn.a $(HARNESS_LIBS) -lm -o $@
 
 $(FUZZ_BUILD)/seeds/made: tests/fuzz/corpus.py tests/fuzz/schemas.jsonl $(wildcard tests/vectors/*.jsonl)
 	rm -rf $(FUZZ_BUILD)/seeds

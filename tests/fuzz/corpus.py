@@ -7,8 +7,9 @@
 
 A decode, round trip or encode input starts with two bytes, little endian,
 that pick a schema by its line in schemas.jsonl (modulo the line count); the
-rest is the payload or the JSON text.  A compile input is schema text, then
-optionally a NUL and a payload.  So that a saved input keeps meaning
+rest is the payload or the JSON text.  A query input has the same two bytes,
+then one byte giving the length of a path, the path, and the payload.  A
+compile input is schema text, then optionally a NUL and a payload.  So that a saved input keeps meaning
 the same schema, the list is only ever appended to.
 
 Schemas are copied as the exact text of the vectors (raw_decode finds where
@@ -84,6 +85,44 @@ def write(directory, data):
         f.write(data)
 
 
+def path_steps(v, depth=0):
+    """SQLite JSON paths into a value: each member and element to depth 3,
+    [#-1] of each array, and a name that is not there."""
+    if depth == 3:
+        return
+    if isinstance(v, dict):
+        yield ".nope"
+        for k, child in v.items():
+            if '"' in k or "\\" in k:
+                continue
+            step = "." + k if k.isidentifier() else '."' + k + '"'
+            yield step
+            for rest in path_steps(child, depth + 1):
+                yield step + rest
+    elif isinstance(v, list):
+        if v:
+            yield "[#-1]"
+        yield f"[{len(v)}]"
+        for i, child in enumerate(v[:3]):
+            yield f"[{i}]"
+            for rest in path_steps(child, depth + 1):
+                yield f"[{i}]" + rest
+
+
+def query_paths(r, malformed):
+    """Paths for a decode vector: the root, three into its value when it
+    has one, and with `malformed` two that SQLite refuses."""
+    paths = ["$"] + (["$.a[", "$[#-x]"] if malformed else [])
+    if "error" not in r:
+        paths += ["$" + p for p in path_steps(json.loads(value(r, "json")))][:3]
+    return paths
+
+
+def query_input(prefix, path, payload):
+    text = path.encode("utf-8", "surrogatepass")[:255]
+    return prefix + bytes([len(text)]) + text + payload
+
+
 def write_seeds(out):
     listed = load_list()
     index = {t: i for i, t in enumerate(listed)}
@@ -93,7 +132,8 @@ def write_seeds(out):
         i = index.get(text)
         return None if i is None else bytes([i & 0xFF, i >> 8])
 
-    counts = dict.fromkeys(["decode", "roundtrip", "encode", "compile"], 0)
+    counts = dict.fromkeys(["decode", "roundtrip", "encode", "compile", "query"], 0)
+    malformed = set()  # schemas with seeds of malformed paths already
 
     def seed(harness, data):
         write(os.path.join(out, harness), data)
@@ -109,6 +149,10 @@ def write_seeds(out):
                 seed("decode", payload)
                 if "error" not in r:
                     seed("roundtrip", payload)
+                if name == "decode.jsonl":
+                    for path in query_paths(r, p not in malformed):
+                        seed("query", query_input(p, path, bytes.fromhex(value(r, "hex"))))
+                    malformed.add(p)
             if name == "encode.jsonl":
                 seed("encode", p + value(r, "json").encode("utf-8", "surrogatepass"))
     for r in rows("seed-examples.jsonl"):

@@ -46,20 +46,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
   } while (0)
 
 static shorn_schema **fuzz_schemas;
+static char **fuzz_schema_texts; /* each line as it was compiled, NUL-terminated */
 static size_t fuzz_schema_count;
 
 static void fuzz_free_schemas(void) {
-  for (size_t i = 0; i < fuzz_schema_count; i++) shorn_schema_free(fuzz_schemas[i]);
+  for (size_t i = 0; i < fuzz_schema_count; i++) {
+    shorn_schema_free(fuzz_schemas[i]);
+    free(fuzz_schema_texts[i]);
+  }
   free(fuzz_schemas);
+  free(fuzz_schema_texts);
 }
 
-/* Install the counting allocator; with `schemas`, compile the list too (and
- * free it at exit, so that valgrind sees nothing left).  A line that does
- * not compile stops the harness, since every input after it would silently
- * pick another schema. */
-static inline void fuzz_init(bool schemas) {
-  shorn_set_allocator(counting_realloc, counting_free);
-  if (!schemas) return;
+/* Compile the list (and free it at exit, so that valgrind sees nothing
+ * left).  A line that does not compile stops the harness, since every input
+ * after it would silently pick another schema. */
+static inline void fuzz_load_schemas(void) {
   atexit(fuzz_free_schemas);
   const char *path = getenv("SHORN_FUZZ_SCHEMAS");
   if (!path) path = FUZZ_SCHEMAS;
@@ -76,7 +78,8 @@ static inline void fuzz_init(bool schemas) {
     if (fuzz_schema_count == allocated) {
       allocated = allocated ? 2 * allocated : 1024;
       fuzz_schemas = realloc(fuzz_schemas, allocated * sizeof *fuzz_schemas);
-      if (!fuzz_schemas) exit(2);
+      fuzz_schema_texts = realloc(fuzz_schema_texts, allocated * sizeof *fuzz_schema_texts);
+      if (!fuzz_schemas || !fuzz_schema_texts) exit(2);
     }
     shorn_error e;
     if (shorn_schema_compile(line, (size_t)n, &fuzz_schemas[fuzz_schema_count], &e) != SHORN_OK) {
@@ -85,6 +88,7 @@ static inline void fuzz_init(bool schemas) {
       fprintf(stderr, "%s:%zu: does not compile: %s\n", path, fuzz_schema_count + 1, text);
       exit(2);
     }
+    if (!(fuzz_schema_texts[fuzz_schema_count] = strndup(line, (size_t)n))) exit(2);
     fuzz_schema_count++;
   }
   free(line);
@@ -95,14 +99,20 @@ static inline void fuzz_init(bool schemas) {
   }
 }
 
-/* The schema the input's first two bytes pick, the input moved past them;
- * NULL when the input is shorter. */
-static inline const shorn_schema *fuzz_pick(const uint8_t **data, size_t *size) {
-  if (*size < 2) return NULL;
-  size_t i = ((size_t)(*data)[0] | (size_t)(*data)[1] << 8) % fuzz_schema_count;
+/* Install the counting allocator; with `schemas`, load the list too. */
+static inline void fuzz_init(bool schemas) {
+  shorn_set_allocator(counting_realloc, counting_free);
+  if (schemas) fuzz_load_schemas();
+}
+
+/* The line the input's first two bytes pick, the input moved past them;
+ * false when the input is shorter. */
+static inline bool fuzz_pick(const uint8_t **data, size_t *size, size_t *line) {
+  if (*size < 2) return false;
+  *line = ((size_t)(*data)[0] | (size_t)(*data)[1] << 8) % fuzz_schema_count;
   *data += 2;
   *size -= 2;
-  return fuzz_schemas[i];
+  return true;
 }
 
 /* The whole of a harness whose input picks a schema from the list: `check`
@@ -114,8 +124,8 @@ static inline const shorn_schema *fuzz_pick(const uint8_t **data, size_t *size) 
     return 0;                                                                          \
   }                                                                                    \
   int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {                       \
-    const shorn_schema *s = fuzz_pick(&data, &size);                                   \
-    if (s) check(s, data, size);                                                       \
+    size_t line;                                                                       \
+    if (fuzz_pick(&data, &size, &line)) check(fuzz_schemas[line], data, size);         \
     return 0;                                                                          \
   }
 
