@@ -16,11 +16,13 @@ SQLITE  := sqlite3
 # What a fresh Debian machine lacks for `make test` and `make demo`.
 PACKAGES := gcc make libc6-dev libsqlite3-dev sqlite3 python3 valgrind
 
-CORE_SRC := $(filter-out ext/sqlite_%.c ext/shorn_cli.c,$(wildcard ext/*.c))
-GLUE_SRC := $(wildcard ext/sqlite_*.c)
-CORE_OBJ := $(CORE_SRC:ext/%.c=$(BUILD)/obj/%.o)
-PIC_OBJ  := $(CORE_SRC:ext/%.c=$(BUILD)/pic/%.o) $(GLUE_SRC:ext/%.c=$(BUILD)/pic/%.o)
-CORE_GLUE_OBJ := $(GLUE_SRC:ext/%.c=$(BUILD)/core/%.o)
+# The layers, one folder each: ext/core is the codec (no SQLite), ext/sqlite
+# the extension over it, ext/cli the command over the core.
+CORE_SRC   := $(wildcard ext/core/*.c)
+SQLITE_SRC := $(wildcard ext/sqlite/*.c)
+CORE_OBJ   := $(CORE_SRC:ext/%.c=$(BUILD)/obj/%.o)
+SQLITE_OBJ := $(SQLITE_SRC:ext/%.c=$(BUILD)/obj/%.o)
+PIC_OBJ    := $(CORE_SRC:ext/%.c=$(BUILD)/pic/%.o) $(SQLITE_SRC:ext/%.c=$(BUILD)/pic/%.o)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/%,$(wildcard tests/unit/test_*.c))
 FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
@@ -32,12 +34,18 @@ all: $(BUILD)/shorn.so $(BUILD)/shorn
 deps:
 	@scripts/install-deps.sh $(PACKAGES)
 
-# The core, for unit tests and programs linking it statically.
-$(BUILD)/obj/%.o: ext/%.c
+# Each file on its own, internals visible to each other: for the unit tests,
+# which reach inside, and the command.  The SQLite layer's objects are built
+# to be linked into a program (SQLITE_CORE), as the C test drivers are.
+$(BUILD)/obj/core/%.o: ext/core/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(WARN) -Iext -MMD -MP -c $< -o $@
 
-$(BUILD)/libshorn.a: $(CORE_OBJ)
+$(BUILD)/obj/sqlite/%.o: ext/sqlite/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -Iext -MMD -MP -DSQLITE_CORE -c $< -o $@
+
+$(BUILD)/core.a: $(CORE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -45,38 +53,37 @@ $(BUILD)/libshorn.a: $(CORE_OBJ)
 # point exported.
 $(BUILD)/pic/%.o: ext/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -MMD -MP -fPIC -fvisibility=hidden -c $< -o $@
+	$(CC) $(CFLAGS) $(WARN) -Iext -MMD -MP -fPIC -fvisibility=hidden -c $< -o $@
 
 $(BUILD)/shorn.so: $(PIC_OBJ)
 	$(CC) $(CFLAGS) -shared $^ -lm -o $@
 
-# The command line tool: the core alone, through its public header.
-$(BUILD)/shorn: ext/shorn_cli.c ext/shorn.h $(BUILD)/libshorn.a
-	$(CC) $(CFLAGS) $(WARN) $< $(BUILD)/libshorn.a -lm -o $@
+# The command line tool: the core, and the command's own file.
+$(BUILD)/shorn: ext/cli/main.c $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lm -o $@
 
-# The glue linked into a program (SQLITE_CORE), for the C test drivers.
-$(BUILD)/core/%.o: ext/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -MMD -MP -DSQLITE_CORE -c $< -o $@
+$(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(TEST_OBJ) $(BUILD)/core.a -lm -o $@
 
-$(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h $(BUILD)/libshorn.a
-	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/libshorn.a -lm -o $@
+# The SQLite layer's reading of JSON text uses nothing of SQLite's.
+$(BUILD)/test_query: $(BUILD)/obj/sqlite/json_text.o
+$(BUILD)/test_query: TEST_OBJ := $(BUILD)/obj/sqlite/json_text.o
 
 # Test drivers with the extension linked in.
 $(BUILD)/vectors: tests/canonical.h
 $(BUILD)/sql_nomem: tests/counting.h
-$(BUILD)/vectors $(BUILD)/sql_nomem: $(BUILD)/%: tests/%.c $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a
-	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(CORE_GLUE_OBJ) $(BUILD)/libshorn.a -lsqlite3 -lm -o $@
+$(BUILD)/vectors $(BUILD)/sql_nomem: $(BUILD)/%: tests/%.c $(SQLITE_OBJ) $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 -lm -o $@
 
 # A fuzz harness with replay.c's main() instead of libFuzzer, to run a corpus.
-$(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/libshorn.a
+$(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) $(FUZZ_SCHEMAS) $(HARNESS_FLAGS) -Iext $< tests/fuzz/replay.c $(HARNESS_OBJ) \
-	  $(BUILD)/libshorn.a $(HARNESS_LIBS) -lm -o $@
+	  $(BUILD)/core.a $(HARNESS_LIBS) -lm -o $@
 
 # The query harness goes through SQL, with the extension linked in.
-$(BUILD)/replay_query $(BUILD)/fuzz_query: $(CORE_GLUE_OBJ)
+$(BUILD)/replay_query $(BUILD)/fuzz_query: $(SQLITE_OBJ)
 $(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_FLAGS := -DSQLITE_CORE
-$(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_OBJ := $(CORE_GLUE_OBJ)
+$(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_OBJ := $(SQLITE_OBJ)
 $(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_LIBS := -lsqlite3
 
 # One configuration's tests: unit, then every golden vector through SQL and
@@ -112,8 +119,8 @@ demo: deps all
 
 # shorn against SQLite's JSON functions, timed in one process over the same
 # rows; prints the table and writes it to scripts/bench-results.md.
-$(BUILD)/bench: scripts/bench.c $(BUILD)/libshorn.a
-	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/libshorn.a -lsqlite3 -lm -o $@
+$(BUILD)/bench: scripts/bench.c $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lsqlite3 -lm -o $@
 
 bench: all $(BUILD)/bench
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db --out scripts/bench-results.md
@@ -155,9 +162,9 @@ dict_compile := schema
 dict_query := query
 
 # Only asked for with CC=clang BUILD=$(FUZZ_BUILD), by the fuzz target.
-$(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/libshorn.a
+$(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer $(WARN) $(FUZZ_SCHEMAS) $(HARNESS_FLAGS) -Iext $< $(HARNESS_OBJ) \
-	  $(BUILD)/libshorn.a $(HARNESS_LIBS) -lm -o $@
+	  $(BUILD)/core.a $(HARNESS_LIBS) -lm -o $@
 
 $(FUZZ_BUILD)/seeds/made: tests/fuzz/corpus.py tests/fuzz/schemas.jsonl $(wildcard tests/vectors/*.jsonl)
 	rm -rf $(FUZZ_BUILD)/seeds

@@ -24,6 +24,12 @@
 extern "C" {
 #endif
 
+/* The version, as `shorn --version` and SQL's shorn_version() give it. */
+#define SHORN_VERSION "0.1.0"
+#define SHORN_VERSION_MAJOR 0
+#define SHORN_VERSION_MINOR 1
+#define SHORN_VERSION_PATCH 0
+
 /* Decoder limits of the byte layout. */
 #define SHORN_MAX_ELEMENTS 1000000       /* collection elements, record entries */
 #define SHORN_MAX_BYTES 67108864         /* string, byte array, BigInt magnitude */

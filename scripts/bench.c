@@ -35,7 +35,14 @@
 
 #include <sqlite3.h>
 
-#include "internal.h"
+#include "core/datetime.h"
+#include "core/decode.h"
+#include "core/json.h"
+#include "core/memory.h"
+#include "core/number.h"
+#include "core/query.h"
+#include "core/shape.h"
+#include "core/text.h"
 
 #ifndef SQLITE_RESULT_SUBTYPE /* 3.45's flag, which 3.40's headers lack */
 #define SQLITE_RESULT_SUBTYPE 0x001000000

@@ -19,7 +19,7 @@
 #include <sqlite3.h>
 
 #include "counting.h"
-#include "sqlite_shorn.h"
+#include "shorn_sqlite.h"
 
 /* ---- the allocator ------------------------------------------------------ */
 
@@ -82,7 +82,7 @@ static const struct {
     {"SELECT shorn_decode(x'002d05477261636500', 'person'), shorn_fingerprint('person')", false},
     {"SELECT shorn_decode(x'002d054772616365', 'nobody')", true},
     {"SELECT shorn_signature('{\"type\":\"strin\"}')", true},
-    /* sqlite_query.c: scalars, several paths, escaped keys, the table-valued
+    /* query_functions.c: scalars, several paths, escaped keys, the table-valued
      * functions with and without a fingerprint, refusals. */
     {"SELECT shorn_extract(x'002d05477261636500', " PERSON ", '$.name'),"
      " shorn_extract(x'002d05477261636500', " PERSON ", '$.age', '$.tags', '$.x')", false},

@@ -17,8 +17,12 @@
 
 #include <sqlite3.h>
 
-#include "internal.h"
-#include "sqlite_shorn.h"
+#include "core/json.h"
+#include "core/memory.h"
+#include "core/number.h"
+#include "core/shape.h"
+#include "core/text.h"
+#include "shorn_sqlite.h"
 #include "canonical.h"
 
 static sqlite3 *db;

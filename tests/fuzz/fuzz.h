@@ -25,7 +25,10 @@
 #include <stdlib.h>
 
 #include "../counting.h"
-#include "internal.h"
+#include "core/json.h"
+#include "core/memory.h"
+#include "core/shape.h"
+#include "core/text.h"
 #include "../canonical.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -16,7 +16,8 @@
 
 #include <sqlite3.h>
 
-#include "sqlite_shorn.h"
+#include "core/query.h"
+#include "shorn_sqlite.h"
 
 #define TREE_TEXT_MAX 65536
 

@@ -12,7 +12,9 @@
 
 #include "../counting.h"
 #include "check.h"
-#include "internal.h"
+#include "core/json.h"
+#include "core/memory.h"
+#include "core/shape.h"
 
 
 /* What one call did: its result as text (the JSON, the payload in hex, or

@@ -13,7 +13,8 @@
  */
 #include "../counting.h"
 #include "check.h"
-#include "internal.h"
+#include "core/json.h"
+#include "core/shape.h"
 
 typedef struct workload {
   const char *name, *schema, *json;

@@ -7,7 +7,9 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "internal.h"
+#include "core/json.h"
+#include "core/memory.h"
+#include "core/number.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 

@@ -4,7 +4,10 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "internal.h"
+#include "core/json.h"
+#include "core/memory.h"
+#include "core/query.h"
+#include "sqlite/json_text.h"
 
 /* ---- paths ---------------------------------------------------------------- */
 

@@ -1,7 +1,10 @@
 /* test_rich.c — date-times, base64 and BigInt conversions. */
 #include "../counting.h"
 #include "check.h"
-#include "internal.h"
+#include "core/base64.h"
+#include "core/bigint.h"
+#include "core/datetime.h"
+#include "core/memory.h"
 
 static void check_datetime(long long ms, const char *text) {
   char out[DATETIME_TEXT_MAX];

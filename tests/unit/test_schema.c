@@ -7,7 +7,9 @@
  */
 #include "check.h"
 #include "../counting.h"
-#include "internal.h"
+#include "core/json.h"
+#include "core/memory.h"
+#include "core/shape.h"
 
 static int failures_here(int before) { return check_failures - before; }
 

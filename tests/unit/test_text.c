@@ -1,6 +1,9 @@
 /* test_text.c — UTF-8 validation, UTF-16 order, JSON escapes, the JSON parser. */
 #include "check.h"
-#include "internal.h"
+#include "core/json.h"
+#include "core/memory.h"
+#include "core/number.h"
+#include "core/text.h"
 
 static bool valid(const char *s) { return utf8_valid((const uint8_t *)s, strlen(s), strlen(s)); }
 

@@ -1,6 +1,6 @@
 /*
- * sqlite_query.c — SQLite's JSON functions over payloads, answered from the
- * bytes by query.c:
+ * query_functions.c — SQLite's JSON functions over payloads, answered from
+ * the bytes by the core's query.c:
  *
  *   shorn_extract(payload, schema [, fp_bytes], path, ...)  as json_extract
  *   shorn_type(payload, schema [, fp_bytes] [, path])        as json_type
@@ -15,8 +15,12 @@
  */
 #include <string.h>
 
-#include "internal.h"
-#include "sqlite_shorn.h"
+#include "sqlite/query_functions.h"
+
+#include "core/memory.h"
+#include "core/number.h"
+#include "core/query.h"
+#include "sqlite/json_text.h"
 
 /* ---- arguments ----------------------------------------------------------- */
 
@@ -615,7 +619,7 @@ static const shorn_function functions[] = {
  * modules hold it as the functions do. */
 static const shorn_module modules[] = {{"shorn_each", &each_module}, {"shorn_tree", &tree_module}};
 
-int shorn_register_query(sqlite3 *db, shorn_state *st) {
+int shorn_register_query_functions(sqlite3 *db, shorn_state *st) {
   return shorn_register(db, st, functions, sizeof functions / sizeof *functions, modules,
                         sizeof modules / sizeof *modules);
 }

@@ -6,7 +6,7 @@
 #ifndef SHORN_SCAN_H
 #define SHORN_SCAN_H
 
-#include "internal.h"
+#include "platform.h"
 
 /* Whether s[0..n) ends inside a sequence: a lead byte among its last three
  * that wants more bytes than follow it. */

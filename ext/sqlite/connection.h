@@ -1,16 +1,18 @@
 /*
- * sqlite_shorn.h — what the SQLite glue files share: the per-connection
- * state, the compiled-schema cache and how a schema argument is resolved.
- * The core codec knows nothing of this.
+ * connection.h — what the SQLite layer's files share: the per-connection
+ * state, the compiled-schema cache, how a schema argument is resolved, how
+ * results and errors are reported, and registration.  The core codec knows
+ * nothing of this.
  */
-#ifndef SQLITE_SHORN_H
-#define SQLITE_SHORN_H
+#ifndef SHORN_CONNECTION_H
+#define SHORN_CONNECTION_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <sqlite3ext.h>
 
+#include "core/platform.h"
 #include "shorn.h"
 
 #ifndef SQLITE_CORE
@@ -25,17 +27,19 @@ SQLITE_EXTENSION_INIT3
 
 #define SHORN_FUNCTION_FLAGS (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 
-/* The entry point: registers every function of the extension, and the
- * module shorn_registry, on `db`. */
-int sqlite3_shorn_init(sqlite3 *db, char **error_message, const sqlite3_api_routines *api);
-
 /* A compiled schema, shared by the cache and by statements' auxdata. */
 typedef struct shorn_compiled {
   shorn_schema *schema;
   int refs;
 } shorn_compiled;
 
-void shorn_compiled_release(void *compiled);
+SHORN_PRIVATE void shorn_compiled_release(void *compiled);
+
+/* The registry: a virtual table main.shorn_schemas over its shadow table
+ * shorn_schemas_data, keyed by each schema's 4-byte fingerprint, the widest:
+ * the fewest collisions between registered wire shapes. */
+#define SHORN_REGISTRY_TABLE "shorn_schemas"
+#define SHORN_REGISTRY_WIDTH 4
 
 #define SHORN_CACHE_SLOTS 64
 
@@ -80,8 +84,8 @@ typedef struct shorn_state {
  * there and hands it to shorn_result_output, calling nothing of SQLite's in
  * between (nothing else may use the buffer meanwhile).  Kept from call to
  * call, so that a row's result costs no allocation. */
-shorn_buffer *shorn_output(sqlite3_context *ctx);
-void shorn_result_output(sqlite3_context *ctx, bool text);
+SHORN_PRIVATE shorn_buffer *shorn_output(sqlite3_context *ctx);
+SHORN_PRIVATE void shorn_result_output(sqlite3_context *ctx, bool text);
 
 /* Why a schema could not be resolved: an SQLite result code and, unless it
  * is SQLITE_NOMEM, a message "<function>: <reason>" from sqlite3_malloc. */
@@ -94,28 +98,33 @@ typedef struct shorn_failure {
  * name) stands for, from the connection's cache; NULL with `failure` set.
  * Valid while the connection's cache holds it: take a reference to keep it
  * longer.  Needs no function context, so virtual tables resolve with it. */
-shorn_compiled *shorn_resolve_schema(shorn_state *st, const char *text, int n, const char *function,
+SHORN_PRIVATE shorn_compiled *shorn_resolve_schema(shorn_state *st, const char *text, int n, const char *function,
                                      shorn_failure *failure);
 
 /* Set a failure to "<function>: <reason>", the reason formatted as
  * sqlite3_mprintf does; or to a core error's message and where. */
-void shorn_fail_with(shorn_failure *failure, int code, const char *function, const char *format, ...);
-void shorn_fail_with_error(shorn_failure *failure, const char *function, const shorn_error *error);
+SHORN_PRIVATE void shorn_fail_with(shorn_failure *failure, int code, const char *function, const char *format, ...);
+SHORN_PRIVATE void shorn_fail_with_error(shorn_failure *failure, const char *function, const shorn_error *error);
 
 /* Report a failure on `ctx` and free its message. */
-void shorn_report_failure(sqlite3_context *ctx, shorn_failure *failure);
+SHORN_PRIVATE void shorn_report_failure(sqlite3_context *ctx, shorn_failure *failure);
 
 /* The compiled schema an argument names, or NULL after reporting an error
  * on `ctx` (`function` names the caller in the message).  Valid until the
  * function returns. */
-shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, sqlite3_value *value,
+SHORN_PRIVATE shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, sqlite3_value *value,
                                       const char *function);
 
+/* The registered schema whose fingerprint starts the payload, as
+ * shorn_encode(json, name, 4) writes it; NULL after reporting an error on
+ * `ctx`. */
+SHORN_PRIVATE shorn_compiled *shorn_prefixed_schema(sqlite3_context *ctx, const uint8_t *data, size_t n);
+
 /* Report a core error as "<function>: <message at where>". */
-void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error *error);
+SHORN_PRIVATE void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error *error);
 
 /* Report "<function>: <reason>", the reason formatted as sqlite3_mprintf does. */
-void shorn_report_text(sqlite3_context *ctx, const char *function, const char *format, ...);
+SHORN_PRIVATE void shorn_report_text(sqlite3_context *ctx, const char *function, const char *format, ...);
 
 #define SHORN_NOT_A_BLOB "the payload must be a BLOB"
 
@@ -131,30 +140,14 @@ static inline int shorn_payload(sqlite3_value *v, const uint8_t **data, size_t *
   *data = *data ? *data : (const uint8_t *)"";
   return SQLITE_OK;
 }
-void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc);
+SHORN_PRIVATE void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc);
 
 /* `n` bytes as 2n lowercase hex digits (no NUL), as fingerprints are spelled. */
-void shorn_hex(const unsigned char *bytes, int n, char *out);
+SHORN_PRIVATE void shorn_hex(const unsigned char *bytes, int n, char *out);
 
-/* ---- the registry (sqlite_registry.c) ------------------------------------ */
+/* ---- registration -------------------------------------------------------- */
 
-/* The registry keys schemas by their 4-byte fingerprint, the widest: the
- * fewest collisions between registered wire shapes. */
-#define SHORN_REGISTRY_WIDTH 4
-
-/* The virtual table module shorn_registry; its client data is the state. */
-extern const sqlite3_module shorn_registry_module;
-
-/* Read the schema text registered in main.shorn_schemas under `key`, a name
- * or (SHORN_KEY_FINGERPRINT) 8 hex digits.  SQLITE_OK with *text and *length
- * (sqlite3_free it); otherwise an SQLite error code and *why, the reason in
- * words (sqlite3_free it; NULL when memory ran out). */
-int shorn_registry_find(sqlite3 *db, shorn_key kind, const char *key, int key_length, char **text,
-                        int *length, char **why);
-
-/* ---- queries (sqlite_query.c) --------------------------------------------- */
-
-/* What the glue files register: functions and virtual table modules, each
+/* What the layer's files register: functions and virtual table modules, each
  * holding the connection's state until SQLite drops it. */
 typedef struct shorn_function {
   const char *name;
@@ -168,11 +161,18 @@ typedef struct shorn_module {
   const sqlite3_module *module;
 } shorn_module;
 
-int shorn_register(sqlite3 *db, shorn_state *st, const shorn_function *functions, size_t function_count,
+SHORN_PRIVATE int shorn_register(sqlite3 *db, shorn_state *st, const shorn_function *functions, size_t function_count,
                    const shorn_module *modules, size_t module_count);
 
-/* Register shorn_extract, shorn_type, shorn_valid, shorn_error and the
- * table-valued functions shorn_each and shorn_tree. */
-int shorn_register_query(sqlite3 *db, shorn_state *st);
+/* A new connection's state, held once: the caller registers with it, then
+ * lets go of its hold with shorn_state_release. */
+SHORN_PRIVATE shorn_state *shorn_state_new(sqlite3 *db);
+SHORN_PRIVATE void shorn_state_release(void *state);
+/* Read the schema text registered in main.shorn_schemas under `key`, a name
+ * or (SHORN_KEY_FINGERPRINT) 8 hex digits.  SQLITE_OK with *text and *length
+ * (sqlite3_free it); otherwise an SQLite error code and *why, the reason in
+ * words (sqlite3_free it; NULL when memory ran out). */
+SHORN_PRIVATE int shorn_registry_find(sqlite3 *db, shorn_key kind, const char *key, int key_length, char **text,
+                        int *length, char **why);
 
 #endif

@@ -10,7 +10,8 @@
  * then strtod_l in the "C" locale for what those cannot settle.
  */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "number.h"
+#include "lanes.h"
 
 #include <float.h>
 #include <locale.h>

@@ -10,7 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "base64.h"
+
+#include "bigint.h"
+#include "datetime.h"
+#include "error.h"
+#include "json.h"
+#include "number.h"
+#include "shape.h"
+#include "text.h"
+#include "unique.h"
 
 typedef struct path_segment {
   const char *key; /* NULL for an array index */

@@ -1,5 +1,6 @@
 /* text.c — UTF-8 validation, JavaScript string order, JSON string escapes. */
-#include "internal.h"
+#include "text.h"
+
 #include "scan.h"
 
 /* The length of the run of ASCII that starts s[0..n), for what whole

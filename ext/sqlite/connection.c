@@ -1,22 +1,13 @@
 /*
- * sqlite_shorn.c — the SQL functions shorn_encode, shorn_decode,
- * shorn_fingerprint and shorn_signature, how they resolve a schema argument
- * (inline text, or a name in the registry of sqlite_registry.c), and the
- * extension's entry point.
- *
- * Builds as a loadable extension (the default) or linked into an
- * application with -DSQLITE_CORE, where sqlite3_shorn_init is called
- * directly or handed to sqlite3_auto_extension.
+ * connection.c — what the SQL functions of one connection share: the cache
+ * of compiled schemas, how a schema argument is resolved (inline JSON
+ * Schema, a name or a fingerprint in the registry's table), the output
+ * buffer, error reporting, and registration.
  */
 #include <stdarg.h>
 #include <string.h>
 
-#include <sqlite3ext.h>
-SQLITE_EXTENSION_INIT1
-
-#include "sqlite_shorn.h"
-
-/* ---- allocation: the core allocates through SQLite ----------------------- */
+#include "sqlite/connection.h"
 
 /* So results can be handed to SQLite without a copy, and so SQLite's memory
  * accounting and fault injection see the codec's allocations too. */
@@ -233,9 +224,7 @@ static shorn_compiled *registered_schema(shorn_state *st, shorn_key kind, const 
   return c;
 }
 
-/* The registered schema whose fingerprint starts the payload, as
- * shorn_encode(json, name, 4) writes it. */
-static shorn_compiled *prefixed_schema(sqlite3_context *ctx, const uint8_t *data, size_t n) {
+shorn_compiled *shorn_prefixed_schema(sqlite3_context *ctx, const uint8_t *data, size_t n) {
   shorn_failure f;
   shorn_compiled *c = NULL;
   if (n < SHORN_REGISTRY_WIDTH) {
@@ -301,26 +290,6 @@ void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc) {
     shorn_report_text(ctx, function, SHORN_NOT_A_BLOB);
 }
 
-static bool any_null(int argc, sqlite3_value **argv) {
-  for (int i = 0; i < argc; i++)
-    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return true;
-  return false;
-}
-
-/* The optional fingerprint width argument: 1..4, or `fallback` when absent. */
-static bool width_argument(sqlite3_context *ctx, int argc, sqlite3_value **argv, int index,
-                           int fallback, const char *function, int *width) {
-  *width = fallback;
-  if (argc <= index) return true;
-  sqlite3_int64 w = sqlite3_value_int64(argv[index]);
-  if (sqlite3_value_numeric_type(argv[index]) != SQLITE_INTEGER || w < 1 || w > 4) {
-    shorn_report_text(ctx, function, "fingerprint width must be 1, 2, 3 or 4");
-    return false;
-  }
-  *width = (int)w;
-  return true;
-}
-
 shorn_buffer *shorn_output(sqlite3_context *ctx) {
   shorn_state *st = sqlite3_user_data(ctx);
   st->out.length = 0;
@@ -354,100 +323,60 @@ void shorn_result_output(sqlite3_context *ctx, bool text) {
   }
 }
 
-/* ---- the functions ------------------------------------------------------- */
 
-static void encode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  if (any_null(argc, argv)) return;
-  int width;
-  if (!width_argument(ctx, argc, argv, 2, 0, "shorn_encode", &width)) return;
-  shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], "shorn_encode");
-  if (!c) return;
-  const char *json = (const char *)sqlite3_value_text(argv[0]);
-  if (!json) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  shorn_error error;
-  if (shorn_encode(c->schema, json, (size_t)sqlite3_value_bytes(argv[0]), width, shorn_output(ctx),
-                   &error)) {
-    shorn_report(ctx, "shorn_encode", &error);
-    return;
-  }
-  shorn_result_output(ctx, false);
-}
+/* ---- reading the registry ------------------------------------------------ */
 
-/* shorn_decode(payload) reads the schema off the payload's fingerprint;
- * shorn_decode(payload, schema [, width]) is told it. */
-static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  if (any_null(argc, argv)) return;
-  const uint8_t *data;
-  size_t n;
-  int rc = shorn_payload(argv[0], &data, &n);
-  if (rc != SQLITE_OK) {
-    shorn_report_payload(ctx, "shorn_decode", rc);
-    return;
+int shorn_registry_find(sqlite3 *db, shorn_key kind, const char *key, int key_length, char **text,
+                        int *length, char **why) {
+  *text = *why = NULL;
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(db,
+                              kind == SHORN_KEY_NAME
+                                  ? "SELECT schema FROM main." SHORN_REGISTRY_TABLE "_data WHERE name = ?1"
+                                  : "SELECT schema FROM main." SHORN_REGISTRY_TABLE
+                                    "_data WHERE fingerprint = ?1",
+                              -1, &st, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, key, key_length, SQLITE_STATIC);
+    rc = sqlite3_step(st);
   }
-  int width = SHORN_REGISTRY_WIDTH;
-  shorn_compiled *c = NULL;
-  if (argc == 1)
-    c = prefixed_schema(ctx, data, n);
-  else if (width_argument(ctx, argc, argv, 2, 0, "shorn_decode", &width))
-    c = shorn_schema_argument(ctx, 1, argv[1], "shorn_decode");
-  if (!c) return;
-  shorn_error error;
-  if (shorn_decode(c->schema, data, n, width, shorn_output(ctx), &error)) {
-    shorn_report(ctx, "shorn_decode", &error);
-    return;
+  if (rc == SQLITE_ROW) {
+    const char *schema = (const char *)sqlite3_column_text(st, 0);
+    *length = sqlite3_column_bytes(st, 0);
+    *text = schema ? sqlite3_malloc(*length ? *length : 1) : NULL;
+    if (*text) memcpy(*text, schema, (size_t)*length);
+    rc = *text ? SQLITE_OK : SQLITE_NOMEM;
+  } else if (rc == SQLITE_DONE || (!st && rc == SQLITE_ERROR)) {
+    /* The statement is fixed: failing to prepare it means no registry. */
+    *why = sqlite3_mprintf(kind == SHORN_KEY_NAME ? "no schema named '%.*s' is registered%s"
+                                                  : "no schema with fingerprint %.*s is registered%s",
+                           key_length, key,
+                           rc == SQLITE_DONE ? " in " SHORN_REGISTRY_TABLE
+                                             : ": there is no table main." SHORN_REGISTRY_TABLE
+                                               " (CREATE VIRTUAL TABLE " SHORN_REGISTRY_TABLE
+                                               " USING shorn_registry)");
+    rc = *why ? SQLITE_ERROR : SQLITE_NOMEM;
+  } else if (rc != SQLITE_NOMEM) {
+    *why = sqlite3_mprintf("cannot read main." SHORN_REGISTRY_TABLE ": %s", sqlite3_errmsg(db));
+    if (!*why) rc = SQLITE_NOMEM;
   }
-  shorn_result_output(ctx, true);
-  sqlite3_result_subtype(ctx, 'J');
-}
-
-static void fingerprint_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  if (any_null(argc, argv)) return;
-  int width;
-  if (!width_argument(ctx, argc, argv, 1, SHORN_FINGERPRINT_DEFAULT, "shorn_fingerprint", &width))
-    return;
-  shorn_compiled *c = shorn_schema_argument(ctx, 0, argv[0], "shorn_fingerprint");
-  if (!c) return;
-  unsigned char bytes[4];
-  shorn_error error;
-  shorn_schema_fingerprint(c->schema, width, bytes, &error);
-  char hex[8];
-  shorn_hex(bytes, width, hex);
-  sqlite3_result_text(ctx, hex, 2 * width, SQLITE_TRANSIENT);
-}
-
-static void signature_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  if (any_null(argc, argv)) return;
-  shorn_compiled *c = shorn_schema_argument(ctx, 0, argv[0], "shorn_signature");
-  if (!c) return;
-  size_t n;
-  const char *signature = shorn_schema_signature(c->schema, &n);
-  sqlite3_result_text64(ctx, signature, n, SQLITE_TRANSIENT, SQLITE_UTF8);
-}
-
-/* shorn_stats(): this connection's schema cache as JSON, so a user can see
- * that a query compiles its schema once rather than once a row. */
-static void stats_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  (void)argc, (void)argv;
-  shorn_state *st = sqlite3_user_data(ctx);
-  int cached = 0;
-  for (int i = 0; i < SHORN_CACHE_SLOTS; i++)
-    cached += st->cache[i].compiled && st->cache[i].kind == SHORN_KEY_TEXT;
-  char *text =
-      sqlite3_mprintf("{\"compilations\":%llu,\"cached_schemas\":%d}", st->compilations, cached);
-  if (!text) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_text(ctx, text, -1, sqlite3_free);
-  sqlite3_result_subtype(ctx, 'J');
+  sqlite3_finalize(st);
+  return rc;
 }
 
 /* ---- registration -------------------------------------------------------- */
 
-static void state_release(void *p) {
+shorn_state *shorn_state_new(sqlite3 *db) {
+  shorn_state *st = sqlite3_malloc(sizeof *st);
+  if (!st) return NULL;
+  memset(st, 0, sizeof *st);
+  st->db = db;
+  st->registrations = 1;
+  shorn_set_allocator(sqlite_realloc, sqlite_free);
+  return st;
+}
+
+void shorn_state_release(void *p) {
   shorn_state *st = p;
   if (--st->registrations) return;
   for (int i = 0; i < SHORN_CACHE_SLOTS; i++) entry_clear(&st->cache[i]);
@@ -461,50 +390,12 @@ int shorn_register(sqlite3 *db, shorn_state *st, const shorn_function *functions
   for (size_t i = 0; i < function_count && rc == SQLITE_OK; i++) {
     st->registrations++;
     rc = sqlite3_create_function_v2(db, functions[i].name, functions[i].arguments, functions[i].flags, st,
-                                    functions[i].call, NULL, NULL, state_release);
+                                    functions[i].call, NULL, NULL, shorn_state_release);
   }
   for (size_t i = 0; i < module_count && rc == SQLITE_OK; i++) {
     st->registrations++;
-    rc = sqlite3_create_module_v2(db, modules[i].name, modules[i].module, st, state_release);
+    rc = sqlite3_create_module_v2(db, modules[i].name, modules[i].module, st, shorn_state_release);
   }
   return rc;
 }
 
-static const shorn_function functions[] = {
-    {"shorn_encode", 2, SHORN_FUNCTION_FLAGS, encode_function},
-    {"shorn_encode", 3, SHORN_FUNCTION_FLAGS, encode_function},
-    {"shorn_decode", 1, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
-    {"shorn_decode", 2, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
-    {"shorn_decode", 3, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
-    {"shorn_fingerprint", 1, SHORN_FUNCTION_FLAGS, fingerprint_function},
-    {"shorn_fingerprint", 2, SHORN_FUNCTION_FLAGS, fingerprint_function},
-    {"shorn_signature", 1, SHORN_FUNCTION_FLAGS, signature_function},
-    /* Not deterministic: the counts move as the connection works. */
-    {"shorn_stats", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_RESULT_SUBTYPE, stats_function},
-};
-
-static const shorn_module modules[] = {{"shorn_registry", &shorn_registry_module}};
-
-#ifdef _WIN32
-__declspec(dllexport)
-#else
-__attribute__((visibility("default")))
-#endif
-int sqlite3_shorn_init(sqlite3 *db, char **error_message, const sqlite3_api_routines *api) {
-  SQLITE_EXTENSION_INIT2(api);
-  (void)error_message;
-  shorn_set_allocator(sqlite_realloc, sqlite_free);
-  shorn_state *st = sqlite3_malloc(sizeof *st);
-  if (!st) return SQLITE_NOMEM;
-  memset(st, 0, sizeof *st);
-  st->db = db;
-  /* Each registration holds the state; the last one SQLite drops frees it.
-   * This hold, until everything is registered, keeps a failure half-way
-   * safe. */
-  st->registrations = 1;
-  int rc = shorn_register(db, st, functions, sizeof functions / sizeof *functions, modules,
-                          sizeof modules / sizeof *modules);
-  if (rc == SQLITE_OK) rc = shorn_register_query(db, st);
-  state_release(st);
-  return rc;
-}

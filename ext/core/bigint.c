@@ -22,7 +22,7 @@
  * powers and all scratch: at most about 7.5 limbs per input limb (see
  * conversion_begin), and none for inputs short enough for Horner's rule.
  */
-#include "internal.h"
+#include "bigint.h"
 
 #define BINARY_BASE ((uint64_t)1 << 32)
 #define DECIMAL_BASE 1000000000u

@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 /*
- * shorn_cli.c — the `shorn` command: the core codec for shells and scripts.
+ * main.c — the `shorn` command: the core codec for shells and scripts.
  *
  *   shorn encode SCHEMA        a JSON value on stdin, its payload on stdout
  *   shorn decode SCHEMA        a payload on stdin, its JSON value on stdout
@@ -28,9 +28,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/base64.h"
+#include "core/memory.h"
+#include "shorn.h"
 
-#define VERSION "0.1.0"
 
 /* Input is read, and --lines output written, in blocks this large: few
  * system calls, and memory bounded by the longest line rather than the file. */
@@ -473,7 +474,7 @@ int main(int argc, char **argv) {
   /* As the published command does: help and version win over everything but
    * an unreadable option, and read no input. */
   if (inv.option[OPTION_HELP]) return print(help_text);
-  if (inv.option[OPTION_VERSION]) return print(VERSION "\n");
+  if (inv.option[OPTION_VERSION]) return print(SHORN_VERSION "\n");
   if (check_arguments(&inv) != STATUS_OK) return STATUS_USAGE;
   return run(&inv);
 }

@@ -14,7 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "shape.h"
+
+#include "error.h"
+#include "number.h"
+#include "text.h"
 
 /* The format version the fingerprint seed mixes in (reference §3.1). */
 #define WIRE_FORMAT_VERSION 1

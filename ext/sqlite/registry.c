@@ -1,5 +1,5 @@
 /*
- * sqlite_registry.c — the virtual table module shorn_registry: schemas
+ * registry.c — the virtual table module shorn_registry: schemas
  * registered under a name and kept in the database file.
  *
  *   CREATE VIRTUAL TABLE IF NOT EXISTS shorn_schemas USING shorn_registry;
@@ -16,9 +16,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "sqlite_shorn.h"
+#include "sqlite/registry.h"
 
-#define REGISTRY_TABLE "shorn_schemas"
+#define REGISTRY_TABLE SHORN_REGISTRY_TABLE
 
 /* The shadow table in a statement template: "%w"."%w_data", filled in with
  * the virtual table's database and name. */
@@ -414,7 +414,7 @@ static int registry_rollback_to(sqlite3_vtab *base, int savepoint) {
   return registry_rollback(base);
 }
 
-const sqlite3_module shorn_registry_module = {
+static const sqlite3_module registry_module = {
     .iVersion = 3,
     .xCreate = registry_create,
     .xConnect = registry_connect,
@@ -437,42 +437,8 @@ const sqlite3_module shorn_registry_module = {
     .xShadowName = registry_shadow_name,
 };
 
-/* ---- lookups for the SQL functions --------------------------------------- */
+static const shorn_module modules[] = {{"shorn_registry", &registry_module}};
 
-int shorn_registry_find(sqlite3 *db, shorn_key kind, const char *key, int key_length, char **text,
-                        int *length, char **why) {
-  *text = *why = NULL;
-  sqlite3_stmt *st;
-  int rc = sqlite3_prepare_v2(db,
-                              kind == SHORN_KEY_NAME
-                                  ? "SELECT schema FROM main." REGISTRY_TABLE "_data WHERE name = ?1"
-                                  : "SELECT schema FROM main." REGISTRY_TABLE
-                                    "_data WHERE fingerprint = ?1",
-                              -1, &st, NULL);
-  if (rc == SQLITE_OK) {
-    sqlite3_bind_text(st, 1, key, key_length, SQLITE_STATIC);
-    rc = sqlite3_step(st);
-  }
-  if (rc == SQLITE_ROW) {
-    const char *schema = (const char *)sqlite3_column_text(st, 0);
-    *length = sqlite3_column_bytes(st, 0);
-    *text = schema ? sqlite3_malloc(*length ? *length : 1) : NULL;
-    if (*text) memcpy(*text, schema, (size_t)*length);
-    rc = *text ? SQLITE_OK : SQLITE_NOMEM;
-  } else if (rc == SQLITE_DONE || (!st && rc == SQLITE_ERROR)) {
-    /* The statement is fixed: failing to prepare it means no registry. */
-    *why = sqlite3_mprintf(kind == SHORN_KEY_NAME ? "no schema named '%.*s' is registered%s"
-                                                  : "no schema with fingerprint %.*s is registered%s",
-                           key_length, key,
-                           rc == SQLITE_DONE ? " in " REGISTRY_TABLE
-                                             : ": there is no table main." REGISTRY_TABLE
-                                               " (CREATE VIRTUAL TABLE " REGISTRY_TABLE
-                                               " USING shorn_registry)");
-    rc = *why ? SQLITE_ERROR : SQLITE_NOMEM;
-  } else if (rc != SQLITE_NOMEM) {
-    *why = sqlite3_mprintf("cannot read main." REGISTRY_TABLE ": %s", sqlite3_errmsg(db));
-    if (!*why) rc = SQLITE_NOMEM;
-  }
-  sqlite3_finalize(st);
-  return rc;
+int shorn_register_registry(sqlite3 *db, shorn_state *st) {
+  return shorn_register(db, st, NULL, 0, modules, sizeof modules / sizeof *modules);
 }

@@ -11,7 +11,10 @@
  */
 #include <math.h>
 
-#include "internal.h"
+#include "unique.h"
+
+#include "number.h"
+#include "text.h"
 
 enum {
   ID_NULL = 'z',

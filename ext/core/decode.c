@@ -9,7 +9,14 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "decode.h"
+
+#include "base64.h"
+#include "bigint.h"
+#include "datetime.h"
+#include "number.h"
+#include "text.h"
+#include "unique.h"
 
 #define SAFE_INTEGER_MAX 9007199254740991ull /* 2^53 - 1 */
 

@@ -23,7 +23,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "schema.h"
+
+#include "error.h"
+#include "json.h"
+#include "number.h"
+#include "shape.h"
+#include "text.h"
 
 /* Levels of nested schema nodes, $ref hops included, and the height of any
  * expanded shape, so that every recursive walk of a shape has a stack bound.

@@ -10,8 +10,12 @@
 #include <float.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "json.h"
+
+#include "error.h"
+#include "number.h"
 #include "scan.h"
+#include "text.h"
 
 /* The first storage of the parser's stacks, on the C stack: enough for
  * most records without an allocation. */

@@ -1,0 +1,21 @@
+/* bigint.h — a BigInt's magnitude and its decimal spelling. */
+#ifndef SHORN_BIGINT_H
+#define SHORN_BIGINT_H
+
+#include "platform.h"
+#include "memory.h"
+
+/* Both directions are divide and conquer over Karatsuba multiplication,
+ * O(n^1.585) rather than quadratic, in memory a small multiple of the
+ * input allocated once; short values, the common case, allocate nothing. */
+
+/* A BigInt's decimal spelling, as a JSON string, from its little-endian
+ * magnitude.  False when out of memory. */
+SHORN_PRIVATE bool bigint_json(shorn_buffer *b, bool negative, const uint8_t *magnitude, size_t n);
+/* Append the wire form (header, magnitude) of a decimal spelling:
+ * BIGINT_SPELLING unless it is BigInt's own ('-' only, no leading zero, no
+ * -0), BIGINT_TOO_LARGE beyond a 64 MiB magnitude. */
+typedef enum bigint_status { BIGINT_OK, BIGINT_SPELLING, BIGINT_TOO_LARGE, BIGINT_NOMEM } bigint_status;
+SHORN_PRIVATE bigint_status bigint_encode(shorn_buffer *b, const char *decimal, size_t n);
+
+#endif

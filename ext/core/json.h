@@ -1,0 +1,53 @@
+/* json.h — the strict RFC 8259 parser: JSON text to a DOM in an arena. */
+#ifndef SHORN_JSON_H
+#define SHORN_JSON_H
+
+#include "platform.h"
+#include "memory.h"
+
+typedef enum json_type {
+  JSON_NULL,
+  JSON_FALSE,
+  JSON_TRUE,
+  JSON_NUMBER,
+  JSON_STRING,
+  JSON_ARRAY,
+  JSON_OBJECT
+} json_type;
+
+#define JSON_LONE_SURROGATE 1 /* flags: the string holds a lone surrogate */
+
+/* A parsed JSON value.  An object's members are 2 * length values in input
+ * order, key then value; a repeated key stays in the array, and lookups take
+ * the last one, as JSON.parse does.  Strings are WTF-8 and point either into
+ * the source text or into the arena. */
+typedef struct json_value {
+  uint8_t type;
+  uint8_t flags;
+  uint32_t length; /* string bytes, array elements, object members */
+  union {
+    double number;
+    const char *string;
+    struct json_value *items;
+  } u;
+} json_value;
+
+/* Nesting deeper than this is refused (the parser itself does not recurse). */
+#define JSON_MAX_DEPTH 10000
+
+/* Parse exactly one JSON value (whitespace around it allowed, nothing else).
+ * The DOM lives in `a`; strings without escapes point into `text`, which must
+ * outlive it.  Errors are SHORN_ERROR_JSON with a byte offset, or NOMEM. */
+SHORN_PRIVATE shorn_code json_parse(arena *a, const char *text, size_t length, json_value **out,
+                      shorn_error *error);
+
+/* The value of four hex digits, or -1 when they are not all hex digits. */
+SHORN_PRIVATE int json_hex4(const uint8_t *p);
+/* Write a code point as UTF-8 (a surrogate as its three WTF-8 bytes) and
+ * return the end. */
+SHORN_PRIVATE uint8_t *json_put_code_point(uint8_t *o, uint32_t c);
+
+/* The value of the last member named `key`, or NULL. */
+SHORN_PRIVATE const json_value *json_get(const json_value *object, const char *key, size_t key_length);
+
+#endif

@@ -1,0 +1,82 @@
+/* memory.h — allocation, growable buffers and work arrays, arenas. */
+#ifndef SHORN_MEMORY_H
+#define SHORN_MEMORY_H
+
+#include "platform.h"
+
+SHORN_PRIVATE void *mem_alloc(size_t size);
+SHORN_PRIVATE void *mem_calloc(size_t count, size_t size); /* zeroed; NULL on overflow too */
+SHORN_PRIVATE void *mem_realloc(void *p, size_t size);
+SHORN_PRIVATE void mem_free(void *p);
+
+/* Grow so that `extra` more bytes fit; false when the allocation fails. */
+SHORN_PRIVATE bool buffer_grow(shorn_buffer *b, size_t extra);
+
+/* Work arrays (a parser's stacks, an encoder's scratch) start in storage of
+ * the caller's, on the C stack, so that a small value costs no allocation;
+ * past it they move to the heap.  Returns `items`, of *capacity elements of
+ * `size` bytes, grown to hold at least `need` (doubling, *capacity
+ * updated), or NULL when memory runs out (`items` still valid).  `initial`
+ * is the first storage, copied from and never freed. */
+SHORN_PRIVATE void *array_grow(void *items, size_t *capacity, size_t need, size_t size, const void *initial);
+static inline void array_free(void *items, const void *initial) {
+  if (items != initial) mem_free(items);
+}
+
+static inline bool buffer_reserve(shorn_buffer *b, size_t extra) {
+  return likely(b->capacity - b->length >= extra) || buffer_grow(b, extra);
+}
+static inline bool buffer_append(shorn_buffer *b, const void *p, size_t n) {
+  if (!buffer_reserve(b, n)) return false;
+  if (n) memcpy(b->data + b->length, p, n);
+  b->length += n;
+  return true;
+}
+/* Copy n bytes to o from a text readable TEXT_PAD bytes past its end, as
+ * arena_strdup's are, o having room for n + TEXT_PAD: keys and enum
+ * members, whose copies of varying length were a call to memcpy each. */
+#define TEXT_PAD 16
+static inline void copy_padded(uint8_t *o, const char *p, size_t n) {
+  if (n <= TEXT_PAD)
+    memcpy(o, p, TEXT_PAD);
+  else
+    memcpy(o, p, n);
+}
+static inline bool buffer_append_padded(shorn_buffer *b, const char *p, size_t n) {
+  if (!buffer_reserve(b, n + TEXT_PAD)) return false;
+  copy_padded(b->data + b->length, p, n);
+  b->length += n;
+  return true;
+}
+static inline bool buffer_byte(shorn_buffer *b, uint8_t c) {
+  if (!buffer_reserve(b, 1)) return false;
+  b->data[b->length++] = c;
+  return true;
+}
+
+/* LEB128: seven bits a byte, least significant first. */
+static inline bool buffer_uvarint(shorn_buffer *b, uint64_t v) {
+  if (!buffer_reserve(b, 10)) return false;
+  uint8_t *o = b->data + b->length;
+  for (; v >= 0x80; v >>= 7) *o++ = (uint8_t)(v | 0x80);
+  *o++ = (uint8_t)v;
+  b->length = (size_t)(o - b->data);
+  return true;
+}
+
+/* Bump allocation for things that die together (a DOM, a compiled schema).
+ * An arena may start in storage of the caller's (next and end set to it),
+ * which arena_free leaves alone: a small DOM then costs no allocation. */
+typedef struct arena_block arena_block;
+typedef struct arena {
+  arena_block *head;
+  char *next, *end;
+} arena;
+
+SHORN_PRIVATE void *arena_alloc(arena *a, size_t size); /* 8-byte aligned; NULL when out of memory */
+/* Copies n bytes and adds TEXT_PAD zero bytes, the first its NUL: a short
+ * text can then be copied out in one fixed-size move (copy_padded). */
+SHORN_PRIVATE char *arena_strdup(arena *a, const char *s, size_t n);
+SHORN_PRIVATE void arena_free(arena *a);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * platform.h — what every file of the core assumes of the compiler and the
+ * host: branch hints, inlining, the linkage of internal functions, and
+ * little-endian loads and stores.
+ *
+ * Strings inside the core are WTF-8: UTF-8 that may also hold a lone
+ * surrogate (ED A0..BF xx), because a JSON escape such as "\ud800" can put
+ * one in a JavaScript string and the format must treat it as JavaScript does.
+ */
+#ifndef SHORN_PLATFORM_H
+#define SHORN_PLATFORM_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "shorn.h"
+
+#if defined(__GNUC__)
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+/* For a loop the compiler would otherwise call, where the call was measured
+ * to cost more than the loop. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define likely(x) (x)
+#define unlikely(x) (x)
+#define PRINTF_LIKE(f, a)
+#define ALWAYS_INLINE inline
+#endif
+
+/* Functions and tables one file of the library defines for others: hidden
+ * from the shared object's exports.  The amalgamation defines both as
+ * `static`, so a library built from it exports nothing but the public API. */
+#ifndef SHORN_PRIVATE
+#if defined(__GNUC__)
+#define SHORN_PRIVATE __attribute__((visibility("hidden")))
+#else
+#define SHORN_PRIVATE
+#endif
+#define SHORN_PRIVATE_DATA extern SHORN_PRIVATE
+#endif
+
+#define MAX_SAFE_INTEGER 9007199254740991.0 /* 2^53 - 1 */
+
+/* Little-endian words, whatever the host's order: one load or store where
+ * the host is little-endian (a loop of byte shifts was not turned into one
+ * by the compiler, and cost fifty instructions a float). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_TO_LE64(x) __builtin_bswap64(x)
+#define HOST_TO_LE32(x) __builtin_bswap32(x)
+#else
+#define HOST_TO_LE64(x) (x)
+#define HOST_TO_LE32(x) (x)
+#endif
+static inline uint64_t load_le64(const uint8_t *p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  return HOST_TO_LE64(w);
+}
+static inline uint32_t load_le32(const uint8_t *p) {
+  uint32_t w;
+  memcpy(&w, p, 4);
+  return HOST_TO_LE32(w);
+}
+static inline void store_le64(uint8_t *p, uint64_t w) {
+  w = HOST_TO_LE64(w);
+  memcpy(p, &w, 8);
+}
+static inline void store_le32(uint8_t *p, uint32_t w) {
+  w = HOST_TO_LE32(w);
+  memcpy(p, &w, 4);
+}
+
+/* IEEE-754 values stored little-endian, whatever the host's order. */
+static inline double load_f64_le(const uint8_t *b) {
+  uint64_t bits = load_le64(b);
+  double v;
+  memcpy(&v, &bits, 8);
+  return v;
+}
+static inline double load_f32_le(const uint8_t *b) {
+  uint32_t bits = load_le32(b);
+  float v;
+  memcpy(&v, &bits, 4);
+  return v;
+}
+
+#endif

@@ -1,0 +1,75 @@
+/* query.h — questions SQLite's JSON functions ask (extract, type, each,
+ * tree), answered from a payload's bytes without decoding it whole. */
+#ifndef SHORN_QUERY_H
+#define SHORN_QUERY_H
+
+#include "platform.h"
+#include "decode.h"
+
+/* A JSON path as SQLite's JSON functions take it: `$`, then any of `.key`,
+ * `."key"`, `[N]`, `[#]` and `[#-N]`.  A key is compared with a member's
+ * name as the JSON text writes it, escapes and all (SQLite 3.40's rule). */
+typedef enum step_kind { STEP_KEY, STEP_INDEX, STEP_FROM_END } step_kind;
+
+typedef struct path_step {
+  step_kind kind;
+  bool plain;          /* STEP_KEY: nothing in it that JSON.stringify escapes */
+  const char *key;     /* STEP_KEY: into the path's text */
+  uint32_t key_length;
+  uint32_t key_hash;   /* STEP_KEY: key_hash of the key, once for every row */
+  uint64_t index;      /* N of [N] or [#-N]; saturates */
+} path_step;
+
+typedef struct query_path {
+  const char *text; /* the path as written, NUL-terminated */
+  size_t length;
+  uint32_t count;
+  path_step steps[];
+} query_path;
+
+/* One allocation (free it with query_path_free), or NULL with the error:
+ * SHORN_ERROR_USAGE "JSON path error near '...'", as SQLite words it. */
+SHORN_PRIVATE query_path *query_path_parse(const char *text, size_t length, shorn_error *error);
+SHORN_PRIVATE void query_path_free(void *path);
+
+/* A value inside a payload: its shape and its first byte.  A NULL shape is
+ * what a path names when it names nothing. */
+typedef struct query_node {
+  const shape *shape;
+  const uint8_t *at;
+} query_node;
+
+/* A payload being read.  Opening it decodes it through once without
+ * output, so a payload shorn_decode refuses fails here with the same error;
+ * after that every read of it succeeds (but for memory). */
+typedef struct query {
+  decoder d;
+  query_node root;
+  field_marks marks;
+  shape pair;           /* the Map entry a path is at, as the tuple [key, value] */
+  shape *pair_items[2];
+  uint32_t depth_here[16];
+} query;
+
+SHORN_PRIVATE shorn_code query_open(query *q, const shorn_schema *s, const uint8_t *data, size_t length,
+                      int fingerprint_width, shorn_error *error);
+SHORN_PRIVATE void query_close(query *q);
+/* The node `path` names (NULL: the root); node->shape is NULL when none. */
+SHORN_PRIVATE shorn_code query_find(query *q, const query_path *path, query_node *node);
+/* Append the node's JSON text: the decoder's, so exactly shorn_decode's. */
+SHORN_PRIVATE shorn_code query_json(query *q, const query_node *node, shorn_buffer *out);
+/* The SQL value of a number node as the SQL functions make it of the
+ * node's JSON text, without writing the text: an integer that prints as
+ * one (*is_integer), else a double that prints with a point or an
+ * exponent.  False for anything else, whose text then decides. */
+SHORN_PRIVATE bool query_number(query *q, const query_node *node, bool *is_integer, int64_t *integer, double *real);
+/* The SQL text of a string node (a string, or an enum member that is one)
+ * as the SQL functions make it of the node's JSON text, without writing
+ * the text.  False for anything else, whose text then decides. */
+SHORN_PRIVATE bool query_text(query *q, const query_node *node, const char **text, size_t *length);
+
+/* Settle the node's shape to the one its bytes hold: a definition for a
+ * ref, the value or null for a nullable, the branch of a union. */
+SHORN_PRIVATE shorn_code query_resolve(query *q, query_node *node);
+
+#endif

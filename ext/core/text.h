@@ -1,0 +1,76 @@
+/* text.h — UTF-8 validation, JavaScript's UTF-16 string order, and JSON
+ * string escapes as JSON.stringify writes them. */
+#ifndef SHORN_TEXT_H
+#define SHORN_TEXT_H
+
+#include "platform.h"
+#include "lanes.h"
+#include "memory.h"
+
+/* Strict UTF-8 (the WHATWG fatal decoder): no overlong forms, no surrogates,
+ * nothing above U+10FFFF, no truncated or stray sequences.  s[0..readable)
+ * may be read. */
+SHORN_PRIVATE bool utf8_valid_blocks(const uint8_t *s, size_t n, size_t readable);
+static inline bool utf8_valid(const uint8_t *s, size_t n, size_t readable) {
+  /* Most strings are a few ASCII bytes: one or two loads answer for up to
+   * sixteen, without the call and the block scanner's setting up.  From
+   * eight bytes the two loads overlap inside the string, so a string at a
+   * small payload's end (person's name) needs nothing past it. */
+  uint64_t high;
+  if (n >= 8 && n <= 16)
+    high = load_le64(s) | load_le64(s + n - 8);
+  else if (n < 8 && readable >= 8)
+    high = load_le64(s) & ((1ull << (8 * n)) - 1);
+  else
+    return utf8_valid_blocks(s, n, readable);
+  return !(high & LANES(0x80)) || utf8_valid_blocks(s, n, readable);
+}
+
+/* The length of the well-formed multi-byte sequence at the start of
+ * s[0..n) (s[0] >= 0x80), or 0 when there is none. */
+static inline size_t utf8_sequence(const uint8_t *s, size_t n) {
+  uint8_t c = s[0];
+  /* The second byte's range depends on the lead byte: that is what rules
+   * out overlong forms, surrogates and code points above U+10FFFF. */
+  uint8_t lo = 0x80, hi = 0xBF;
+  size_t len;
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (n < len) return 0;
+  if (s[1] < lo || s[1] > hi) return 0;
+  for (size_t k = 2; k < len; k++)
+    if ((s[k] & 0xC0) != 0x80) return 0;
+  return len;
+}
+
+/* Compare two WTF-8 strings as JavaScript compares strings: by UTF-16 code
+ * units, a proper prefix first.  Returns <0, 0 or >0. */
+SHORN_PRIVATE int utf16_compare(const char *a, size_t an, const char *b, size_t bn);
+
+/* True when a WTF-8 string holds a lone surrogate. */
+SHORN_PRIVATE bool wtf8_has_lone_surrogate(const char *s, size_t n);
+
+/* Append `s` as a JSON string literal, escaped exactly as JSON.stringify
+ * escapes it (short escapes, lowercase \u00xx, lone surrogates as \udxxx,
+ * everything else literal). */
+SHORN_PRIVATE bool buffer_json_string(shorn_buffer *b, const char *s, size_t n);
+
+/* buffer_json_string of bytes that must be strict UTF-8 (a payload's
+ * string), checked as they are copied, which saves utf8_valid's pass over
+ * them: 1 when written, 0 when out of memory, -1 when they are not UTF-8
+ * (nothing written).  s[0..readable) may be read (readable >= n): the
+ * rest of the payload, so that the scan runs in whole blocks. */
+SHORN_PRIVATE int buffer_json_utf8(shorn_buffer *b, const uint8_t *s, size_t n, size_t readable);
+
+#endif

@@ -1,0 +1,141 @@
+/*
+ * functions.c — the codec's SQL functions:
+ *
+ *   shorn_encode(json, schema [, fp_bytes])        JSON text to a payload
+ *   shorn_decode(payload [, schema [, fp_bytes]])  a payload to JSON text
+ *   shorn_fingerprint(schema [, fp_bytes])         the fingerprint, in hex
+ *   shorn_signature(schema)                        the canonical signature
+ *   shorn_stats()                                  the connection's counts
+ *   shorn_version()                                this extension's version
+ */
+#include <string.h>
+
+#include "sqlite/functions.h"
+
+static bool any_null(int argc, sqlite3_value **argv) {
+  for (int i = 0; i < argc; i++)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return true;
+  return false;
+}
+
+/* The optional fingerprint width argument: 1..4, or `fallback` when absent. */
+static bool width_argument(sqlite3_context *ctx, int argc, sqlite3_value **argv, int index,
+                           int fallback, const char *function, int *width) {
+  *width = fallback;
+  if (argc <= index) return true;
+  sqlite3_int64 w = sqlite3_value_int64(argv[index]);
+  if (sqlite3_value_numeric_type(argv[index]) != SQLITE_INTEGER || w < 1 || w > 4) {
+    shorn_report_text(ctx, function, "fingerprint width must be 1, 2, 3 or 4");
+    return false;
+  }
+  *width = (int)w;
+  return true;
+}
+
+/* ---- the functions ------------------------------------------------------- */
+
+static void encode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (any_null(argc, argv)) return;
+  int width;
+  if (!width_argument(ctx, argc, argv, 2, 0, "shorn_encode", &width)) return;
+  shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], "shorn_encode");
+  if (!c) return;
+  const char *json = (const char *)sqlite3_value_text(argv[0]);
+  if (!json) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  shorn_error error;
+  if (shorn_encode(c->schema, json, (size_t)sqlite3_value_bytes(argv[0]), width, shorn_output(ctx),
+                   &error)) {
+    shorn_report(ctx, "shorn_encode", &error);
+    return;
+  }
+  shorn_result_output(ctx, false);
+}
+
+/* shorn_decode(payload) reads the schema off the payload's fingerprint;
+ * shorn_decode(payload, schema [, width]) is told it. */
+static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (any_null(argc, argv)) return;
+  const uint8_t *data;
+  size_t n;
+  int rc = shorn_payload(argv[0], &data, &n);
+  if (rc != SQLITE_OK) {
+    shorn_report_payload(ctx, "shorn_decode", rc);
+    return;
+  }
+  int width = SHORN_REGISTRY_WIDTH;
+  shorn_compiled *c = NULL;
+  if (argc == 1)
+    c = shorn_prefixed_schema(ctx, data, n);
+  else if (width_argument(ctx, argc, argv, 2, 0, "shorn_decode", &width))
+    c = shorn_schema_argument(ctx, 1, argv[1], "shorn_decode");
+  if (!c) return;
+  shorn_error error;
+  if (shorn_decode(c->schema, data, n, width, shorn_output(ctx), &error)) {
+    shorn_report(ctx, "shorn_decode", &error);
+    return;
+  }
+  shorn_result_output(ctx, true);
+  sqlite3_result_subtype(ctx, 'J');
+}
+
+static void fingerprint_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (any_null(argc, argv)) return;
+  int width;
+  if (!width_argument(ctx, argc, argv, 1, SHORN_FINGERPRINT_DEFAULT, "shorn_fingerprint", &width))
+    return;
+  shorn_compiled *c = shorn_schema_argument(ctx, 0, argv[0], "shorn_fingerprint");
+  if (!c) return;
+  unsigned char bytes[4];
+  shorn_error error;
+  shorn_schema_fingerprint(c->schema, width, bytes, &error);
+  char hex[8];
+  shorn_hex(bytes, width, hex);
+  sqlite3_result_text(ctx, hex, 2 * width, SQLITE_TRANSIENT);
+}
+
+static void signature_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (any_null(argc, argv)) return;
+  shorn_compiled *c = shorn_schema_argument(ctx, 0, argv[0], "shorn_signature");
+  if (!c) return;
+  size_t n;
+  const char *signature = shorn_schema_signature(c->schema, &n);
+  sqlite3_result_text64(ctx, signature, n, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+/* shorn_stats(): this connection's schema cache as JSON, so a user can see
+ * that a query compiles its schema once rather than once a row. */
+static void stats_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc, (void)argv;
+  shorn_state *st = sqlite3_user_data(ctx);
+  int cached = 0;
+  for (int i = 0; i < SHORN_CACHE_SLOTS; i++)
+    cached += st->cache[i].compiled && st->cache[i].kind == SHORN_KEY_TEXT;
+  char *text =
+      sqlite3_mprintf("{\"compilations\":%llu,\"cached_schemas\":%d}", st->compilations, cached);
+  if (!text) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, text, -1, sqlite3_free);
+  sqlite3_result_subtype(ctx, 'J');
+}
+
+static const shorn_function functions[] = {
+    {"shorn_encode", 2, SHORN_FUNCTION_FLAGS, encode_function},
+    {"shorn_encode", 3, SHORN_FUNCTION_FLAGS, encode_function},
+    {"shorn_decode", 1, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
+    {"shorn_decode", 2, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
+    {"shorn_decode", 3, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
+    {"shorn_fingerprint", 1, SHORN_FUNCTION_FLAGS, fingerprint_function},
+    {"shorn_fingerprint", 2, SHORN_FUNCTION_FLAGS, fingerprint_function},
+    {"shorn_signature", 1, SHORN_FUNCTION_FLAGS, signature_function},
+    /* Not deterministic: the counts move as the connection works. */
+    {"shorn_stats", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_RESULT_SUBTYPE, stats_function},
+};
+
+int shorn_register_functions(sqlite3 *db, shorn_state *st) {
+  return shorn_register(db, st, functions, sizeof functions / sizeof *functions, NULL, 0);
+}

@@ -1,0 +1,295 @@
+/*
+ * json_text.c — JSON text as SQLite 3.40's JSON functions read it: the type
+ * json_type names, an integer's value, a string's value between its quotes,
+ * and the rows json_each and json_tree make of a value, numbered and keyed
+ * as SQLite numbers and keys them.  The query functions answer from a
+ * payload's bytes what these functions would answer from its decoded text.
+ */
+#include "sqlite/json_text.h"
+
+#include "core/json.h"
+#include "core/memory.h"
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* ---- JSON text, as SQLite reads it --------------------------------------- */
+
+const char *const json_text_kind_name[8] = {"null", "true", "false", "integer",
+                                           "real", "text", "array", "object"};
+
+json_text_kind json_text_type(const char *json, size_t n) {
+  switch (json[0]) {
+    case 'n': return JSON_TEXT_NULL;
+    case 't': return JSON_TEXT_TRUE;
+    case 'f': return JSON_TEXT_FALSE;
+    case '"': return JSON_TEXT_STRING;
+    case '[': return JSON_TEXT_ARRAY;
+    case '{': return JSON_TEXT_OBJECT;
+    default:
+      for (size_t i = 0; i < n; i++)
+        if (json[i] == '.' || json[i] == 'e' || json[i] == 'E') return JSON_TEXT_REAL;
+      return JSON_TEXT_INTEGER;
+  }
+}
+
+bool json_text_integer(const char *json, size_t n, int64_t *value) {
+  bool negative = json[0] == '-';
+  uint64_t magnitude = 0;
+  for (size_t i = negative; i < n; i++) {
+    if (magnitude > (UINT64_MAX - 9) / 10) return false;
+    magnitude = magnitude * 10 + (uint64_t)(json[i] - '0');
+  }
+  /* SQLite keeps -2^63 as an integer, and nothing beyond. */
+  if (magnitude > (uint64_t)INT64_MAX + negative) return false;
+  *value = negative ? (int64_t)(0 - magnitude) : (int64_t)magnitude;
+  return true;
+}
+
+bool json_text_unescape(const char *s, size_t n, shorn_buffer *scratch, const char **value,
+                        size_t *length) {
+  const char *end = s + n;
+  if (!memchr(s, '\\', n)) {
+    *value = s;
+    *length = n;
+    return true;
+  }
+  scratch->length = 0;
+  if (!buffer_reserve(scratch, n)) return false;
+  uint8_t *o = scratch->data;
+  while (s < end) {
+    if (*s != '\\') {
+      *o++ = (uint8_t)*s++;
+      continue;
+    }
+    char c = s[1];
+    s += 2;
+    if (c != 'u') {
+      *o++ = c == 'b'   ? '\b'
+             : c == 'f' ? '\f'
+             : c == 'n' ? '\n'
+             : c == 'r' ? '\r'
+             : c == 't' ? '\t'
+                        : (uint8_t)c;
+      continue;
+    }
+    uint32_t u = (uint32_t)json_hex4((const uint8_t *)s);
+    s += 4;
+    /* SQLite 3.40 ends the string at an escaped NUL. */
+    if (!u) break;
+    if ((u & 0xFC00) == 0xD800 && end - s >= 6 && s[0] == '\\' && s[1] == 'u' &&
+        (json_hex4((const uint8_t *)s + 2) & 0xFC00) == 0xDC00) {
+      u = 0x10000 + ((u & 0x3FF) << 10) + ((uint32_t)json_hex4((const uint8_t *)s + 2) & 0x3FF);
+      s += 6;
+    }
+    /* A lone surrogate stays one, three bytes of WTF-8, as SQLite writes it. */
+    o = json_put_code_point(o, u);
+  }
+  *value = (const char *)scratch->data;
+  *length = (size_t)(o - scratch->data);
+  return true;
+}
+
+/* ---- json_each and json_tree rows ------------------------------------------ */
+
+/* The closing quote of the JSON string whose opening quote is at p. */
+static const char *string_end(const char *p, const char *end) {
+  for (p++; p < end && *p != '"'; p++)
+    if (*p == '\\') p++;
+  return p;
+}
+
+/* The end of the JSON value at p, in text the decoder wrote (minified, well
+ * formed), and how many nodes SQLite 3.40 counts in it: one per value and
+ * one per object key. */
+static const char *value_end(const char *p, const char *end, uint32_t *nodes) {
+  uint32_t count = 0;
+  int depth = 0;
+  do {
+    char c = *p;
+    if (c == '{' || c == '[') {
+      depth++, count++, p++;
+    } else if (c == '}' || c == ']') {
+      depth--, p++;
+    } else if (c == ',' || c == ':') {
+      p++;
+    } else {
+      count++;
+      if (c == '"')
+        p = string_end(p, end) + 1;
+      else
+        while (p < end && *p != ',' && *p != ']' && *p != '}') p++;
+    }
+  } while (depth > 0 && p < end);
+  *nodes = count;
+  return p;
+}
+
+/* `.name` in fullkey: bare when a letter then letters and digits, else in
+ * quotes, the name as the JSON text writes it (SQLite 3.40's rule). */
+static bool append_name(shorn_buffer *b, const char *name, size_t n) {
+  bool bare = n && is_alpha(name[0]);
+  for (size_t i = 1; bare && i < n; i++) bare = is_alpha(name[i]) || is_digit(name[i]);
+  if (!buffer_byte(b, '.')) return false;
+  if (bare) return buffer_append(b, name, n);
+  return buffer_byte(b, '"') && buffer_append(b, name, n) && buffer_byte(b, '"');
+}
+
+static bool append_index(shorn_buffer *b, uint64_t index) {
+  char text[24], *o = text + sizeof text;
+  *--o = ']';
+  do *--o = (char)('0' + index % 10);
+  while (index /= 10);
+  *--o = '[';
+  return buffer_append(b, o, (size_t)(text + sizeof text - o));
+}
+
+static bool push_frame(json_rows *r, const json_row *row) {
+  if (r->depth == r->capacity) {
+    size_t capacity = r->capacity ? 2 * r->capacity : 16;
+    row_frame *frames = mem_realloc(r->frames, capacity * sizeof *frames);
+    if (!frames) return false;
+    r->frames = frames;
+    r->capacity = capacity;
+  }
+  r->frames[r->depth++] = (row_frame){row->id, row->type == JSON_TEXT_OBJECT, 0, r->fullkey.length};
+  return true;
+}
+
+static bool is_container(json_text_kind type) {
+  return type == JSON_TEXT_ARRAY || type == JSON_TEXT_OBJECT;
+}
+
+shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recursive,
+                           const query_path *path) {
+  r->p = json;
+  r->end = json + n;
+  r->recursive = recursive;
+  r->done = false;
+  r->depth = 0;
+  r->next_id = 1;
+  r->fullkey.length = 0;
+  json_row *row = &r->row;
+  *row = (json_row){json_text_type(json, n), 0, -1, ROW_NO_KEY, 0, NULL, 0, json, n, 0, 0};
+  bool ok = true;
+  size_t parent_length = 1;
+  if (!recursive) {
+    /* json_each spells fullkey and path from the path as it was written. */
+    ok = path ? buffer_append(&r->fullkey, path->text, path->length) : buffer_byte(&r->fullkey, '$');
+    parent_length = r->fullkey.length;
+  } else {
+    /* json_tree spells them from the nodes above, and SQLite 3.40 says [0]
+     * for every array above the first row, whichever element it was. */
+    ok = buffer_byte(&r->fullkey, '$');
+    for (uint32_t i = 0; ok && path && i < path->count; i++) {
+      const path_step *step = &path->steps[i];
+      parent_length = r->fullkey.length;
+      ok = step->kind == STEP_KEY ? append_name(&r->fullkey, step->key, step->key_length)
+                                  : append_index(&r->fullkey, 0);
+    }
+    const path_step *last = path && path->count ? &path->steps[path->count - 1] : NULL;
+    if (last && last->kind == STEP_KEY && is_container(row->type)) {
+      row->key = ROW_NAME;
+      row->name = last->key;
+      row->name_length = last->key_length;
+    }
+  }
+  if (!ok) return SHORN_ERROR_NOMEM;
+  row->fullkey_length = r->fullkey.length;
+  row->path_length = parent_length;
+  if (!is_container(row->type)) return SHORN_OK;
+  if (!push_frame(r, row)) return SHORN_ERROR_NOMEM;
+  r->p = json + 1;
+  /* json_each's rows are the children; json_tree's first is the node. */
+  return recursive ? SHORN_OK : json_rows_next(r);
+}
+
+shorn_code json_rows_next(json_rows *r) {
+  json_row *row = &r->row;
+  for (;;) {
+    if (!r->depth) {
+      r->done = true;
+      return SHORN_OK;
+    }
+    row_frame *f = &r->frames[r->depth - 1];
+    if (*r->p == ']' || *r->p == '}') {
+      r->p++;
+      r->depth--;
+      continue;
+    }
+    if (*r->p == ',') r->p++;
+    r->fullkey.length = f->fullkey_length;
+    bool ok;
+    if (f->object) {
+      const char *close = string_end(r->p, r->end);
+      row->key = ROW_NAME;
+      row->name = r->p + 1;
+      row->name_length = (size_t)(close - row->name);
+      r->p = close + 2; /* the quote and the colon */
+      r->next_id++;     /* the key is a node too */
+      ok = append_name(&r->fullkey, row->name, row->name_length);
+    } else {
+      row->key = ROW_INDEX;
+      row->index = f->index++;
+      ok = append_index(&r->fullkey, row->index);
+    }
+    if (!ok) return SHORN_ERROR_NOMEM;
+    uint32_t nodes;
+    const char *value = r->p, *stop = value_end(value, r->end, &nodes);
+    row->json = value;
+    row->json_length = (size_t)(stop - value);
+    row->type = json_text_type(value, row->json_length);
+    row->id = r->next_id;
+    row->parent = r->recursive ? (int64_t)f->id : -1;
+    row->fullkey_length = r->fullkey.length;
+    row->path_length = f->fullkey_length;
+    if (r->recursive && is_container(row->type)) {
+      if (!push_frame(r, row)) return SHORN_ERROR_NOMEM;
+      r->p = value + 1;
+      r->next_id++;
+    } else {
+      r->p = stop;
+      r->next_id += nodes;
+    }
+    return SHORN_OK;
+  }
+}
+
+void json_rows_free(json_rows *r) {
+  mem_free(r->frames);
+  shorn_buffer_free(&r->fullkey);
+  memset(r, 0, sizeof *r);
+}
+
+shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, json_text_kind *type) {
+  query_node n = *node;
+  shorn_code rc = query_resolve(q, &n);
+  if (rc) return rc;
+  switch (n.shape->kind) {
+    case SHAPE_ARRAY:
+    case SHAPE_SET:
+    case SHAPE_MAP:
+    case SHAPE_TUPLE: *type = JSON_TEXT_ARRAY; return SHORN_OK;
+    case SHAPE_OBJECT:
+    case SHAPE_RECORD: *type = JSON_TEXT_OBJECT; return SHORN_OK;
+    case SHAPE_STRING:
+    case SHAPE_UUID:
+    case SHAPE_DATETIME:
+    case SHAPE_BIGINT:
+    case SHAPE_BYTES: *type = JSON_TEXT_STRING; return SHORN_OK;
+    case SHAPE_ANY:
+      /* Strings and containers by their tag, without writing them out. */
+      if (*n.at >= 5 && *n.at <= 7) {
+        *type = *n.at == 5 ? JSON_TEXT_STRING : *n.at == 6 ? JSON_TEXT_ARRAY : JSON_TEXT_OBJECT;
+        return SHORN_OK;
+      }
+      break;
+    default: break;
+  }
+  /* The rest are short, and how a number is spelled decides its type. */
+  scratch->length = 0;
+  if ((rc = query_json(q, &n, scratch))) return rc;
+  *type = json_text_type((const char *)scratch->data, scratch->length);
+  return SHORN_OK;
+}
+
