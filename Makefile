@@ -1,12 +1,18 @@
 # shorn for SQLite.
-#   make        build/shorn.so, the loadable extension, and build/shorn, the command
+#   make        build/shorn.so (.dylib, .dll), the loadable extension, and
+#               build/shorn, the command
 #   make demo   the SQL tutorial in the sqlite3 shell, extension loaded
-#   make test   every test: unit, vectors, SQL, Python; sanitizers; valgrind
+#   make test   every test: unit, vectors, SQL, Python, the builds users make;
+#               sanitizers; valgrind
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make bench  shorn against SQLite's JSON functions (scripts/bench-results.md)
-#   make install   build/shorn to $(PREFIX)/bin, build/shorn.so to $(PREFIX)/lib
+#   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
+#               one C file, to embed
+#   make install   the command to $(PREFIX)/bin; the extension, libshorn.a
+#               and shorn.pc to $(PREFIX)/lib; shorn.h to $(PREFIX)/include
 
 CC      ?= cc
+CXX     ?= c++
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 BUILD   ?= build
@@ -14,7 +20,17 @@ PYTHON  := /usr/bin/python3
 SQLITE  := sqlite3
 
 # What a fresh Debian machine lacks for `make test` and `make demo`.
-PACKAGES := gcc make libc6-dev libsqlite3-dev sqlite3 python3 valgrind
+PACKAGES := gcc g++ make libc6-dev libsqlite3-dev sqlite3 python3 valgrind pkgconf
+
+# The one definition of the version is SHORN_VERSION in ext/shorn.h.
+VERSION := $(shell sed -n 's/^\#define SHORN_VERSION "\(.*\)"/\1/p' ext/shorn.h)
+
+# A loadable extension's file name ends as the platform's shared objects do;
+# SQLite's .load adds the ending itself.
+UNAME := $(shell uname -s)
+SO := $(if $(filter Darwin,$(UNAME)),dylib,$(if $(filter Windows_NT,$(OS)),dll,so))
+EXTENSION := $(BUILD)/shorn.$(SO)
+AMALGAMATION := $(BUILD)/amalgamation
 
 # The layers, one folder each: ext/core is the codec (no SQLite), ext/sqlite
 # the extension over it, ext/cli the command over the core.
@@ -28,8 +44,8 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable test demo bench install check-install fuzz clean
-all: $(BUILD)/shorn.so $(BUILD)/shorn
+.PHONY: all deps check check-loadable check-builds test demo bench amalgamation install check-install fuzz clean
+all: $(EXTENSION) $(BUILD)/shorn
 
 deps:
 	@scripts/install-deps.sh $(PACKAGES)
@@ -55,8 +71,27 @@ $(BUILD)/pic/%.o: ext/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -Iext -MMD -MP -fPIC -fvisibility=hidden -c $< -o $@
 
-$(BUILD)/shorn.so: $(PIC_OBJ)
+$(EXTENSION): $(PIC_OBJ)
 	$(CC) $(CFLAGS) -shared $^ -lm -o $@
+
+# The amalgamation: scripts/amalgamate.py joins ext/ into one C file, every
+# internal function static, and one public header.
+$(AMALGAMATION)/shorn.c: scripts/amalgamate.py $(wildcard ext/*.h ext/*/*.h ext/*/*.c)
+	$(PYTHON) scripts/amalgamate.py $(AMALGAMATION)
+$(AMALGAMATION)/shorn.h: $(AMALGAMATION)/shorn.c
+amalgamation: $(AMALGAMATION)/shorn.c
+
+# The library programs link against, compiled from the amalgamation as
+# SQLite's is from sqlite3.c: it exports the public API and nothing else.
+$(BUILD)/libshorn.a: $(AMALGAMATION)/shorn.c
+	$(CC) $(CFLAGS) $(WARN) -DSHORN_OMIT_SQLITE -c $< -o $(AMALGAMATION)/libshorn.o
+	@rm -f $@
+	ar rcs $@ $(AMALGAMATION)/libshorn.o
+
+$(BUILD)/shorn.pc: ext/shorn.h
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	  'Name: shorn' 'Description: the shorn binary format: a JSON Schema gives every byte its meaning' \
+	  'Version: $(VERSION)' 'Libs: -L$${libdir} -lshorn -lm' 'Cflags: -I$${includedir}' > $@
 
 # The command line tool: the core, and the command's own file.
 $(BUILD)/shorn: ext/cli/main.c $(BUILD)/core.a
@@ -96,21 +131,42 @@ check: $(UNIT_BIN) $(BUILD)/vectors $(BUILD)/shorn $(REPLAY_BIN) $(BUILD)/sql_no
 	@for h in $(FUZZERS); do ./$(BUILD)/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
 	./$(BUILD)/sql_nomem
 
-# The shell and Python tests load the extension itself.
+# The shell and Python tests load the extension itself; SQL, the command and
+# the header agree on the version.
 check-loadable: all
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(BUILD)/shorn)
 	SHORN_EXTENSION=$(abspath $(BUILD)/shorn) $(PYTHON) -m unittest discover -s tests/python -t tests/python
+	@sql=$$($(SQLITE) :memory: ".load $(BUILD)/shorn" "SELECT shorn_version()") && cli=$$(./$(BUILD)/shorn --version) && \
+	test "$$sql $$cli" = "$(VERSION) $(VERSION)" && echo "version: $(VERSION) in shorn.h, SQL and the command"
+
+# The builds users make of the amalgamation: a loadable extension, by the
+# command README gives, through the SQL tests; linked into a program; and
+# libshorn.a, which exports the public API alone, through the public header
+# from C and from C++.
+check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION)
+	cd $(AMALGAMATION) && $(CC) -O2 -shared -fPIC shorn.c -o shorn.$(SO) -lm
+	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(AMALGAMATION)/shorn)
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) tests/build/embed.c $(AMALGAMATION)/shorn.c \
+	  -lsqlite3 -lm -o $(BUILD)/embed
+	./$(BUILD)/embed
+	$(CC) $(CFLAGS) $(WARN) -I$(AMALGAMATION) tests/build/public_api.c $(BUILD)/libshorn.a -lm -o $(BUILD)/public_api
+	./$(BUILD)/public_api
+	$(CXX) $(CFLAGS) -std=c++11 -Wall -Wextra -x c++ -I$(AMALGAMATION) tests/build/public_api.c -x none \
+	  $(BUILD)/libshorn.a -lm -o $(BUILD)/public_api_cxx
+	./$(BUILD)/public_api_cxx
+	tests/build/symbols.sh $(BUILD)/libshorn.a $(EXTENSION)
 
 SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 test: deps
-	$(MAKE) check check-loadable
+	$(MAKE) check check-loadable check-builds
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
 	$(VALGRIND) ./build/test_nomem
 	$(VALGRIND) ./build/sql_nomem
+	$(VALGRIND) ./build/embed
 	@for h in $(FUZZERS); do $(VALGRIND) ./build/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
 	$(MAKE) check-install
 
@@ -128,20 +184,29 @@ bench: all $(BUILD)/bench
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 
-install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)
+install: all $(BUILD)/libshorn.a $(AMALGAMATION)/shorn.h $(BUILD)/shorn.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)
 	install -m 755 $(BUILD)/shorn $(DESTDIR)$(BINDIR)/shorn
-	install -m 644 $(BUILD)/shorn.so $(DESTDIR)$(LIBDIR)/shorn.so
+	install -m 644 $(EXTENSION) $(DESTDIR)$(LIBDIR)/shorn.$(SO)
+	install -m 644 $(BUILD)/libshorn.a $(DESTDIR)$(LIBDIR)/libshorn.a
+	install -m 644 $(BUILD)/shorn.pc $(DESTDIR)$(LIBDIR)/pkgconfig/shorn.pc
+	install -m 644 $(AMALGAMATION)/shorn.h $(DESTDIR)$(INCLUDEDIR)/shorn.h
 
-# Install into a scratch DESTDIR; the command must run, and the extension
-# load, from there (246cab: the string schema's fingerprint in the vectors).
+# Install into a scratch DESTDIR: the command must run and the extension load
+# from there (246cab: the string schema's fingerprint in the vectors), and a
+# program must build against the header and library pkg-config names.
 check-install: all
 	@dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT && \
 	$(MAKE) -s install DESTDIR=$$dir && \
 	cli=$$(echo '{"type":"string"}' | $$dir$(BINDIR)/shorn fingerprint -) && \
 	sql=$$($(SQLITE) :memory: ".load $$dir$(LIBDIR)/shorn" "SELECT shorn_fingerprint('{\"type\":\"string\"}')") && \
-	test "$$cli $$sql" = "246cab 246cab" && echo "install: $(BINDIR)/shorn and $(LIBDIR)/shorn.so work"
+	test "$$cli $$sql" = "246cab 246cab" && \
+	pc="pkg-config --define-variable=prefix=$$dir$(PREFIX) $$dir$(LIBDIR)/pkgconfig/shorn.pc" && \
+	test "$$($$pc --modversion)" = "$(VERSION)" && \
+	$(CC) tests/build/public_api.c $$($$pc --cflags --libs) -o $$dir/public_api && $$dir/public_api && \
+	echo "install: $(BINDIR)/shorn, $(LIBDIR)/shorn.$(SO), libshorn.a, shorn.pc and $(INCLUDEDIR)/shorn.h work"
 
 # ---- fuzzing -------------------------------------------------------------
 # `make fuzz [FUZZ_SECONDS=60]`: each harness of tests/fuzz/, built with

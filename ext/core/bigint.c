@@ -395,8 +395,7 @@ static size_t conversion_run(conversion *c) {
   if (c->levels) {
     bool decimal = c->base == DECIMAL_BASE;
     c->power[0].limbs = decimal ? first_decimal : first_binary;
-    c->power[0].length = decimal ? sizeof first_decimal / sizeof *first_decimal
-                                 : sizeof first_binary / sizeof *first_binary;
+    c->power[0].length = decimal ? COUNT_OF(first_decimal) : COUNT_OF(first_binary);
     c->power[0].shift = decimal ? 0 : 9; /* 2^288 */
   }
   /* Each power after the first is the square of the one before.  The low

@@ -33,22 +33,22 @@ static shorn_code end_of_input(decoder *d, const uint8_t *at) {
   return fail_at(d, at, "Unexpected end of input");
 }
 
-static shorn_code out_of_memory(decoder *d) { return error_nomem(d->error); }
+static shorn_code decoder_nomem(decoder *d) { return error_nomem(d->error); }
 
 /* ---- output ------------------------------------------------------------- */
 
 #define EMIT(d, p, n) \
   do { \
-    if ((d)->out && !buffer_append((d)->out, (p), (n))) return out_of_memory(d); \
+    if ((d)->out && !buffer_append((d)->out, (p), (n))) return decoder_nomem(d); \
   } while (0)
 /* EMIT of a text arena_strdup made (copy_padded). */
 #define EMIT_PADDED(d, p, n) \
   do { \
-    if ((d)->out && !buffer_append_padded((d)->out, (p), (n))) return out_of_memory(d); \
+    if ((d)->out && !buffer_append_padded((d)->out, (p), (n))) return decoder_nomem(d); \
   } while (0)
 #define EMIT_CHAR(d, c) \
   do { \
-    if ((d)->out && !buffer_byte((d)->out, (uint8_t)(c))) return out_of_memory(d); \
+    if ((d)->out && !buffer_byte((d)->out, (uint8_t)(c))) return decoder_nomem(d); \
   } while (0)
 
 /* The writers of numbers are called only when there is output: a
@@ -56,7 +56,7 @@ static shorn_code out_of_memory(decoder *d) { return error_nomem(d->error); }
  * buffer's room allows: a copy from a local spelling was a call to memcpy
  * per number. */
 static shorn_code emit_number(decoder *d, double v) {
-  if (!buffer_reserve(d->out, NUMBER_TEXT_MAX)) return out_of_memory(d);
+  if (!buffer_reserve(d->out, NUMBER_TEXT_MAX)) return decoder_nomem(d);
   char *o = (char *)d->out->data + d->out->length;
   size_t n;
   /* One test for the usual number: v - v is NaN for infinities and NaN. */
@@ -81,7 +81,7 @@ static shorn_code emit_number(decoder *d, double v) {
  * emit_number's path for doubles (a sixth of decoding the benchmark's
  * record of thirty numbers, twenty of them integers). */
 static shorn_code emit_integer(decoder *d, int64_t v) {
-  if (!buffer_reserve(d->out, 21)) return out_of_memory(d); /* "-" and 20 digits */
+  if (!buffer_reserve(d->out, 21)) return decoder_nomem(d); /* "-" and 20 digits */
   char *o = (char *)d->out->data + d->out->length;
   uint64_t u = (uint64_t)v;
   if (v < 0) {
@@ -94,7 +94,7 @@ static shorn_code emit_integer(decoder *d, int64_t v) {
 }
 
 static shorn_code emit_string(decoder *d, const uint8_t *s, size_t n) {
-  if (d->out && !buffer_json_string(d->out, (const char *)s, n)) return out_of_memory(d);
+  if (d->out && !buffer_json_string(d->out, (const char *)s, n)) return decoder_nomem(d);
   return SHORN_OK;
 }
 
@@ -218,7 +218,7 @@ static shorn_code decode_string(decoder *d) {
   if (rc) return rc;
   int written = buffer_json_utf8(d->out, s, n, (size_t)(d->end - s));
   if (written < 0) return fail_at(d, s, "Invalid UTF-8");
-  return written ? SHORN_OK : out_of_memory(d);
+  return written ? SHORN_OK : decoder_nomem(d);
 }
 
 static inline size_t remaining(const decoder *d) { return (size_t)(d->end - d->p); }
@@ -270,7 +270,7 @@ static shorn_code decode_datetime(decoder *d) {
     return fail_at(d, d->p, "Date-time %lld ms is outside the range of a Date", (long long)ms);
   if (!d->out) return SHORN_OK;
   /* Written in place: a copy from a local text was a call to memcpy. */
-  if (!buffer_reserve(d->out, DATETIME_TEXT_MAX + 2)) return out_of_memory(d);
+  if (!buffer_reserve(d->out, DATETIME_TEXT_MAX + 2)) return decoder_nomem(d);
   char *o = (char *)d->out->data + d->out->length;
   size_t n = datetime_format(ms, o + 1);
   o[0] = '"';
@@ -291,7 +291,7 @@ static shorn_code decode_bigint(decoder *d) {
   const uint8_t *magnitude = NULL;
   if ((rc = take(d, &magnitude, (size_t)n))) return rc;
   if (n && magnitude[n - 1] == 0) return fail_at(d, d->p, "Non-canonical bigint");
-  if (d->out && !bigint_json(d->out, header & 1, magnitude, (size_t)n)) return out_of_memory(d);
+  if (d->out && !bigint_json(d->out, header & 1, magnitude, (size_t)n)) return decoder_nomem(d);
   return SHORN_OK;
 }
 
@@ -317,7 +317,7 @@ static ALWAYS_INLINE int decode_scalar(decoder *d, const shape *s) {
       if (*d->p > 1) return fail_at(d, d->p, "Invalid boolean %u", *d->p);
       if (d->out) {
         /* Five bytes either way ("true" has its NUL): a fixed-size copy. */
-        if (!buffer_reserve(d->out, 5)) return out_of_memory(d);
+        if (!buffer_reserve(d->out, 5)) return decoder_nomem(d);
         memcpy(d->out->data + d->out->length, *d->p ? "true" : "false", 5);
         d->out->length += 5u - *d->p;
       }
@@ -359,7 +359,7 @@ static shorn_code decode_elements(decoder *d, const shape *element, int depth, u
     if (rc) return (shorn_code)rc;
     if (unique) {
       int added = unique_add(unique, element, at, (size_t)(d->p - at));
-      if (added < 0) return out_of_memory(d);
+      if (added < 0) return decoder_nomem(d);
       if (!added) return fail_at(d, at, "Set element repeats an earlier element");
     }
   }
@@ -414,7 +414,7 @@ static shorn_code decode_map_entries(decoder *d, const shape *s, uint64_t count,
     shorn_code rc = decode_value(d, s->u.map.key);
     if (rc) return rc;
     int added = unique_add(keys, s->u.map.key, at, (size_t)(d->p - at));
-    if (added < 0) return out_of_memory(d);
+    if (added < 0) return decoder_nomem(d);
     if (!added) return fail_at(d, at, "Map key repeats an earlier key");
     EMIT_CHAR(d, ',');
     if ((rc = decode_value(d, s->u.map.value))) return rc;
@@ -485,8 +485,8 @@ static shorn_code decode_record(decoder *d, const shape *value, int depth) {
   if (rc) return rc;
   EMIT_CHAR(d, '{');
   key_reader keys = {0};
-  const uint8_t *key;
-  size_t n;
+  const uint8_t *key = NULL;
+  size_t n = 0;
   for (uint64_t i = 0; i < count; i++) {
     if ((rc = read_record_key(d, &keys, &key, &n))) return rc;
     if ((rc = emit_key(d, key, n, i > 0))) return rc;
@@ -521,7 +521,7 @@ static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t
     if (!field_present(f, bitmap)) continue;
     if (d->out) {
       /* The comma and the key in one reservation. */
-      if (!buffer_reserve(d->out, (size_t)f->json_key_length + 1 + TEXT_PAD)) return out_of_memory(d);
+      if (!buffer_reserve(d->out, (size_t)f->json_key_length + 1 + TEXT_PAD)) return decoder_nomem(d);
       unsigned char *o = d->out->data + d->out->length;
       *o = ',';
       copy_padded(o + comma, f->json_key, f->json_key_length);
@@ -566,9 +566,9 @@ static member_span *span_push(span_list *l) {
 static shorn_code merge_members(decoder *d, size_t base, const span_list *l, size_t declared) {
   shorn_buffer *out = d->out;
   size_t length = out->length - base;
-  if (!l->count || !buffer_reserve(out, l->count)) return l->count ? out_of_memory(d) : SHORN_OK;
+  if (!l->count || !buffer_reserve(out, l->count)) return l->count ? decoder_nomem(d) : SHORN_OK;
   unsigned char *copy = mem_alloc(length);
-  if (!copy) return out_of_memory(d);
+  if (!copy) return decoder_nomem(d);
   memcpy(copy, out->data + base, length);
   out->length = base;
   size_t i = 0, j = declared;
@@ -596,7 +596,7 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
     if (marks) marks[i] = d->p;
     if (d->out) {
       member_span *m = span_push(spans);
-      if (!m) return out_of_memory(d);
+      if (!m) return decoder_nomem(d);
       m->key = f->key, m->key_length = f->key_length, m->start = d->out->length;
     }
     EMIT_PADDED(d, f->json_key, f->json_key_length);
@@ -609,14 +609,14 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
   uint64_t count;
   if ((rc = read_count(d, add_widths(extras->min_width, 1), "Record size", &count))) return rc;
   key_reader keys = {0};
-  const uint8_t *key, *repeated = NULL;
-  size_t n, repeated_length = 0;
+  const uint8_t *key = NULL, *repeated = NULL;
+  size_t n = 0, repeated_length = 0;
   for (uint64_t i = 0; i < count; i++) {
     if ((rc = read_record_key(d, &keys, &key, &n))) return rc;
     if (!repeated && object_find_field(s, (const char *)key, n)) repeated = key, repeated_length = n;
     if (d->out) {
       member_span *m = span_push(spans);
-      if (!m) return out_of_memory(d);
+      if (!m) return decoder_nomem(d);
       m->key = (const char *)key, m->key_length = n, m->start = d->out->length;
     }
     if ((rc = emit_key(d, key, n, false))) return rc;
@@ -754,7 +754,7 @@ static shorn_code decode_shape(decoder *d, const shape *s) {
     case SHAPE_BYTES: {
       size_t n = 0;
       if ((rc = read_body(d, &b, &n))) return rc;
-      if (d->out && !base64_json(d->out, b, n)) return out_of_memory(d);
+      if (d->out && !base64_json(d->out, b, n)) return decoder_nomem(d);
       return SHORN_OK;
     }
     case SHAPE_LITERAL:

@@ -42,8 +42,8 @@ typedef struct encoder {
   size_t path_length, path_capacity;
 } encoder;
 
-static shorn_code fail(encoder *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static shorn_code fail(encoder *e, const char *fmt, ...) {
+static shorn_code encode_fail(encoder *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static shorn_code encode_fail(encoder *e, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   error_vset(e->error, SHORN_ERROR_ENCODE, SHORN_WHERE_PATH, -1, fmt, ap);
@@ -51,7 +51,7 @@ static shorn_code fail(encoder *e, const char *fmt, ...) {
   return SHORN_ERROR_ENCODE;
 }
 
-static shorn_code out_of_memory(encoder *e) { return error_nomem(e->error); }
+static shorn_code encoder_nomem(encoder *e) { return error_nomem(e->error); }
 
 /* On the way out of a failed child, note where it was.  Only value errors
  * get a path; running out of memory has nowhere to point. */
@@ -118,7 +118,7 @@ static void format_path(encoder *e) {
 /* ---- writers ------------------------------------------------------------ */
 
 static inline shorn_code put_uvarint(encoder *e, uint64_t v) {
-  return buffer_uvarint(e->out, v) ? SHORN_OK : out_of_memory(e);
+  return buffer_uvarint(e->out, v) ? SHORN_OK : encoder_nomem(e);
 }
 
 static inline shorn_code put_zigzag(encoder *e, int64_t v) {
@@ -126,13 +126,13 @@ static inline shorn_code put_zigzag(encoder *e, int64_t v) {
 }
 
 static inline shorn_code put_bytes(encoder *e, const void *p, size_t n) {
-  return buffer_append(e->out, p, n) ? SHORN_OK : out_of_memory(e);
+  return buffer_append(e->out, p, n) ? SHORN_OK : encoder_nomem(e);
 }
 
 static shorn_code put_f64(encoder *e, double v) {
   uint64_t bits;
   memcpy(&bits, &v, 8);
-  if (!buffer_reserve(e->out, 8)) return out_of_memory(e);
+  if (!buffer_reserve(e->out, 8)) return encoder_nomem(e);
   store_le64(e->out->data + e->out->length, bits);
   e->out->length += 8;
   return SHORN_OK;
@@ -150,15 +150,15 @@ static shorn_code put_f32(encoder *e, double v) {
     f = (float)v;
   uint32_t bits;
   memcpy(&bits, &f, 4);
-  if (!buffer_reserve(e->out, 4)) return out_of_memory(e);
+  if (!buffer_reserve(e->out, 4)) return encoder_nomem(e);
   store_le32(e->out->data + e->out->length, bits);
   e->out->length += 4;
   return SHORN_OK;
 }
 
-static shorn_code put_string(encoder *e, const json_value *v) {
-  if (v->flags & JSON_LONE_SURROGATE) return fail(e, "String contains an unpaired surrogate");
-  if (v->length > SHORN_MAX_BYTES) return fail(e, "String is too large");
+static shorn_code put_string_value(encoder *e, const json_value *v) {
+  if (v->flags & JSON_LONE_SURROGATE) return encode_fail(e, "String contains an unpaired surrogate");
+  if (v->length > SHORN_MAX_BYTES) return encode_fail(e, "String is too large");
   shorn_code rc = put_uvarint(e, v->length);
   return rc ? rc : put_bytes(e, v->u.string, v->length);
 }
@@ -201,7 +201,7 @@ static const char *const kind_names[KIND_COUNT] = {"array", "boolean", "null", "
 
 /* A short rendering of a JSON value for a message: its text when it is a
  * scalar, its type otherwise. */
-static void describe(const json_value *v, char *out, size_t cap) {
+static void describe_value(const json_value *v, char *out, size_t cap) {
   if (v->type == JSON_NUMBER) {
     char n[NUMBER_TEXT_MAX];
     number_format(v->u.number, n);
@@ -260,7 +260,7 @@ static inline shorn_code encode_element(encoder *e, const shape *element, const 
  * keys at scratch[first..first+n), sorted, repeats dropped, then count and
  * key and value per entry.  `value` NULL means dynamic values at `depth`. */
 static shorn_code encode_entries(encoder *e, size_t first, size_t n, const shape *value, int depth) {
-  if (!scratch_reserve(e, n)) return out_of_memory(e);
+  if (!scratch_reserve(e, n)) return encoder_nomem(e);
   sort_keys(e->scratch + first, e->scratch + e->scratch_used, n);
   const json_value **keys = e->scratch + first;
   size_t unique = 0;
@@ -270,11 +270,11 @@ static shorn_code encode_entries(encoder *e, size_t first, size_t n, const shape
       continue; /* a later member repeats this key and wins */
     keys[unique++] = k;
   }
-  if (unique > SHORN_MAX_ELEMENTS) return fail(e, "Record is too large");
+  if (unique > SHORN_MAX_ELEMENTS) return encode_fail(e, "Record is too large");
   shorn_code rc = put_uvarint(e, unique);
   for (size_t i = 0; i < unique && !rc; i++) {
     const json_value *k = e->scratch[first + i];
-    rc = at_key(e, put_string(e, k), k->u.string, k->length);
+    rc = at_key(e, put_string_value(e, k), k->u.string, k->length);
     if (!rc) rc = at_key(e, encode_element(e, value, k + 1, depth), k->u.string, k->length);
   }
   return rc;
@@ -282,7 +282,7 @@ static shorn_code encode_entries(encoder *e, size_t first, size_t n, const shape
 
 /* Push every member key of an object onto the scratch stack. */
 static shorn_code push_all_keys(encoder *e, const json_value *v) {
-  if (!scratch_reserve(e, v->length)) return out_of_memory(e);
+  if (!scratch_reserve(e, v->length)) return encoder_nomem(e);
   for (uint32_t i = 0; i < v->length; i++) e->scratch[e->scratch_used++] = &v->u.items[2 * i];
   return SHORN_OK;
 }
@@ -298,7 +298,7 @@ static shorn_code encode_record(encoder *e, const json_value *v, const shape *va
 static shorn_code put_bitmap(encoder *e, const shape *s, size_t slots) {
   uint32_t bytes = (s->u.object.optional_count + 7) / 8;
   if (!bytes) return SHORN_OK;
-  if (!buffer_reserve(e->out, bytes)) return out_of_memory(e);
+  if (!buffer_reserve(e->out, bytes)) return encoder_nomem(e);
   uint8_t *bitmap = e->out->data + e->out->length;
   memset(bitmap, 0, bytes);
   for (uint32_t i = 0; i < s->u.object.count; i++) {
@@ -327,12 +327,12 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
       guess = f->declared_next;
       e->scratch[slots + (size_t)(f - fields)] = k + 1;
     } else if (s->u.object.extras) {
-      if (!scratch_reserve(e, 1)) return out_of_memory(e);
+      if (!scratch_reserve(e, 1)) return encoder_nomem(e);
       e->scratch[e->scratch_used++] = k;
     } else if (s->u.object.reject_unknown) {
       char key[96];
       snprintf(key, sizeof key, "%.*s", (int)(k->length < 80 ? k->length : 80), k->u.string);
-      return fail(e, "Unknown object property \"%s\"", key);
+      return encode_fail(e, "Unknown object property \"%s\"", key);
     }
     /* additionalProperties: false drops the key: the validator that wrote
      * the schema stripped or refused it already. */
@@ -344,7 +344,7 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
     /* Every shape refuses an absent value, so say what is wrong plainly. */
     if (!value) {
       if (f->optional) continue;
-      rc = fail(e, "Missing required property");
+      rc = encode_fail(e, "Missing required property");
     } else {
       rc = encode_value(e, f->value, value);
     }
@@ -356,9 +356,9 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
 }
 
 static shorn_code encode_object(encoder *e, const shape *s, const json_value *v) {
-  if (v->type != JSON_OBJECT) return fail(e, "Expected an object");
+  if (v->type != JSON_OBJECT) return encode_fail(e, "Expected an object");
   size_t slots = e->scratch_used, count = s->u.object.count;
-  if (!scratch_reserve(e, count)) return out_of_memory(e);
+  if (!scratch_reserve(e, count)) return encoder_nomem(e);
   memset((void *)(e->scratch + slots), 0, count * sizeof *e->scratch);
   e->scratch_used += count;
   shorn_code rc = encode_object_members(e, s, v, slots);
@@ -378,8 +378,8 @@ static shorn_code encode_items(encoder *e, const shape *element, const json_valu
     shorn_code rc = encode_element(e, element, &array->u.items[i], depth);
     if (!rc && unique) {
       int added = unique_add(unique, element, e->out->data + start, e->out->length - start);
-      if (added < 0) return out_of_memory(e);
-      if (!added) rc = fail(e, "Set element repeats an earlier element");
+      if (added < 0) return encoder_nomem(e);
+      if (!added) rc = encode_fail(e, "Set element repeats an earlier element");
     }
     if (rc) return at_index(e, rc, i);
   }
@@ -387,13 +387,13 @@ static shorn_code encode_items(encoder *e, const shape *element, const json_valu
 }
 
 static shorn_code encode_array(encoder *e, const shape *s, const json_value *v) {
-  if (v->type != JSON_ARRAY) return fail(e, "Expected an array");
+  if (v->type != JSON_ARRAY) return encode_fail(e, "Expected an array");
   int64_t fixed = s->u.array.length;
   shorn_code rc;
   if (fixed >= 0) {
-    if (v->length != (uint64_t)fixed) return fail(e, "Expected an array of %lld items", (long long)fixed);
+    if (v->length != (uint64_t)fixed) return encode_fail(e, "Expected an array of %lld items", (long long)fixed);
   } else {
-    if (v->length > SHORN_MAX_ELEMENTS) return fail(e, "Array is too large");
+    if (v->length > SHORN_MAX_ELEMENTS) return encode_fail(e, "Array is too large");
     if ((rc = put_uvarint(e, v->length))) return rc;
   }
   if (s->kind != SHAPE_SET) return encode_items(e, s->u.array.element, v, 0, NULL, 0);
@@ -408,14 +408,14 @@ static shorn_code encode_map_entries(encoder *e, const shape *s, const json_valu
     const json_value *pair = &v->u.items[i];
     shorn_code rc = SHORN_OK;
     if (pair->type != JSON_ARRAY || pair->length != 2) {
-      rc = fail(e, "Expected a [key, value] pair");
+      rc = encode_fail(e, "Expected a [key, value] pair");
     } else {
       size_t start = e->out->length;
       rc = at_index(e, encode_value(e, s->u.map.key, &pair->u.items[0]), 0);
       if (!rc) {
         int added = unique_add(keys, s->u.map.key, e->out->data + start, e->out->length - start);
-        if (added < 0) return out_of_memory(e);
-        if (!added) rc = at_index(e, fail(e, "Map key repeats an earlier key"), 0);
+        if (added < 0) return encoder_nomem(e);
+        if (!added) rc = at_index(e, encode_fail(e, "Map key repeats an earlier key"), 0);
       }
       if (!rc) rc = at_index(e, encode_value(e, s->u.map.value, &pair->u.items[1]), 1);
     }
@@ -425,8 +425,8 @@ static shorn_code encode_map_entries(encoder *e, const shape *s, const json_valu
 }
 
 static shorn_code encode_map(encoder *e, const shape *s, const json_value *v) {
-  if (v->type != JSON_ARRAY) return fail(e, "Expected an array of [key, value] pairs");
-  if (v->length > SHORN_MAX_ELEMENTS) return fail(e, "Map is too large");
+  if (v->type != JSON_ARRAY) return encode_fail(e, "Expected an array of [key, value] pairs");
+  if (v->length > SHORN_MAX_ELEMENTS) return encode_fail(e, "Map is too large");
   shorn_code rc = put_uvarint(e, v->length);
   if (rc) return rc;
   unique_set keys = {0};
@@ -439,14 +439,14 @@ static shorn_code encode_tuple(encoder *e, const shape *s, const json_value *v) 
   uint32_t fixed = s->u.tuple.count;
   const shape *rest = s->u.tuple.rest;
   if (v->type != JSON_ARRAY || (rest ? v->length < fixed : v->length != fixed))
-    return fail(e, rest ? "Expected a tuple of at least %u items" : "Expected a tuple of %u items", fixed);
+    return encode_fail(e, rest ? "Expected a tuple of at least %u items" : "Expected a tuple of %u items", fixed);
   for (uint32_t i = 0; i < fixed; i++) {
     shorn_code rc = at_index(e, encode_value(e, s->u.tuple.items[i], &v->u.items[i]), i);
     if (rc) return rc;
   }
   if (!rest) return SHORN_OK;
   size_t n = v->length - fixed;
-  if (n > SHORN_MAX_ELEMENTS) return fail(e, "Array is too large");
+  if (n > SHORN_MAX_ELEMENTS) return encode_fail(e, "Array is too large");
   shorn_code rc = put_uvarint(e, n);
   return rc ? rc : encode_items(e, rest, v, fixed, NULL, 0);
 }
@@ -454,18 +454,18 @@ static shorn_code encode_tuple(encoder *e, const shape *s, const json_value *v) 
 /* ---- scalars -------------------------------------------------------------- */
 
 static shorn_code encode_uuid(encoder *e, const json_value *v) {
-  if (v->type != JSON_STRING || v->length != 36) return fail(e, "Expected a lowercase UUID");
+  if (v->type != JSON_STRING || v->length != 36) return encode_fail(e, "Expected a lowercase UUID");
   uint8_t bytes[16], *o = bytes;
   const char *s = v->u.string;
   for (int i = 0; i < 36;) {
     if (i == 8 || i == 13 || i == 18 || i == 23) {
-      if (s[i++] != '-') return fail(e, "Expected a lowercase UUID");
+      if (s[i++] != '-') return encode_fail(e, "Expected a lowercase UUID");
       continue;
     }
     int hi = s[i], lo = s[i + 1];
     hi = hi >= '0' && hi <= '9' ? hi - '0' : hi >= 'a' && hi <= 'f' ? hi - 'a' + 10 : -1;
     lo = lo >= '0' && lo <= '9' ? lo - '0' : lo >= 'a' && lo <= 'f' ? lo - 'a' + 10 : -1;
-    if (hi < 0 || lo < 0) return fail(e, "Expected a lowercase UUID");
+    if (hi < 0 || lo < 0) return encode_fail(e, "Expected a lowercase UUID");
     *o++ = (uint8_t)(hi << 4 | lo);
     i += 2;
   }
@@ -473,14 +473,14 @@ static shorn_code encode_uuid(encoder *e, const json_value *v) {
 }
 
 static shorn_code encode_bytes(encoder *e, const json_value *v) {
-  if (v->type != JSON_STRING) return fail(e, "Expected a base64 string");
+  if (v->type != JSON_STRING) return encode_fail(e, "Expected a base64 string");
   /* Decode past the room a length varint needs, then slide into place. */
   size_t at = e->out->length, n;
-  if (!buffer_reserve(e->out, 10 + v->length / 4 * 3)) return out_of_memory(e);
+  if (!buffer_reserve(e->out, 10 + v->length / 4 * 3)) return encoder_nomem(e);
   size_t bad;
   if (!base64_decode(v->u.string, v->length, e->out->data + at + 10, &n, &bad))
-    return fail(e, "Expected standard base64 with padding");
-  if (n > SHORN_MAX_BYTES) return fail(e, "Byte array is too large");
+    return encode_fail(e, "Expected standard base64 with padding");
+  if (n > SHORN_MAX_BYTES) return encode_fail(e, "Byte array is too large");
   shorn_code rc = put_uvarint(e, n);
   if (rc) return rc;
   memmove(e->out->data + e->out->length, e->out->data + at + 10, n);
@@ -498,9 +498,9 @@ static shorn_code encode_bigint(encoder *e, const json_value *v) {
   }
   switch (rc) {
     case BIGINT_OK: return SHORN_OK;
-    case BIGINT_NOMEM: return out_of_memory(e);
-    case BIGINT_TOO_LARGE: return fail(e, "BigInt is too large");
-    default: return fail(e, "Expected a BigInt as a decimal string, or a safe integer");
+    case BIGINT_NOMEM: return encoder_nomem(e);
+    case BIGINT_TOO_LARGE: return encode_fail(e, "BigInt is too large");
+    default: return encode_fail(e, "Expected a BigInt as a decimal string, or a safe integer");
   }
 }
 
@@ -510,16 +510,16 @@ static shorn_code encode_number(encoder *e, const shape *s, const json_value *v)
   switch (s->kind) {
     case SHAPE_UINT:
       /* -0 passes: it is written as 0, as JSON.stringify would. */
-      if (!number || !(x >= 0) || !is_safe_integer(x)) return fail(e, "Expected an unsigned integer");
+      if (!number || !(x >= 0) || !is_safe_integer(x)) return encode_fail(e, "Expected an unsigned integer");
       return put_uvarint(e, (uint64_t)x);
     case SHAPE_INT:
-      if (!number || !is_safe_integer(x)) return fail(e, "Expected an integer");
+      if (!number || !is_safe_integer(x)) return encode_fail(e, "Expected an integer");
       return put_zigzag(e, (int64_t)x);
     case SHAPE_FLOAT64:
-      if (!number) return fail(e, "Expected a number");
+      if (!number) return encode_fail(e, "Expected a number");
       return put_f64(e, x);
     default:
-      if (!number) return fail(e, "Expected a number");
+      if (!number) return encode_fail(e, "Expected a number");
       return put_f32(e, x);
   }
 }
@@ -527,7 +527,7 @@ static shorn_code encode_number(encoder *e, const shape *s, const json_value *v)
 static shorn_code encode_datetime(encoder *e, const json_value *v) {
   int64_t ms;
   if (v->type != JSON_STRING || !datetime_parse(v->u.string, v->length, &ms))
-    return fail(e, "Expected a date-time as toISOString writes it (YYYY-MM-DDTHH:mm:ss.sssZ)");
+    return encode_fail(e, "Expected a date-time as toISOString writes it (YYYY-MM-DDTHH:mm:ss.sssZ)");
   return put_zigzag(e, ms);
 }
 
@@ -548,15 +548,15 @@ static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
       return put_f64(e, v->u.number);
     case JSON_STRING:
       if ((rc = put_bytes(e, "\5", 1))) return rc;
-      return put_string(e, v);
+      return put_string_value(e, v);
     default:
       if (depth == SHORN_MAX_DYNAMIC_DEPTH)
-        return fail(e, "Dynamic value nests deeper than %d", SHORN_MAX_DYNAMIC_DEPTH);
+        return encode_fail(e, "Dynamic value nests deeper than %d", SHORN_MAX_DYNAMIC_DEPTH);
       if (v->type == JSON_OBJECT) {
         if ((rc = put_bytes(e, "\7", 1))) return rc;
         return encode_record(e, v, NULL, depth + 1);
       }
-      if (v->length > SHORN_MAX_ELEMENTS) return fail(e, "Array is too large");
+      if (v->length > SHORN_MAX_ELEMENTS) return encode_fail(e, "Array is too large");
       if ((rc = put_bytes(e, "\6", 1)) || (rc = put_uvarint(e, v->length))) return rc;
       return encode_items(e, NULL, v, 0, NULL, depth + 1);
   }
@@ -568,8 +568,8 @@ static shorn_code encode_enum(encoder *e, const shape *s, const json_value *v) {
     for (uint32_t i = 0; i < s->u.enumeration.count; i++)
       if (scalar_equals(&s->u.enumeration.members[i], v, false)) return put_uvarint(e, i);
   char what[64];
-  describe(v, what, sizeof what);
-  return fail(e, "Unknown enum value %s", what);
+  describe_value(v, what, sizeof what);
+  return encode_fail(e, "Unknown enum value %s", what);
 }
 
 static shorn_code encode_union(encoder *e, const shape *s, const json_value *v) {
@@ -580,15 +580,15 @@ static shorn_code encode_union(encoder *e, const shape *s, const json_value *v) 
     for (uint32_t i = 0; i < s->u.choice.count && branch < 0; i++)
       if (scalar_equals(&s->u.choice.cases[i], tag, false)) branch = (int)i;
     if (branch < 0 && !tag)
-      return fail(e, "No union branch: the value has no \"%.*s\"", (int)s->u.choice.on_length,
+      return encode_fail(e, "No union branch: the value has no \"%.*s\"", (int)s->u.choice.on_length,
                   s->u.choice.on);
     if (branch < 0) {
-      describe(tag, what, sizeof what);
-      return fail(e, "No union branch has \"%.*s\" = %s", (int)s->u.choice.on_length, s->u.choice.on, what);
+      describe_value(tag, what, sizeof what);
+      return encode_fail(e, "No union branch has \"%.*s\" = %s", (int)s->u.choice.on_length, s->u.choice.on, what);
     }
   } else {
     branch = s->u.choice.by_kind[kind_of(v)];
-    if (branch < 0) return fail(e, "No union branch holds %s", kind_names[kind_of(v)]);
+    if (branch < 0) return encode_fail(e, "No union branch holds %s", kind_names[kind_of(v)]);
   }
   shorn_code rc = put_uvarint(e, (uint64_t)branch);
   return rc ? rc : encode_value(e, s->u.choice.branches[branch], v);
@@ -599,22 +599,22 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
   switch (s->kind) {
     case SHAPE_ANY: return encode_dynamic(e, v, 0);
     case SHAPE_BOOLEAN:
-      if (v->type != JSON_TRUE && v->type != JSON_FALSE) return fail(e, "Expected a boolean");
+      if (v->type != JSON_TRUE && v->type != JSON_FALSE) return encode_fail(e, "Expected a boolean");
       return put_bytes(e, v->type == JSON_TRUE ? "\1" : "\0", 1);
     case SHAPE_UINT:
     case SHAPE_INT:
     case SHAPE_FLOAT64:
     case SHAPE_FLOAT32: return encode_number(e, s, v);
     case SHAPE_STRING:
-      if (v->type != JSON_STRING) return fail(e, "Expected a string");
-      return put_string(e, v);
+      if (v->type != JSON_STRING) return encode_fail(e, "Expected a string");
+      return put_string_value(e, v);
     case SHAPE_UUID: return encode_uuid(e, v);
     case SHAPE_DATETIME: return encode_datetime(e, v);
     case SHAPE_BIGINT: return encode_bigint(e, v);
     case SHAPE_BYTES: return encode_bytes(e, v);
     case SHAPE_LITERAL:
       if (!scalar_equals(&s->u.literal, v, true))
-        return fail(e, "Expected the literal %.*s", (int)s->u.literal.json_length, s->u.literal.json);
+        return encode_fail(e, "Expected the literal %.*s", (int)s->u.literal.json_length, s->u.literal.json);
       return SHORN_OK;
     case SHAPE_ENUM: return encode_enum(e, s, v);
     case SHAPE_ARRAY:
@@ -623,7 +623,7 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
     case SHAPE_TUPLE: return encode_tuple(e, s, v);
     case SHAPE_OBJECT: return encode_object(e, s, v);
     case SHAPE_RECORD:
-      if (v->type != JSON_OBJECT) return fail(e, "Expected an object");
+      if (v->type != JSON_OBJECT) return encode_fail(e, "Expected an object");
       return encode_record(e, v, s->u.record, 0);
     case SHAPE_NULLABLE:
       if (v->type == JSON_NULL) return put_bytes(e, "\0", 1);
@@ -633,19 +633,19 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
     case SHAPE_REF: {
       uint32_t *depth = &e->ref_depth[s->u.ref.index];
       if (*depth == SHORN_MAX_RECURSION)
-        return fail(e, "Recursive value nests deeper than %d", SHORN_MAX_RECURSION);
+        return encode_fail(e, "Recursive value nests deeper than %d", SHORN_MAX_RECURSION);
       ++*depth;
       rc = encode_value(e, s->u.ref.target, v);
       --*depth;
       return rc;
     }
   }
-  return fail(e, "Unknown shape");
+  return encode_fail(e, "Unknown shape");
 }
 
 static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) {
   if (unlikely(e->nesting == NESTING_MAX))
-    return fail(e, "Value nests deeper than %d levels", NESTING_MAX);
+    return encode_fail(e, "Value nests deeper than %d levels", NESTING_MAX);
   e->nesting++;
   shorn_code rc = encode_shape(e, s, v);
   e->nesting--;

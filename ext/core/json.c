@@ -39,7 +39,7 @@ typedef struct open_container {
 /* Each step takes the position and returns the new one, or NULL once it
  * has failed with the error set. */
 
-static const uint8_t *fail(parser *ps, const uint8_t *at, const char *what) {
+static const uint8_t *parse_fail(parser *ps, const uint8_t *at, const char *what) {
   error_at_offset(ps->error, SHORN_ERROR_JSON, (size_t)(at - ps->start), "Invalid JSON: %s", what);
   return NULL;
 }
@@ -50,13 +50,13 @@ static const uint8_t *nomem(parser *ps) {
 }
 
 static const uint8_t *unexpected(parser *ps, const uint8_t *p) {
-  if (p >= ps->end) return fail(ps, p, "unexpected end of text");
+  if (p >= ps->end) return parse_fail(ps, p, "unexpected end of text");
   char what[48];
   if (*p >= 0x21 && *p < 0x7F)
     snprintf(what, sizeof what, "unexpected character '%c'", *p);
   else
     snprintf(what, sizeof what, "unexpected byte 0x%02x", *p);
-  return fail(ps, p, what);
+  return parse_fail(ps, p, what);
 }
 
 /* Minified JSON has no white space at all, hence the one test first. */
@@ -181,7 +181,7 @@ static const uint8_t *parse_any_string(parser *ps, const uint8_t *p, json_value 
   bool escaped = false, bad_utf8 = false;
   for (;;) {
     p += string_run(p, (size_t)(end - p), &bad_utf8);
-    if (p >= end) return fail(ps, body - 1, "unterminated string");
+    if (p >= end) return parse_fail(ps, body - 1, "unterminated string");
     if (*p == '"') break;
     if (*p >= 0x80) {
       size_t len = utf8_sequence(p, (size_t)(end - p));
@@ -189,24 +189,24 @@ static const uint8_t *parse_any_string(parser *ps, const uint8_t *p, json_value 
       p += len ? len : 1;
       continue;
     }
-    if (*p < 0x20) return fail(ps, p, "control character in string");
+    if (*p < 0x20) return parse_fail(ps, p, "control character in string");
     escaped = true;
-    if (end - p < 2) return fail(ps, body - 1, "unterminated string");
+    if (end - p < 2) return parse_fail(ps, body - 1, "unterminated string");
     switch (p[1]) {
       case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
         p += 2;
         break;
       case 'u':
-        if (end - p < 6 || json_hex4(p + 2) < 0) return fail(ps, p, "invalid \\u escape");
+        if (end - p < 6 || json_hex4(p + 2) < 0) return parse_fail(ps, p, "invalid \\u escape");
         p += 6;
         break;
       default:
-        return fail(ps, p, "invalid escape");
+        return parse_fail(ps, p, "invalid escape");
     }
   }
   size_t n = (size_t)(p - body);
-  if (n > UINT32_MAX) return fail(ps, body - 1, "string too long");
-  if (bad_utf8) return fail(ps, body - 1, "invalid UTF-8 in string");
+  if (n > UINT32_MAX) return parse_fail(ps, body - 1, "string too long");
+  if (bad_utf8) return parse_fail(ps, body - 1, "invalid UTF-8 in string");
   v->type = JSON_STRING;
   v->flags = 0;
   if (!escaped) {
@@ -267,7 +267,6 @@ static ALWAYS_INLINE const uint8_t *parse_string(parser *ps, const uint8_t *p, j
   return parse_any_string(ps, p, v);
 }
 
-static inline bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
 /* Read the run of digits at p into *value (times ten per digit, wrapping
  * past 19 digits, where the caller no longer uses it), eight bytes at a
@@ -276,7 +275,7 @@ static inline bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
  * integer by the well-known multiply-and-shift that pairs digits, then
  * quads, then the two halves.  A loop per digit was the busiest line of
  * parsing a record of numbers, and its exit mispredicts with the length. */
-static inline const uint8_t *read_digits(const uint8_t *p, const uint8_t *end, uint64_t *value) {
+static inline const uint8_t *read_digit_run(const uint8_t *p, const uint8_t *end, uint64_t *value) {
   uint64_t v = *value;
   while (end - p >= 8) {
     uint64_t w = load_le64(p);
@@ -304,7 +303,7 @@ static inline const uint8_t *read_digits(const uint8_t *p, const uint8_t *end, u
 static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) {
   const uint8_t *s = p, *e = ps->end;
   if (p < e && *p == '-') p++;
-  if (p >= e || !is_digit(*p)) return fail(ps, s, "invalid number");
+  if (p >= e || !is_digit(*p)) return parse_fail(ps, s, "invalid number");
   /* Most numbers in JSON have few digits and no exponent, and those are
    * read here: the digits, as an integer below 10^15, are exact in a
    * double, and so is the power of ten that divides them, so one division
@@ -315,14 +314,14 @@ static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) 
   const uint8_t *first = p, *point = NULL;
   if (*p == '0') {
     p++;
-    if (p < e && is_digit(*p)) return fail(ps, s, "leading zero in number");
+    if (p < e && is_digit(*p)) return parse_fail(ps, s, "leading zero in number");
   } else {
-    p = read_digits(p, e, &digits);
+    p = read_digit_run(p, e, &digits);
   }
   if (p < e && *p == '.') {
     point = ++p;
-    if (p >= e || !is_digit(*p)) return fail(ps, s, "digit expected after '.'");
-    p = read_digits(p, e, &digits);
+    if (p >= e || !is_digit(*p)) return parse_fail(ps, s, "digit expected after '.'");
+    p = read_digit_run(p, e, &digits);
   }
   ptrdiff_t digit_count = p - first - (point != NULL);
   bool exact = digit_count <= 15 && FLT_EVAL_METHOD == 0;
@@ -332,7 +331,7 @@ static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) 
     p++;
     bool minus = p < e && *p == '-';
     if (p < e && (*p == '+' || *p == '-')) p++;
-    if (p >= e || !is_digit(*p)) return fail(ps, s, "digit expected in exponent");
+    if (p >= e || !is_digit(*p)) return parse_fail(ps, s, "digit expected in exponent");
     int64_t written = 0;
     for (; p < e && is_digit(*p); p++)
       if (written < INT64_C(1000000000000000)) written = written * 10 + (*p - '0');
@@ -392,7 +391,7 @@ static bool close_container(parser *ps, const open_container *c, const uint8_t *
   size_t n = ps->depth_of_stack - c->first;
   size_t count = c->type == JSON_OBJECT ? n / 2 : n;
   if (count > UINT32_MAX) {
-    fail(ps, at, "container too large");
+    parse_fail(ps, at, "container too large");
     return false;
   }
   json_value v = {.type = c->type, .length = (uint32_t)count};
@@ -429,7 +428,7 @@ static shorn_code parse(parser *ps, json_value **out) {
     uint8_t c = *p;
     if (c == '[' || c == '{') {
       if (depth == JSON_MAX_DEPTH) {
-        fail(ps, p, "nesting deeper than 10000");
+        parse_fail(ps, p, "nesting deeper than 10000");
         goto failed;
       }
       if (depth == open_cap) {
@@ -475,7 +474,7 @@ static shorn_code parse(parser *ps, json_value **out) {
     p = skip_space(p, end);
     if (p >= end) goto unexpected;
     if (*p != '"') {
-      fail(ps, p, "object key expected");
+      parse_fail(ps, p, "object key expected");
       goto failed;
     }
     json_value *k = next_slot(ps);
@@ -488,7 +487,7 @@ static shorn_code parse(parser *ps, json_value **out) {
     p = skip_space(p, end);
     if (p >= end) goto unexpected;
     if (*p != ':') {
-      fail(ps, p, "':' expected after object key");
+      parse_fail(ps, p, "':' expected after object key");
       goto failed;
     }
     p++;
@@ -504,7 +503,7 @@ done:
   array_free(open, open_here);
   p = skip_space(p, end);
   if (p < end) {
-    fail(ps, p, "text after the value");
+    parse_fail(ps, p, "text after the value");
     return SHORN_ERROR_JSON;
   }
   json_value *root = arena_alloc(ps->arena, sizeof *root);

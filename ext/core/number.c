@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "number.h"
 #include "lanes.h"
+#include "text.h"
 
 #include <float.h>
 #include <locale.h>
@@ -704,12 +705,12 @@ static inline int floor_log2_pow10(int j) { return (j * 217706) >> 16; }
 
 /* ---- digits --------------------------------------------------------------- */
 
-const char DIGIT_PAIRS[201] =
+SHORN_PRIVATE const char DIGIT_PAIRS[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-const uint64_t POW10_U64[20] = {
+SHORN_PRIVATE const uint64_t POW10_U64[20] = {
     1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u,
     10000000000u, 100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
     1000000000000000u, 10000000000000000u, 100000000000000000u, 1000000000000000000u,
@@ -988,7 +989,6 @@ static const double EXACT_POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6, 
                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-static inline bool is_digit(char c) { return (unsigned char)(c - '0') < 10; }
 
 /* The exponent part starting at p, if there is one.  It saturates far
  * beyond any text's length, so the digit positions added to it (fewer than

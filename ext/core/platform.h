@@ -44,6 +44,9 @@
 #define SHORN_PRIVATE_DATA extern SHORN_PRIVATE
 #endif
 
+/* The number of elements of an array (not a pointer). */
+#define COUNT_OF(a) (sizeof(a) / sizeof *(a))
+
 #define MAX_SAFE_INTEGER 9007199254740991.0 /* 2^53 - 1 */
 
 /* Little-endian words, whatever the host's order: one load or store where

@@ -28,7 +28,6 @@
 
 /* ---- paths ---------------------------------------------------------------- */
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* Digits into an index that saturates: an index past any count finds
  * nothing, however it is spelled. */

@@ -98,11 +98,11 @@ typedef struct translator {
 
 /* A union branch: an element of anyOf / oneOf, or one entry of a type array
  * standing for the node with its "type" replaced by that entry. */
-typedef struct branch {
+typedef struct union_branch {
   const json_value *node;
   const json_value *type;
   bool typed; /* `type` replaces the node's own, and rules 1-3 do not apply */
-} branch;
+} union_branch;
 
 /* An enum member or discriminant case, and the branch it selects. */
 typedef struct ranked {
@@ -229,8 +229,8 @@ static void locate(const json_value *document, const json_value *node, shorn_err
 
 /* Refuse the schema because of `node`.  Returns NULL, which the helpers
  * that return bool pass on as false. */
-static void *refuse(translator *t, const json_value *node, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static void *refuse(translator *t, const json_value *node, const char *fmt, ...) {
+static void *refuse_node(translator *t, const json_value *node, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static void *refuse_node(translator *t, const json_value *node, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   error_vset(t->error, SHORN_ERROR_SCHEMA, SHORN_WHERE_PATH, -1, fmt, ap);
@@ -239,7 +239,7 @@ static void *refuse(translator *t, const json_value *node, const char *fmt, ...)
   return NULL;
 }
 
-static void *out_of_memory(translator *t) {
+static void *translator_nomem(translator *t) {
   error_nomem(t->error);
   return NULL;
 }
@@ -256,7 +256,7 @@ static const char *quote(translator *t, char out[QUOTE_MAX], const char *s, size
   return out;
 }
 
-static const char *describe(const json_value *v) {
+static const char *describe_node(const json_value *v) {
   switch (v->type) {
     case JSON_NULL: return "null";
     case JSON_FALSE: return "false";
@@ -269,7 +269,7 @@ static const char *describe(const json_value *v) {
 }
 
 static void *not_a_schema(translator *t, const json_value *node) {
-  return refuse(t, node, "Expected a JSON Schema object here, found %s", describe(node));
+  return refuse_node(t, node, "Expected a JSON Schema object here, found %s", describe_node(node));
 }
 
 /* ---- small things ---------------------------------------------------------- */
@@ -288,7 +288,7 @@ static bool is_scalar(const json_value *v) {
 }
 
 /* Room for one more item in a growable array: the new array, or NULL. */
-static void *grow(void *items, uint32_t count, uint32_t *capacity, size_t size) {
+static void *grow_list(void *items, uint32_t count, uint32_t *capacity, size_t size) {
   if (count < *capacity) return items;
   if (*capacity > UINT32_MAX / 2) return NULL;
   uint32_t cap = *capacity ? *capacity * 2 : 16;
@@ -299,26 +299,26 @@ static void *grow(void *items, uint32_t count, uint32_t *capacity, size_t size) 
 
 static void *arena_array(translator *t, size_t count, size_t size) {
   void *p = count > SIZE_MAX / size ? NULL : arena_alloc(&t->schema->arena, count * size);
-  return p || !count ? p : out_of_memory(t);
+  return p || !count ? p : translator_nomem(t);
 }
 
 /* Count `units` towards the size of the expanded document. */
 static bool charge(translator *t, const json_value *node, uint64_t units) {
   t->units += units;
   if (t->units <= SCHEMA_MAX_UNITS) return true;
-  refuse(t, node, "The schema expands to more than %d shapes (a shared $ref counts at every use)",
+  refuse_node(t, node, "The schema expands to more than %d shapes (a shared $ref counts at every use)",
          SCHEMA_MAX_UNITS);
   return false;
 }
 
 static void *too_deep(translator *t, const json_value *node) {
-  return refuse(t, node, "The schema nests deeper than %d levels", SCHEMA_MAX_DEPTH);
+  return refuse_node(t, node, "The schema nests deeper than %d levels", SCHEMA_MAX_DEPTH);
 }
 
 static shape *new_shape(translator *t, const json_value *node, shape_kind kind) {
   if (!charge(t, node, 1)) return NULL;
   shape *sh = arena_alloc(&t->schema->arena, sizeof *sh);
-  if (!sh) return out_of_memory(t);
+  if (!sh) return translator_nomem(t);
   memset(sh, 0, sizeof *sh);
   sh->kind = kind;
   return sh;
@@ -326,8 +326,8 @@ static shape *new_shape(translator *t, const json_value *node, shape_kind kind) 
 
 /* Remember where a shape the build checks may refuse came from. */
 static bool note_origin(translator *t, const shape *sh, const json_value *node) {
-  origin *o = grow(t->origins, t->origin_count, &t->origin_capacity, sizeof *o);
-  if (!o) return out_of_memory(t);
+  origin *o = grow_list(t->origins, t->origin_count, &t->origin_capacity, sizeof *o);
+  if (!o) return translator_nomem(t);
   t->origins = o;
   o[t->origin_count++] = (origin){sh, node};
   return true;
@@ -354,7 +354,7 @@ static bool sorted_properties(translator *t, const json_value *object, property 
   *count = 0;
   if (!n) return true;
   property *p = mem_alloc((size_t)n * sizeof *p);
-  if (!p) return out_of_memory(t);
+  if (!p) return translator_nomem(t);
   for (uint32_t i = 0; i < n; i++)
     p[i] = (property){&object->u.items[2 * i], &object->u.items[2 * i + 1]};
   qsort(p, n, sizeof *p, compare_properties);
@@ -402,20 +402,20 @@ static bool scalar_of(translator *t, const json_value *v, const char *role, scal
   } else if (v->type == JSON_NUMBER) {
     out->number = v->u.number;
     if (v->u.number == 0 && signbit(v->u.number))
-      return refuse(t, v, "%s -0 is refused: its JSON text is 0, so it cannot be told from 0",
+      return refuse_node(t, v, "%s -0 is refused: its JSON text is 0, so it cannot be told from 0",
                     role);
     length = number_format(v->u.number, text);
     if (!isfinite(v->u.number))
-      return refuse(t, v, "%s %s is refused: it has no JSON text of its own", role, text);
+      return refuse_node(t, v, "%s %s is refused: it has no JSON text of its own", role, text);
   } else {
     out->string = v->u.string;
     out->string_length = v->length;
     t->scratch.length = 0;
-    if (!buffer_json_string(&t->scratch, v->u.string, v->length)) return out_of_memory(t);
+    if (!buffer_json_string(&t->scratch, v->u.string, v->length)) return translator_nomem(t);
     json = (const char *)t->scratch.data;
     length = t->scratch.length;
   }
-  if (!(out->json = arena_strdup(&t->schema->arena, json, length))) return out_of_memory(t);
+  if (!(out->json = arena_strdup(&t->schema->arena, json, length))) return translator_nomem(t);
   out->json_length = (uint32_t)length;
   return true;
 }
@@ -464,7 +464,7 @@ static uint32_t pointer_index(translator *t, const char *text, uint32_t length) 
     const pointer_entry *e = &t->pointers[t->pointer_slots[h] - 1];
     if (e->length == length && memcmp(e->text, text, length) == 0) return t->pointer_slots[h] - 1;
   }
-  pointer_entry *p = grow(t->pointers, t->pointer_count, &t->pointer_capacity, sizeof *p);
+  pointer_entry *p = grow_list(t->pointers, t->pointer_count, &t->pointer_capacity, sizeof *p);
   if (!p) return UINT32_MAX;
   t->pointers = p;
   p[t->pointer_count] = (pointer_entry){.text = text, .length = length};
@@ -499,7 +499,7 @@ static object_index *index_of(translator *t, const json_value *object) {
   if (t->object_index_count >= t->object_index_mask / 2) {
     uint32_t size = t->object_index_mask ? 2 * (t->object_index_mask + 1) : 16;
     object_index *old = t->object_indexes, *grown = mem_calloc(size, sizeof *grown);
-    if (!grown) return out_of_memory(t);
+    if (!grown) return translator_nomem(t);
     uint32_t old_size = t->object_index_mask ? t->object_index_mask + 1 : 0;
     t->object_indexes = grown;
     t->object_index_mask = size - 1;
@@ -531,22 +531,22 @@ static bool pointer_member(translator *t, const json_value *object, const json_v
 }
 
 /* §1.10: the node a same-document pointer names. */
-static const json_value *resolve(translator *t, const json_value *site, const char *p, uint32_t n) {
+static const json_value *resolve_pointer(translator *t, const json_value *site, const char *p, uint32_t n) {
   char q[QUOTE_MAX];
   if (n == 0 || (n == 1 && p[0] == '#')) return t->document;
   if (n < 2 || p[0] != '#' || p[1] != '/')
-    return refuse(t, site, "Only same-document references are supported, not $ref %s",
+    return refuse_node(t, site, "Only same-document references are supported, not $ref %s",
                   quote(t, q, p, n));
   const json_value *at = t->document;
   for (size_t i = 2;;) {
     size_t end = i;
     while (end < n && p[end] != '/') end++;
-    if (!unescape_segment(t, p + i, end - i)) return out_of_memory(t);
+    if (!unescape_segment(t, p + i, end - i)) return translator_nomem(t);
     if (at->type != JSON_OBJECT)
-      return refuse(t, site, "$ref %s passes through %s, not an object", quote(t, q, p, n),
-                    describe(at));
+      return refuse_node(t, site, "$ref %s passes through %s, not an object", quote(t, q, p, n),
+                    describe_node(at));
     if (!pointer_member(t, at, &at)) return NULL;
-    if (!at) return refuse(t, site, "$ref %s does not resolve", quote(t, q, p, n));
+    if (!at) return refuse_node(t, site, "$ref %s does not resolve", quote(t, q, p, n));
     if (end == n) return at;
     i = end + 1;
   }
@@ -566,8 +566,8 @@ static shape *reuse(translator *t, const json_value *site, const pointer_entry *
 static shape *back_edge(translator *t, const json_value *site, uint32_t id) {
   shape *ref = new_shape(t, site, SHAPE_REF);
   if (!ref) return NULL;
-  shape **defs = grow(t->defs, t->def_count, &t->def_capacity, sizeof *defs);
-  if (!defs) return out_of_memory(t);
+  shape **defs = grow_list(t->defs, t->def_count, &t->def_capacity, sizeof *defs);
+  if (!defs) return translator_nomem(t);
   t->defs = defs;
   ref->u.ref.index = t->def_count;
   defs[t->def_count++] = NULL;
@@ -580,10 +580,10 @@ static shape *back_edge(translator *t, const json_value *site, uint32_t id) {
 /* §1.11: every $ref, and the root as "#", by the exact pointer text. */
 static shape *expand(translator *t, const json_value *site, const char *text, uint32_t length) {
   uint32_t id = pointer_index(t, text, length);
-  if (id == UINT32_MAX) return out_of_memory(t);
+  if (id == UINT32_MAX) return translator_nomem(t);
   if (t->pointers[id].shape) return reuse(t, site, &t->pointers[id]);
   if (t->pointers[id].expanding) return back_edge(t, site, id);
-  const json_value *target = resolve(t, site, text, length);
+  const json_value *target = resolve_pointer(t, site, text, length);
   if (!target) return NULL;
   uint64_t units = t->units;
   uint32_t reach = t->reach;
@@ -625,16 +625,16 @@ static bool read_extension(translator *t, const json_value *node, const json_val
   *out = EXT_NONE;
   if (!x) return true;
   if (x->type != JSON_STRING)
-    return refuse(t, node, "\"x-shorn\" must be a string, not %s", describe(x));
+    return refuse_node(t, node, "\"x-shorn\" must be a string, not %s", describe_node(x));
   for (extension e = EXT_BIGINT; e <= EXT_MAP; e++) {
     if (!is_string(x, extensions[e].name)) continue;
     if (!is_string(type, extensions[e].type))
-      return refuse(t, node, "\"x-shorn\":\"%s\" needs \"type\":\"%s\"", extensions[e].name,
+      return refuse_node(t, node, "\"x-shorn\":\"%s\" needs \"type\":\"%s\"", extensions[e].name,
                     extensions[e].type);
     *out = e;
     return true;
   }
-  return refuse(t, node,
+  return refuse_node(t, node,
                 "Unknown \"x-shorn\" value %s; the values are bigint, bytes, float32, set and map",
                 quote(t, q, x->u.string, x->length));
 }
@@ -643,7 +643,7 @@ static bool read_extension(translator *t, const json_value *node, const json_val
  * silently; refuse it instead. */
 static bool extension_misplaced(translator *t, const json_value *node, const char *decider) {
   if (!member(node, "x-shorn")) return false;
-  refuse(t, node,
+  refuse_node(t, node,
          "\"x-shorn\" cannot sit beside %s, which decides the node; it needs a single \"type\"",
          decider);
   return true;
@@ -669,13 +669,13 @@ static const char *declared_type(const json_value *type, const json_value *node,
   return name;
 }
 
-static bool declares(const branch *b, const char *name) {
+static bool declares(const union_branch *b, const char *name) {
   uint32_t n;
   const char *d = declared_type(b->type, b->node, &n);
   return d && n == strlen(name) && memcmp(d, name, n) == 0;
 }
 
-static shape *translate_branch(translator *t, const branch *b);
+static shape *translate_branch(translator *t, const union_branch *b);
 
 static shape *nullable_of(translator *t, const json_value *site, shape *inner) {
   if (!inner || shape_admits_null(inner, NULL)) return inner;
@@ -689,13 +689,13 @@ static shape *literal_null(translator *t, const json_value *node) {
   shape *sh = new_shape(t, node, SHAPE_LITERAL);
   if (!sh) return NULL;
   const char *json = arena_strdup(&t->schema->arena, "null", 4);
-  if (!json) return out_of_memory(t);
+  if (!json) return translator_nomem(t);
   sh->u.literal = (scalar){.type = JSON_NULL, .json = json, .json_length = 4};
   return sh;
 }
 
 /* §1.4 (c): ArkType's uuid, a pattern branch and const branches. */
-static bool all_uuid(const branch *b, uint32_t n) {
+static bool all_uuid(const union_branch *b, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     if (declares(&b[i], "null")) continue;
     const json_value *c = member(b[i].node, "const");
@@ -737,7 +737,7 @@ static bool distinct_cases(property **props, const uint32_t *counts, uint32_t n,
  * a distinct scalar const in every branch; every branch must be an object.
  * On success *key is set (NULL when there is none) and cases[i] is branch
  * i's const. */
-static bool find_discriminant(translator *t, const branch *b, uint32_t n, const json_value **key,
+static bool find_discriminant(translator *t, const union_branch *b, uint32_t n, const json_value **key,
                               const json_value **cases) {
   *key = NULL;
   for (uint32_t i = 0; i < n; i++)
@@ -748,7 +748,7 @@ static bool find_discriminant(translator *t, const branch *b, uint32_t n, const 
   uint32_t *counts = mem_calloc(n, sizeof *counts);
   const json_value **sorted = mem_calloc(n, sizeof *sorted);
   bool ok = props && counts && sorted;
-  if (!ok) out_of_memory(t);
+  if (!ok) translator_nomem(t);
   for (uint32_t i = 0; ok && i < n; i++) {
     const json_value *p = member(b[i].node, "properties");
     ok = sorted_properties(t, p && p->type == JSON_OBJECT ? p : NULL, &props[i], &counts[i]);
@@ -772,10 +772,10 @@ static shape *new_union(translator *t, const json_value *site, uint32_t n) {
 }
 
 /* §1.4 (d): branches in the canonical order of their cases. */
-static shape *translate_discriminated(translator *t, const json_value *site, const branch *b,
+static shape *translate_discriminated(translator *t, const json_value *site, const union_branch *b,
                                       uint32_t n, const json_value *key, const json_value **cases) {
   ranked *r = mem_alloc((size_t)n * sizeof *r);
-  if (!r) return out_of_memory(t);
+  if (!r) return translator_nomem(t);
   uint32_t i;
   for (i = 0; i < n && scalar_of(t, cases[i], "Discriminant case", &r[i].value); i++)
     r[i].origin = i;
@@ -813,7 +813,7 @@ static bool kind_named(const char *name, uint32_t n, json_kind *kind) {
  * is false when a branch declares none or two declare the same.  A type
  * name that is not a JSON type is refused here: the reference would list
  * it in the union and no value could ever select that branch. */
-static bool disjoint_kinds(translator *t, const branch *b, uint32_t n, int8_t by_kind[KIND_COUNT],
+static bool disjoint_kinds(translator *t, const union_branch *b, uint32_t n, int8_t by_kind[KIND_COUNT],
                            bool *disjoint) {
   char q[QUOTE_MAX];
   memset(by_kind, -1, KIND_COUNT);
@@ -822,7 +822,7 @@ static bool disjoint_kinds(translator *t, const branch *b, uint32_t n, int8_t by
     const json_value *node = b[i].node, *type = b[i].type;
     const json_value *ref = b[i].typed ? NULL : member(node, "$ref");
     if (ref && ref->type == JSON_STRING) {
-      if (!(node = resolve(t, b[i].node, ref->u.string, ref->length))) return false;
+      if (!(node = resolve_pointer(t, b[i].node, ref->u.string, ref->length))) return false;
       type = member(node, "type");
     }
     uint32_t length;
@@ -830,7 +830,7 @@ static bool disjoint_kinds(translator *t, const branch *b, uint32_t n, int8_t by
     json_kind kind;
     if (!name) return true;
     if (!kind_named(name, length, &kind))
-      return refuse(t, b[i].node, "Union branch type %s is not a JSON type",
+      return refuse_node(t, b[i].node, "Union branch type %s is not a JSON type",
                     quote(t, q, name, length));
     if (by_kind[kind] >= 0) return true;
     by_kind[kind] = (int8_t)i;
@@ -839,7 +839,7 @@ static bool disjoint_kinds(translator *t, const branch *b, uint32_t n, int8_t by
   return true;
 }
 
-static shape *translate_disjoint(translator *t, const json_value *site, const branch *b, uint32_t n,
+static shape *translate_disjoint(translator *t, const json_value *site, const union_branch *b, uint32_t n,
                                  const int8_t by_kind[KIND_COUNT]) {
   shape *sh = new_union(t, site, n);
   json_kind *kinds = sh ? arena_array(t, n, sizeof *kinds) : NULL;
@@ -855,7 +855,7 @@ static shape *translate_disjoint(translator *t, const json_value *site, const br
 }
 
 /* §1.4, steps (a) to (g). */
-static shape *translate_union(translator *t, const json_value *site, const branch *b, uint32_t n) {
+static shape *translate_union(translator *t, const json_value *site, const union_branch *b, uint32_t n) {
   uint32_t nulls = 0, other = 0;
   for (uint32_t i = 0; i < n; i++) {
     if (b[i].node->type != JSON_OBJECT) return not_a_schema(t, b[i].node);
@@ -871,7 +871,7 @@ static shape *translate_union(translator *t, const json_value *site, const branc
     return nulls ? nullable_of(t, site, uuid) : uuid;
   }
   const json_value *key, **cases = n ? mem_alloc((size_t)n * sizeof *cases) : NULL;
-  if (n && !cases) return out_of_memory(t);
+  if (n && !cases) return translator_nomem(t);
   bool found = find_discriminant(t, b, n, &key, cases);
   shape *sh = found && key ? translate_discriminated(t, site, b, n, key, cases) : NULL;
   mem_free(cases);
@@ -880,7 +880,7 @@ static shape *translate_union(translator *t, const json_value *site, const branc
   bool disjoint;
   if (!disjoint_kinds(t, b, n, by_kind, &disjoint)) return NULL;
   if (disjoint) return translate_disjoint(t, site, b, n, by_kind);
-  return refuse(t, site,
+  return refuse_node(t, site,
                 "Only nullable, discriminated and type-disjoint unions are supported: give the "
                 "branches one property that is a distinct const in each, or make no two branches "
                 "share a JSON type (integer counts as number)");
@@ -889,11 +889,11 @@ static shape *translate_union(translator *t, const json_value *site, const branc
 static shape *translate_any_of(translator *t, const json_value *node, const char *keyword,
                                const json_value *list) {
   uint32_t n = list->length;
-  if (n == 0) return refuse(t, node, "An empty \"%s\" admits no value", keyword);
-  branch *b = mem_alloc((size_t)n * sizeof *b);
-  if (!b) return out_of_memory(t);
+  if (n == 0) return refuse_node(t, node, "An empty \"%s\" admits no value", keyword);
+  union_branch *b = mem_alloc((size_t)n * sizeof *b);
+  if (!b) return translator_nomem(t);
   for (uint32_t i = 0; i < n; i++)
-    b[i] = (branch){&list->u.items[i], member(&list->u.items[i], "type"), false};
+    b[i] = (union_branch){&list->u.items[i], member(&list->u.items[i], "type"), false};
   shape *sh = translate_union(t, node, b, n);
   mem_free(b);
   return sh;
@@ -909,32 +909,32 @@ static shape *translate_type_array(translator *t, const json_value *node, const 
   for (uint32_t i = 0; i < n; i++) nulls += is_string(&entry[i], "null");
   if (n > 0 && nulls == n) return literal_null(t, node);
   if (n == 2 && nulls == 1) {
-    branch b = {node, &entry[is_string(&entry[0], "null")], true};
+    union_branch b = {node, &entry[is_string(&entry[0], "null")], true};
     return nullable_of(t, node, translate_branch(t, &b));
   }
   /* Only seven type names exist, so a longer list repeats one or names
    * something else; saying so now keeps the repeat check below short. */
-  if (n > 7) return refuse(t, node, "A type array lists each JSON Schema type at most once");
+  if (n > 7) return refuse_node(t, node, "A type array lists each JSON Schema type at most once");
   for (uint32_t i = 0; i < n; i++) {
     if (entry[i].type != JSON_STRING)
-      return refuse(t, node, "A type array holds type names, not %s", describe(&entry[i]));
+      return refuse_node(t, node, "A type array holds type names, not %s", describe_node(&entry[i]));
     for (uint32_t j = 0; j < i; j++)
       if (entry[j].length == entry[i].length &&
           memcmp(entry[j].u.string, entry[i].u.string, entry[i].length) == 0)
-        return refuse(t, node, "The type array repeats %s",
+        return refuse_node(t, node, "The type array repeats %s",
                       quote(t, q, entry[i].u.string, entry[i].length));
     integer |= is_string(&entry[i], "integer");
     number |= is_string(&entry[i], "number");
   }
   if (n - nulls < 2)
-    return refuse(t, node,
+    return refuse_node(t, node,
                   "A type array lists one type and \"null\", or two or more distinct types");
   if (integer && number)
-    return refuse(t, node,
+    return refuse_node(t, node,
                   "A type array cannot list both integer and number: an integer is a number");
-  branch *b = mem_alloc((size_t)n * sizeof *b);
-  if (!b) return out_of_memory(t);
-  for (uint32_t i = 0; i < n; i++) b[i] = (branch){node, &entry[i], true};
+  union_branch *b = mem_alloc((size_t)n * sizeof *b);
+  if (!b) return translator_nomem(t);
+  for (uint32_t i = 0; i < n; i++) b[i] = (union_branch){node, &entry[i], true};
   shape *sh = translate_union(t, node, b, n);
   mem_free(b);
   return sh;
@@ -952,7 +952,7 @@ static bool fixed_length(translator *t, const json_value *node, int64_t *length)
   if (!(v >= 0 && v <= SHORN_MAX_ELEMENTS && v == (double)(int64_t)v)) {
     char text[NUMBER_TEXT_MAX];
     number_format(v, text);
-    return refuse(
+    return refuse_node(
         t, node,
         "Invalid fixed array length %s: minItems = maxItems must be a whole number from 0 "
         "to %d",
@@ -1001,14 +1001,14 @@ static shape *translate_array(translator *t, const json_value *node) {
 static bool no_prefix_items(translator *t, const json_value *node, const char *what) {
   const json_value *prefix = member(node, "prefixItems");
   if (!prefix || prefix->type != JSON_ARRAY) return true;
-  return refuse(t, node,
+  return refuse_node(t, node,
                 "\"x-shorn\":\"%s\" takes its elements from \"items\", not \"prefixItems\"", what);
 }
 
 static shape *translate_set(translator *t, const json_value *node) {
   const json_value *unique = member(node, "uniqueItems");
   if (!unique || unique->type != JSON_TRUE)
-    return refuse(t, node, "\"x-shorn\":\"set\" needs \"uniqueItems\":true");
+    return refuse_node(t, node, "\"x-shorn\":\"set\" needs \"uniqueItems\":true");
   shape *element = no_prefix_items(t, node, "set") ? element_of(t, node) : NULL, *sh;
   if (!element || !(sh = new_shape(t, node, SHAPE_SET))) return NULL;
   sh->u.array.element = element;
@@ -1019,11 +1019,11 @@ static shape *translate_set(translator *t, const json_value *node) {
 static shape *translate_map(translator *t, const json_value *node) {
   const json_value *items = member(node, "items");
   if (!no_prefix_items(t, node, "map")) return NULL;
-  if (!items) return refuse(t, node, "\"x-shorn\":\"map\" needs \"items\": the [key, value] tuple");
+  if (!items) return refuse_node(t, node, "\"x-shorn\":\"map\" needs \"items\": the [key, value] tuple");
   shape *entry = translate_node(t, items), *sh;
   if (!entry) return NULL;
   if (entry->kind != SHAPE_TUPLE || entry->u.tuple.count != 2 || entry->u.tuple.rest)
-    return refuse(t, items,
+    return refuse_node(t, items,
                   "\"x-shorn\":\"map\" needs \"items\" to be a tuple of two schemas, the key and "
                   "the value, with no rest");
   if (!(sh = new_shape(t, node, SHAPE_MAP))) return NULL;
@@ -1045,7 +1045,7 @@ static bool mark_required(translator *t, const json_value *node, const property 
     if (key->type != JSON_STRING) continue;
     const property *found = find_property(p, n, key->u.string, key->length);
     if (!found)
-      return refuse(t, node, "Required property %s has no schema in \"properties\"",
+      return refuse_node(t, node, "Required property %s has no schema in \"properties\"",
                     quote(t, q, key->u.string, key->length));
     fields[found - p].optional = false;
   }
@@ -1066,7 +1066,7 @@ static bool chain_declared_order(translator *t, const property *p, field *fields
   *first = n;
   if (!n) return true;
   const property **order = mem_alloc((size_t)n * sizeof *order);
-  if (!order) return out_of_memory(t);
+  if (!order) return translator_nomem(t);
   for (uint32_t i = 0; i < n; i++) order[i] = &p[i];
   qsort(order, n, sizeof *order, compare_by_address);
   *first = (uint32_t)(order[0] - p);
@@ -1127,7 +1127,7 @@ static shape *translate_object(translator *t, const json_value *node) {
 
 static shape *translate_const(translator *t, const json_value *node, const json_value *value) {
   if (!is_scalar(value))
-    return refuse(t, node, "A \"const\" must be a string, number, boolean or null");
+    return refuse_node(t, node, "A \"const\" must be a string, number, boolean or null");
   shape *sh = new_shape(t, node, SHAPE_LITERAL);
   return sh && scalar_of(t, value, "Literal", &sh->u.literal) ? sh : NULL;
 }
@@ -1141,9 +1141,9 @@ static bool all_scalars(const json_value *list) {
 /* §1.6: deduplicated, in canonical order. */
 static shape *translate_enum(translator *t, const json_value *node, const json_value *list) {
   uint32_t n = list->length, kept = 0;
-  if (n == 0) return refuse(t, node, "An empty \"enum\" admits no value");
+  if (n == 0) return refuse_node(t, node, "An empty \"enum\" admits no value");
   ranked *r = mem_alloc((size_t)n * sizeof *r);
-  if (!r) return out_of_memory(t);
+  if (!r) return translator_nomem(t);
   shape *sh = NULL;
   uint32_t i = 0;
   while (i < n && scalar_of(t, &list->u.items[i], "Enum member", &r[i].value)) i++;
@@ -1169,7 +1169,7 @@ static shape *translate_string(translator *t, const json_value *node, extension 
     kind = SHAPE_BIGINT;
   } else if (ext == EXT_BYTES) {
     if (!is_string(member(node, "contentEncoding"), "base64"))
-      return refuse(t, node, "\"x-shorn\":\"bytes\" needs \"contentEncoding\":\"base64\"");
+      return refuse_node(t, node, "\"x-shorn\":\"bytes\" needs \"contentEncoding\":\"base64\"");
     kind = SHAPE_BYTES;
   } else if (is_string(format, "uuid")) {
     kind = SHAPE_UUID;
@@ -1189,11 +1189,11 @@ static bool is_unsigned(const json_value *node) {
 /* §1.3 with no "type": a combinator keyword is refused, anything else is
  * the dynamic shape. */
 static shape *translate_untyped(translator *t, const json_value *node) {
-  if (member(node, "$ref")) return refuse(t, node, "\"$ref\" must be a string");
-  if (member(node, "allOf")) return refuse(t, node, "\"allOf\" is not supported");
+  if (member(node, "$ref")) return refuse_node(t, node, "\"$ref\" must be a string");
+  if (member(node, "allOf")) return refuse_node(t, node, "\"allOf\" is not supported");
   if (member(node, "oneOf"))
-    return refuse(t, node, "\"oneOf\" must be an array, and any \"anyOf\" beside it null");
-  if (member(node, "not")) return refuse(t, node, "\"not\" is not supported");
+    return refuse_node(t, node, "\"oneOf\" must be an array, and any \"anyOf\" beside it null");
+  if (member(node, "not")) return refuse_node(t, node, "\"not\" is not supported");
   return new_shape(t, node, SHAPE_ANY);
 }
 
@@ -1204,8 +1204,8 @@ static shape *translate_type(translator *t, const json_value *node, const json_v
   if (!read_extension(t, node, type, &ext)) return NULL;
   if (!type) return translate_untyped(t, node);
   if (type->type != JSON_STRING)
-    return refuse(t, node, "\"type\" must be a type name or an array of them, not %s",
-                  describe(type));
+    return refuse_node(t, node, "\"type\" must be a type name or an array of them, not %s",
+                  describe_node(type));
   if (is_string(type, "string")) return translate_string(t, node, ext);
   if (is_string(type, "number"))
     return new_shape(t, node, ext == EXT_FLOAT32 ? SHAPE_FLOAT32 : SHAPE_FLOAT64);
@@ -1218,7 +1218,7 @@ static shape *translate_type(translator *t, const json_value *node, const json_v
     return ext == EXT_SET   ? translate_set(t, node)
            : ext == EXT_MAP ? translate_map(t, node)
                             : translate_array(t, node);
-  return refuse(t, node, "Unsupported JSON Schema type %s",
+  return refuse_node(t, node, "Unsupported JSON Schema type %s",
                 quote(t, q, type->u.string, type->length));
 }
 
@@ -1266,7 +1266,7 @@ static shape *translate_node(translator *t, const json_value *node) {
   return sh;
 }
 
-static shape *translate_branch(translator *t, const branch *b) {
+static shape *translate_branch(translator *t, const union_branch *b) {
   if (!b->typed) return translate_node(t, b->node);
   if (!enter(t, b->node)) return NULL;
   shape *sh = translate_typed(t, b->node, b->type);

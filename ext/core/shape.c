@@ -65,7 +65,7 @@ static bool put(text_writer *w, const char *s, size_t n) {
 
 /* Escaped aside, so a measurement counts exactly what a write appends, and
  * a write never reserves past the room measured for it. */
-static bool put_string(text_writer *w, const char *s, size_t n) {
+static bool put_json_string(text_writer *w, const char *s, size_t n) {
   w->scratch->length = 0;
   return buffer_json_string(w->scratch, s, n) &&
          put(w, (const char *)w->scratch->data, w->scratch->length);
@@ -120,7 +120,7 @@ static bool write_tuple(text_writer *w, const shape *sh) {
 }
 
 static bool write_field(text_writer *w, const field *f) {
-  return PUT(w, "{\"key\":") && put_string(w, f->key, f->key_length) &&
+  return PUT(w, "{\"key\":") && put_json_string(w, f->key, f->key_length) &&
          (f->optional ? PUT(w, ",\"optional\":true,\"value\":")
                       : PUT(w, ",\"optional\":false,\"value\":")) &&
          write_shape(w, f->value) && PUT(w, "}");
@@ -142,7 +142,7 @@ static bool write_object(text_writer *w, const shape *sh) {
 
 static bool write_union(text_writer *w, const shape *sh) {
   if (sh->u.choice.on) {
-    if (!PUT(w, "{\"on\":") || !put_string(w, sh->u.choice.on, sh->u.choice.on_length) ||
+    if (!PUT(w, "{\"on\":") || !put_json_string(w, sh->u.choice.on, sh->u.choice.on_length) ||
         !PUT(w, ",\"cases\":[") || !put_scalars(w, sh->u.choice.cases, sh->u.choice.count))
       return false;
   } else {
@@ -549,7 +549,7 @@ typedef struct finisher {
   shorn_error *error;
 } finisher;
 
-static shorn_code refuse(finisher *f, const shape *sh, const char *message) {
+static shorn_code refuse_shape(finisher *f, const shape *sh, const char *message) {
   *f->refused = sh;
   return error_set(f->error, SHORN_ERROR_SCHEMA, "%s", message);
 }
@@ -562,25 +562,25 @@ static shorn_code check(finisher *f, const shape *sh) {
   switch (sh->kind) {
     case SHAPE_ARRAY:
       if (sh->u.array.element->min_width) return SHORN_OK;
-      if (sh->u.array.length < 0) return refuse(f, sh, "Array elements" NO_BYTES);
+      if (sh->u.array.length < 0) return refuse_shape(f, sh, "Array elements" NO_BYTES);
       if (sh->slots > SHORN_MAX_ELEMENTS)
-        return refuse(f, sh,
+        return refuse_shape(f, sh,
                       "This fixed array would decode to more than 1000000 elements from no input");
       return SHORN_OK;
     case SHAPE_TUPLE:
       if (sh->u.tuple.rest && !sh->u.tuple.rest->min_width)
-        return refuse(f, sh, "Tuple rest elements" NO_BYTES);
+        return refuse_shape(f, sh, "Tuple rest elements" NO_BYTES);
       return SHORN_OK;
     case SHAPE_SET:
-      if (!sh->u.array.element->min_width) return refuse(f, sh, "Set elements" NO_BYTES);
+      if (!sh->u.array.element->min_width) return refuse_shape(f, sh, "Set elements" NO_BYTES);
       return SHORN_OK;
     case SHAPE_MAP:
       if (!add_saturating(sh->u.map.key->min_width, sh->u.map.value->min_width))
-        return refuse(f, sh, "Map entries" NO_BYTES);
+        return refuse_shape(f, sh, "Map entries" NO_BYTES);
       return SHORN_OK;
     case SHAPE_NULLABLE:
       if (shape_admits_null(sh->u.inner, f->admits_null))
-        return refuse(f, sh,
+        return refuse_shape(f, sh,
                       "This shape already admits null, so a nullable marker over it would give "
                       "null two encodings");
       return SHORN_OK;

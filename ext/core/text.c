@@ -93,12 +93,6 @@ int utf16_compare(const char *a, size_t an, const char *b, size_t bn) {
   }
 }
 
-bool wtf8_has_lone_surrogate(const char *s, size_t n) {
-  for (size_t i = 0; i + 1 < n; i++)
-    if ((uint8_t)s[i] == 0xED && (uint8_t)s[i + 1] >= 0xA0) return true;
-  return false;
-}
-
 /* What JSON.stringify does with each byte: 0 copy, 1 escape, 2 look at the
  * next byte (0xED starts a surrogate when the next byte is A0..BF). */
 static const uint8_t escape_class[256] = {

@@ -7,6 +7,9 @@
 #include "lanes.h"
 #include "memory.h"
 
+/* An ASCII digit, '0' to '9'. */
+static inline bool is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
+
 /* Strict UTF-8 (the WHATWG fatal decoder): no overlong forms, no surrogates,
  * nothing above U+10FFFF, no truncated or stray sequences.  s[0..readable)
  * may be read. */
@@ -57,9 +60,6 @@ static inline size_t utf8_sequence(const uint8_t *s, size_t n) {
 /* Compare two WTF-8 strings as JavaScript compares strings: by UTF-16 code
  * units, a proper prefix first.  Returns <0, 0 or >0. */
 SHORN_PRIVATE int utf16_compare(const char *a, size_t an, const char *b, size_t bn);
-
-/* True when a WTF-8 string holds a lone surrogate. */
-SHORN_PRIVATE bool wtf8_has_lone_surrogate(const char *s, size_t n);
 
 /* Append `s` as a JSON string literal, escaped exactly as JSON.stringify
  * escapes it (short escapes, lowercase \u00xx, lone surrogates as \udxxx,

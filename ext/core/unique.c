@@ -128,7 +128,7 @@ static const uint8_t *entry(const unique_set *u, uint32_t i, uint32_t *length) {
   return at + 4;
 }
 
-static bool grow(unique_set *u) {
+static bool rehash(unique_set *u) {
   uint32_t size = u->mask ? (u->mask + 1) * 2 : 16;
   uint32_t *slots = mem_calloc(size, sizeof *slots);
   size_t *offsets = mem_realloc(u->offsets, size / 2 * sizeof *offsets);
@@ -164,7 +164,7 @@ int unique_add(unique_set *u, const shape *s, const uint8_t *bytes, size_t n) {
   memcpy(u->identities.data + start, &length, 4);
   const uint8_t *id = u->identities.data + start + 4;
   if (u->count >= (u->mask + 1) / 2) {
-    if (!grow(u)) return -1;
+    if (!rehash(u)) return -1;
     id = u->identities.data + start + 4;
   }
   uint32_t h = hash_bytes(id, length) & u->mask;

@@ -196,7 +196,7 @@ static shorn_compiled *registered_schema(shorn_state *st, shorn_key kind, const 
   shorn_compiled *c = cache_find(st, kind, key, n);
   if (c) return c;
   char *text, *why;
-  int length;
+  int length = 0;
   int rc = shorn_registry_find(st->db, kind, key, n, &text, &length, &why);
   if (rc != SQLITE_OK) {
     if (why)

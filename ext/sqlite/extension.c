@@ -30,7 +30,7 @@ int sqlite3_shorn_init(sqlite3 *db, char **error_message, const sqlite3_api_rout
   shorn_state *st = shorn_state_new(db);
   if (!st) return SQLITE_NOMEM;
   int rc = SQLITE_OK;
-  for (size_t i = 0; i < sizeof registrations / sizeof *registrations && rc == SQLITE_OK; i++)
+  for (size_t i = 0; i < COUNT_OF(registrations) && rc == SQLITE_OK; i++)
     rc = registrations[i](db, st);
   shorn_state_release(st);
   return rc;

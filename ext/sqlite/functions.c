@@ -123,7 +123,13 @@ static void stats_function(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_subtype(ctx, 'J');
 }
 
-static const shorn_function functions[] = {
+/* shorn_version(): the version of the extension loaded, SHORN_VERSION. */
+static void version_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc, (void)argv;
+  sqlite3_result_text(ctx, SHORN_VERSION, -1, SQLITE_STATIC);
+}
+
+static const shorn_function codec_function_table[] = {
     {"shorn_encode", 2, SHORN_FUNCTION_FLAGS, encode_function},
     {"shorn_encode", 3, SHORN_FUNCTION_FLAGS, encode_function},
     {"shorn_decode", 1, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
@@ -134,8 +140,9 @@ static const shorn_function functions[] = {
     {"shorn_signature", 1, SHORN_FUNCTION_FLAGS, signature_function},
     /* Not deterministic: the counts move as the connection works. */
     {"shorn_stats", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_RESULT_SUBTYPE, stats_function},
+    {"shorn_version", 0, SHORN_FUNCTION_FLAGS, version_function},
 };
 
 int shorn_register_functions(sqlite3 *db, shorn_state *st) {
-  return shorn_register(db, st, functions, sizeof functions / sizeof *functions, NULL, 0);
+  return shorn_register(db, st, codec_function_table, COUNT_OF(codec_function_table), NULL, 0);
 }

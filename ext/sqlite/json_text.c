@@ -9,13 +9,13 @@
 
 #include "core/json.h"
 #include "core/memory.h"
+#include "core/text.h"
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 /* ---- JSON text, as SQLite reads it --------------------------------------- */
 
-const char *const json_text_kind_name[8] = {"null", "true", "false", "integer",
+SHORN_PRIVATE const char *const json_text_kind_name[8] = {"null", "true", "false", "integer",
                                            "real", "text", "array", "object"};
 
 json_text_kind json_text_type(const char *json, size_t n) {

@@ -303,22 +303,22 @@ static void error_function(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 /* ---- shorn_each and shorn_tree -------------------------------------------- */
 
 enum {
-  COLUMN_KEY,
-  COLUMN_VALUE,
-  COLUMN_TYPE,
-  COLUMN_ATOM,
-  COLUMN_ID,
-  COLUMN_PARENT,
-  COLUMN_FULLKEY,
-  COLUMN_PATH,
-  COLUMN_PAYLOAD, /* the hidden columns, one per argument */
-  COLUMN_SCHEMA,
-  COLUMN_FP_BYTES,
-  COLUMN_ROOT,
-  COLUMN_COUNT
+  ROWS_COLUMN_KEY,
+  ROWS_COLUMN_VALUE,
+  ROWS_COLUMN_TYPE,
+  ROWS_COLUMN_ATOM,
+  ROWS_COLUMN_ID,
+  ROWS_COLUMN_PARENT,
+  ROWS_COLUMN_FULLKEY,
+  ROWS_COLUMN_PATH,
+  ROWS_COLUMN_PAYLOAD, /* the hidden columns, one per argument */
+  ROWS_COLUMN_SCHEMA,
+  ROWS_COLUMN_FP_BYTES,
+  ROWS_COLUMN_ROOT,
+  ROWS_COLUMN_COUNT
 };
 
-#define ARGUMENTS (COLUMN_COUNT - COLUMN_PAYLOAD)
+#define ARGUMENTS (ROWS_COLUMN_COUNT - ROWS_COLUMN_PAYLOAD)
 
 typedef struct rows_vtab {
   sqlite3_vtab base;
@@ -370,12 +370,12 @@ static int rows_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
   int constraint[ARGUMENTS] = {-1, -1, -1, -1}, unusable = 0, used = 0;
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-    if (c->iColumn < COLUMN_PAYLOAD) continue;
-    int bit = 1 << (c->iColumn - COLUMN_PAYLOAD);
+    if (c->iColumn < ROWS_COLUMN_PAYLOAD) continue;
+    int bit = 1 << (c->iColumn - ROWS_COLUMN_PAYLOAD);
     if (!c->usable) {
       unusable |= bit;
     } else if (c->op == SQLITE_INDEX_CONSTRAINT_EQ) {
-      constraint[c->iColumn - COLUMN_PAYLOAD] = i;
+      constraint[c->iColumn - ROWS_COLUMN_PAYLOAD] = i;
       used |= bit;
     }
   }
@@ -488,18 +488,18 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
   /* Without JSON, json_each has no rows; so without payload and schema. */
   if ((idx_num & 3) != 3) return SQLITE_OK;
   /* The third argument is fp_bytes when an INTEGER, else the path. */
-  sqlite3_value *fp = arg[COLUMN_FP_BYTES - COLUMN_PAYLOAD], **root = &arg[COLUMN_ROOT - COLUMN_PAYLOAD];
+  sqlite3_value *fp = arg[ROWS_COLUMN_FP_BYTES - ROWS_COLUMN_PAYLOAD], **root = &arg[ROWS_COLUMN_ROOT - ROWS_COLUMN_PAYLOAD];
   if (fp && !is_width(fp) && !is_null(fp)) {
     if (*root) return cursor_error(cur, BAD_WIDTH);
     *root = fp;
-    arg[COLUMN_FP_BYTES - COLUMN_PAYLOAD] = fp = NULL;
+    arg[ROWS_COLUMN_FP_BYTES - ROWS_COLUMN_PAYLOAD] = fp = NULL;
   }
   for (int i = 0; i < ARGUMENTS; i++)
     if (arg[i] && is_null(arg[i])) return SQLITE_OK;
   int width = fp ? width_of(fp) : 0;
   if (fp && !width) return cursor_error(cur, BAD_WIDTH);
 
-  int rc = cursor_schema(cur, arg[COLUMN_SCHEMA - COLUMN_PAYLOAD]);
+  int rc = cursor_schema(cur, arg[ROWS_COLUMN_SCHEMA - ROWS_COLUMN_PAYLOAD]);
   if (rc != SQLITE_OK) return rc;
   const uint8_t *data;
   size_t n;
@@ -552,7 +552,7 @@ static int rows_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int colu
   const char *name;
   size_t length;
   switch (column) {
-    case COLUMN_KEY:
+    case ROWS_COLUMN_KEY:
       if (row->key == ROW_INDEX) {
         sqlite3_result_int64(ctx, (sqlite3_int64)row->index);
       } else if (row->key == ROW_NAME) {
@@ -561,32 +561,32 @@ static int rows_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int colu
         sqlite3_result_text64(ctx, name, length, SQLITE_TRANSIENT, SQLITE_UTF8);
       }
       break;
-    case COLUMN_ATOM:
+    case ROWS_COLUMN_ATOM:
       if (container) break;
       /* A scalar's atom is its value. */
       /* fall through */
-    case COLUMN_VALUE: result_json(ctx, row->json, row->json_length, &cur->text); break;
-    case COLUMN_TYPE: sqlite3_result_text(ctx, json_text_kind_name[row->type], -1, SQLITE_STATIC); break;
-    case COLUMN_ID: sqlite3_result_int64(ctx, row->id); break;
-    case COLUMN_PARENT:
+    case ROWS_COLUMN_VALUE: result_json(ctx, row->json, row->json_length, &cur->text); break;
+    case ROWS_COLUMN_TYPE: sqlite3_result_text(ctx, json_text_kind_name[row->type], -1, SQLITE_STATIC); break;
+    case ROWS_COLUMN_ID: sqlite3_result_int64(ctx, row->id); break;
+    case ROWS_COLUMN_PARENT:
       if (row->parent >= 0) sqlite3_result_int64(ctx, row->parent);
       break;
-    case COLUMN_FULLKEY:
+    case ROWS_COLUMN_FULLKEY:
       sqlite3_result_text64(ctx, fullkey, row->fullkey_length, SQLITE_TRANSIENT, SQLITE_UTF8);
       break;
-    case COLUMN_PATH:
+    case ROWS_COLUMN_PATH:
       sqlite3_result_text64(ctx, fullkey, row->path_length, SQLITE_TRANSIENT, SQLITE_UTF8);
       break;
-    case COLUMN_ROOT:
+    case ROWS_COLUMN_ROOT:
       /* As json_each's root: the path, '$' when none was given. */
-      if (!cur->arguments[COLUMN_ROOT - COLUMN_PAYLOAD]) {
+      if (!cur->arguments[ROWS_COLUMN_ROOT - ROWS_COLUMN_PAYLOAD]) {
         sqlite3_result_text(ctx, "$", 1, SQLITE_STATIC);
         break;
       }
       /* fall through */
     default:
-      if (cur->arguments[column - COLUMN_PAYLOAD])
-        sqlite3_result_value(ctx, cur->arguments[column - COLUMN_PAYLOAD]);
+      if (cur->arguments[column - ROWS_COLUMN_PAYLOAD])
+        sqlite3_result_value(ctx, cur->arguments[column - ROWS_COLUMN_PAYLOAD]);
   }
   return SQLITE_OK;
 }
@@ -604,7 +604,7 @@ static const sqlite3_module tree_module = ROWS_MODULE(tree_open);
 
 /* ---- registration -------------------------------------------------------- */
 
-static const shorn_function functions[] = {
+static const shorn_function query_function_table[] = {
     {"shorn_extract", -1, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, extract_function},
     {"shorn_type", 2, SHORN_FUNCTION_FLAGS, type_function},
     {"shorn_type", 3, SHORN_FUNCTION_FLAGS, type_function},
@@ -617,9 +617,9 @@ static const shorn_function functions[] = {
 
 /* The cursors resolve schemas through the connection's state, so the
  * modules hold it as the functions do. */
-static const shorn_module modules[] = {{"shorn_each", &each_module}, {"shorn_tree", &tree_module}};
+static const shorn_module query_module_table[] = {{"shorn_each", &each_module}, {"shorn_tree", &tree_module}};
 
 int shorn_register_query_functions(sqlite3 *db, shorn_state *st) {
-  return shorn_register(db, st, functions, sizeof functions / sizeof *functions, modules,
-                        sizeof modules / sizeof *modules);
+  return shorn_register(db, st, query_function_table, COUNT_OF(query_function_table), query_module_table,
+                        COUNT_OF(query_module_table));
 }

@@ -24,7 +24,7 @@
  * the virtual table's database and name. */
 #define SHADOW "\"%w\".\"%w_data\""
 
-enum { COLUMN_NAME, COLUMN_SCHEMA, COLUMN_SIGNATURE, COLUMN_FINGERPRINT };
+enum { REGISTRY_COLUMN_NAME, REGISTRY_COLUMN_SCHEMA, REGISTRY_COLUMN_SIGNATURE, REGISTRY_COLUMN_FINGERPRINT };
 
 typedef struct registry_vtab {
   sqlite3_vtab base;
@@ -174,8 +174,8 @@ static int registry_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     if (!c->usable || c->op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
     int plan = c->iColumn == -1                   ? PLAN_ROWID
-               : c->iColumn == COLUMN_NAME        ? PLAN_NAME
-               : c->iColumn == COLUMN_FINGERPRINT ? PLAN_FINGERPRINT
+               : c->iColumn == REGISTRY_COLUMN_NAME        ? PLAN_NAME
+               : c->iColumn == REGISTRY_COLUMN_FINGERPRINT ? PLAN_FINGERPRINT
                                                   : PLAN_SCAN;
     /* The shadow table compares text as BINARY; under another collation
      * SQLite must compare for itself. */
@@ -312,14 +312,14 @@ static int registry_write(registry_vtab *vt, sqlite3_value **argv, sqlite3_int64
   sqlite3_value **column = argv + 2;
   bool insert = sqlite3_value_type(argv[0]) == SQLITE_NULL;
   /* Types first: reading a value as text makes it text. */
-  int name_type = sqlite3_value_type(column[COLUMN_NAME]);
-  int schema_type = sqlite3_value_type(column[COLUMN_SCHEMA]);
+  int name_type = sqlite3_value_type(column[REGISTRY_COLUMN_NAME]);
+  int schema_type = sqlite3_value_type(column[REGISTRY_COLUMN_SCHEMA]);
   if (name_type == SQLITE_NULL) return vtab_error(vt, SQLITE_CONSTRAINT, "name is required");
   if (schema_type == SQLITE_NULL) return vtab_error(vt, SQLITE_CONSTRAINT, "schema is required");
-  const char *name = (const char *)sqlite3_value_text(column[COLUMN_NAME]);
-  int name_length = sqlite3_value_bytes(column[COLUMN_NAME]);
-  const char *text = (const char *)sqlite3_value_text(column[COLUMN_SCHEMA]);
-  int text_length = sqlite3_value_bytes(column[COLUMN_SCHEMA]);
+  const char *name = (const char *)sqlite3_value_text(column[REGISTRY_COLUMN_NAME]);
+  int name_length = sqlite3_value_bytes(column[REGISTRY_COLUMN_NAME]);
+  const char *text = (const char *)sqlite3_value_text(column[REGISTRY_COLUMN_SCHEMA]);
+  int text_length = sqlite3_value_bytes(column[REGISTRY_COLUMN_SCHEMA]);
   if (!name || !text) return SQLITE_NOMEM;
   if (name_type != SQLITE_TEXT || !name_is_valid(name, name_length))
     return vtab_error(vt, SQLITE_ERROR,
@@ -345,8 +345,8 @@ static int registry_write(registry_vtab *vt, sqlite3_value **argv, sqlite3_int64
 
   int rc = clash_check(vt, argv[0], name, name_length, signature, signature_length, fingerprint);
   if (rc == SQLITE_OK &&
-      !(is_computed(column[COLUMN_SIGNATURE], signature, signature_length) &&
-        is_computed(column[COLUMN_FINGERPRINT], fingerprint, sizeof fingerprint)))
+      !(is_computed(column[REGISTRY_COLUMN_SIGNATURE], signature, signature_length) &&
+        is_computed(column[REGISTRY_COLUMN_FINGERPRINT], fingerprint, sizeof fingerprint)))
     rc = vtab_error(vt, SQLITE_ERROR,
                     "signature and fingerprint are computed from the schema and cannot be set");
   sqlite3_stmt *st = NULL;
@@ -437,8 +437,8 @@ static const sqlite3_module registry_module = {
     .xShadowName = registry_shadow_name,
 };
 
-static const shorn_module modules[] = {{"shorn_registry", &registry_module}};
+static const shorn_module registry_module_table[] = {{"shorn_registry", &registry_module}};
 
 int shorn_register_registry(sqlite3 *db, shorn_state *st) {
-  return shorn_register(db, st, NULL, 0, modules, sizeof modules / sizeof *modules);
+  return shorn_register(db, st, NULL, 0, registry_module_table, COUNT_OF(registry_module_table));
 }
