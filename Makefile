@@ -142,19 +142,20 @@ check-loadable: all
 # The builds users make of the amalgamation: a loadable extension, by the
 # command README gives, through the SQL tests; linked into a program; and
 # libshorn.a, which exports the public API alone, through the public header
-# from C and from C++.
+# from C and from C++.  Then the layers of ext/: what may include what.
 check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION)
 	cd $(AMALGAMATION) && $(CC) -O2 -shared -fPIC shorn.c -o shorn.$(SO) -lm
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(AMALGAMATION)/shorn)
-	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) tests/build/embed.c $(AMALGAMATION)/shorn.c \
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) tests/builds/embed.c $(AMALGAMATION)/shorn.c \
 	  -lsqlite3 -lm -o $(BUILD)/embed
 	./$(BUILD)/embed
-	$(CC) $(CFLAGS) $(WARN) -I$(AMALGAMATION) tests/build/public_api.c $(BUILD)/libshorn.a -lm -o $(BUILD)/public_api
+	$(CC) $(CFLAGS) $(WARN) -I$(AMALGAMATION) tests/builds/public_api.c $(BUILD)/libshorn.a -lm -o $(BUILD)/public_api
 	./$(BUILD)/public_api
-	$(CXX) $(CFLAGS) -std=c++11 -Wall -Wextra -x c++ -I$(AMALGAMATION) tests/build/public_api.c -x none \
+	$(CXX) $(CFLAGS) -std=c++11 -Wall -Wextra -x c++ -I$(AMALGAMATION) tests/builds/public_api.c -x none \
 	  $(BUILD)/libshorn.a -lm -o $(BUILD)/public_api_cxx
 	./$(BUILD)/public_api_cxx
-	tests/build/symbols.sh $(BUILD)/libshorn.a $(EXTENSION)
+	tests/builds/symbols.sh $(BUILD)/libshorn.a $(EXTENSION)
+	$(PYTHON) tests/builds/layers.py ext
 
 SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
@@ -205,7 +206,7 @@ check-install: all
 	test "$$cli $$sql" = "246cab 246cab" && \
 	pc="pkg-config --define-variable=prefix=$$dir$(PREFIX) $$dir$(LIBDIR)/pkgconfig/shorn.pc" && \
 	test "$$($$pc --modversion)" = "$(VERSION)" && \
-	$(CC) tests/build/public_api.c $$($$pc --cflags --libs) -o $$dir/public_api && $$dir/public_api && \
+	$(CC) tests/builds/public_api.c $$($$pc --cflags --libs) -o $$dir/public_api && $$dir/public_api && \
 	echo "install: $(BINDIR)/shorn, $(LIBDIR)/shorn.$(SO), libshorn.a, shorn.pc and $(INCLUDEDIR)/shorn.h work"
 
 # ---- fuzzing -------------------------------------------------------------

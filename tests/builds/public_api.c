@@ -1,0 +1,61 @@
+/*
+ * public_api.c — the core through its public header alone, as a program
+ * that links libshorn.a sees it; built as C and as C++.  The person schema
+ * and its payload are README's.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "shorn.h"
+
+static int failed;
+#define CHECK(cond) \
+  ((cond) ? (void)0 : (void)(failed++, fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond)))
+
+static const char person[] =
+    "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},"
+    "\"age\":{\"type\":\"integer\",\"minimum\":0},\"sex\":{\"enum\":[\"M\",\"F\",\"X\"]}},"
+    "\"required\":[\"name\",\"age\",\"sex\"],\"additionalProperties\":false}";
+static const char grace[] = "{\"name\":\"Grace\",\"age\":45,\"sex\":\"F\"}";
+static const unsigned char grace_payload[] = {0x2d, 0x05, 'G', 'r', 'a', 'c', 'e', 0x01};
+
+int main(void) {
+  shorn_schema *schema = NULL;
+  shorn_error error;
+  CHECK(shorn_schema_compile(person, sizeof person - 1, NULL, &schema, &error) == SHORN_OK);
+
+  shorn_buffer payload = {0};
+  CHECK(shorn_encode(schema, grace, sizeof grace - 1, 0, &payload, &error) == SHORN_OK);
+  CHECK(payload.length == sizeof grace_payload && memcmp(payload.data, grace_payload, payload.length) == 0);
+
+  shorn_buffer json = {0};
+  CHECK(shorn_decode(schema, payload.data, payload.length, 0, &json, &error) == SHORN_OK);
+  static const char canonical[] = "{\"age\":45,\"name\":\"Grace\",\"sex\":\"F\"}";
+  CHECK(json.length == sizeof canonical - 1 && memcmp(json.data, canonical, json.length) == 0);
+
+  unsigned char fingerprint[4];
+  CHECK(shorn_schema_fingerprint(schema, SHORN_FINGERPRINT_DEFAULT, fingerprint, &error) == SHORN_OK);
+  CHECK(fingerprint[0] == 0x72 && fingerprint[1] == 0x36 && fingerprint[2] == 0xd1);
+  size_t length = 0;
+  CHECK(shorn_schema_signature(schema, &length) != NULL && length > 0);
+
+  /* A failure fills the error, and leaves the output as long as it was. */
+  size_t before = payload.length;
+  CHECK(shorn_encode(schema, "{\"name\":\"Grace\",\"age\":-1,\"sex\":\"F\"}", 35, 0, &payload, &error) ==
+        SHORN_ERROR_ENCODE);
+  CHECK(payload.length == before);
+  char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX];
+  shorn_error_format(&error, message, sizeof message);
+  CHECK(strcmp(message, "Expected an unsigned integer at $.age") == 0);
+
+  CHECK(strcmp(SHORN_VERSION, "") != 0 && SHORN_VERSION_MAJOR >= 0);
+  shorn_buffer_free(&json);
+  shorn_buffer_free(&payload);
+  shorn_schema_free(schema);
+#ifdef __cplusplus
+  printf("public_api (C++): %d failed\n", failed);
+#else
+  printf("public_api (C): %d failed\n", failed);
+#endif
+  return failed != 0;
+}
