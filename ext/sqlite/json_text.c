@@ -279,9 +279,11 @@ shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, j
     case SHAPE_BYTES: *type = JSON_TEXT_STRING; return SHORN_OK;
     case SHAPE_ANY:
       /* Strings and containers by their tag, without writing them out. */
-      if (*n.at >= 5 && *n.at <= 7) {
-        *type = *n.at == 5 ? JSON_TEXT_STRING : *n.at == 6 ? JSON_TEXT_ARRAY : JSON_TEXT_OBJECT;
-        return SHORN_OK;
+      switch (*n.at) {
+        case DYNAMIC_STRING: *type = JSON_TEXT_STRING; return SHORN_OK;
+        case DYNAMIC_ARRAY: *type = JSON_TEXT_ARRAY; return SHORN_OK;
+        case DYNAMIC_OBJECT: *type = JSON_TEXT_OBJECT; return SHORN_OK;
+        default: break;
       }
       break;
     default: break;
