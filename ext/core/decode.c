@@ -7,8 +7,6 @@
  * costs at most what it is long.  With no output buffer the same walk only
  * validates, which is how skipping and shorn_valid read a payload.
  */
-#include <stdio.h>
-
 #include "decode.h"
 
 #include "base64.h"
@@ -249,13 +247,11 @@ static shorn_code decode_uuid(decoder *d) {
   const uint8_t *b = NULL;
   shorn_code rc = take(d, &b, 16);
   if (rc || !d->out) return rc;
-  static const char hex[] = "0123456789abcdef";
   char text[38], *o = text;
   *o++ = '"';
   for (int i = 0; i < 16; i++) {
     if (i == 4 || i == 6 || i == 8 || i == 10) *o++ = '-';
-    *o++ = hex[b[i] >> 4];
-    *o++ = hex[b[i] & 15];
+    o = hex_byte(o, b[i], false);
   }
   *o++ = '"';
   EMIT(d, text, sizeof text);
@@ -799,10 +795,11 @@ static shorn_code check_fingerprint(decoder *d, const shorn_schema *s, int width
   for (int i = 0; i < width; i++) {
     if (d->p >= d->end) return end_of_input(d, d->p);
     if (*d->p != want[i]) {
-      char hex[9];
-      for (int k = 0; k < width; k++) snprintf(hex + 2 * k, 3, "%02x", want[k]);
+      char hex[8];
+      hex_bytes(hex, want, (size_t)width);
       return fail_at(d, d->start,
-                     "Payload was written by a different schema (expected fingerprint %s)", hex);
+                     "Payload was written by a different schema (expected fingerprint %.*s)",
+                     2 * width, hex);
     }
     d->p++;
   }
