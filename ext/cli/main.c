@@ -30,6 +30,7 @@
 
 #include "core/base64.h"
 #include "core/memory.h"
+#include "core/text.h"
 #include "shorn.h"
 
 
@@ -433,8 +434,8 @@ static int describe(const invocation *inv, const shorn_schema *schema) {
     shorn_error error;
     if (shorn_schema_fingerprint(schema, inv->width, fingerprint, &error) != SHORN_OK)
       return report(0, NULL, &error);
-    char hex[9];
-    for (int i = 0; i < inv->width; i++) snprintf(hex + 2 * i, 3, "%02x", fingerprint[i]);
+    char hex[8];
+    hex_bytes(hex, fingerprint, (size_t)inv->width);
     ok = buffer_append(&out, hex, 2 * (size_t)inv->width);
   }
   output o = {NULL, -1};

@@ -7,8 +7,6 @@
  * costs at most what it is long.  With no output buffer the same walk only
  * validates, which is how skipping and shorn_valid read a payload.
  */
-#include <stdio.h>
-
 #include "decode.h"
 
 #include "base64.h"
@@ -249,13 +247,11 @@ static shorn_code decode_uuid(decoder *d) {
   const uint8_t *b = NULL;
   shorn_code rc = take(d, &b, 16);
   if (rc || !d->out) return rc;
-  static const char hex[] = "0123456789abcdef";
   char text[38], *o = text;
   *o++ = '"';
   for (int i = 0; i < 16; i++) {
     if (i == 4 || i == 6 || i == 8 || i == 10) *o++ = '-';
-    *o++ = hex[b[i] >> 4];
-    *o++ = hex[b[i] & 15];
+    o = hex_byte(o, b[i], false);
   }
   *o++ = '"';
   EMIT(d, text, sizeof text);
@@ -669,30 +665,30 @@ static shorn_code decode_dynamic(decoder *d, int depth) {
   uint8_t tag = *d->p++;
   shorn_code rc;
   switch (tag) {
-    case 0: EMIT(d, "null", 4); return SHORN_OK;
-    case 1: EMIT(d, "false", 5); return SHORN_OK;
-    case 2: EMIT(d, "true", 4); return SHORN_OK;
-    case 3: {
+    case DYNAMIC_NULL: EMIT(d, "null", 4); return SHORN_OK;
+    case DYNAMIC_FALSE: EMIT(d, "false", 5); return SHORN_OK;
+    case DYNAMIC_TRUE: EMIT(d, "true", 4); return SHORN_OK;
+    case DYNAMIC_INTEGER: {
       int64_t v;
       if ((rc = read_int(d, &v)) || !d->out) return rc;
       return emit_integer(d, v);
     }
-    case 4: {
+    case DYNAMIC_NUMBER: {
       if ((rc = take(d, &b, 8))) return rc;
       double v = load_f64_le(b);
-      /* Integers have tag 3; a second spelling would break one value, one
-       * encoding.  -0 is no integer on the wire, so it stays here. */
+      /* Integers are DYNAMIC_INTEGER; a second spelling would break one
+       * value, one encoding.  -0 is no integer on the wire, so it stays here. */
       if (v >= -MAX_SAFE_INTEGER && v <= MAX_SAFE_INTEGER && v == (double)(int64_t)v &&
           !(v == 0 && 1 / v < 0))
         return fail_at(d, d->p, "Non-canonical dynamic number");
       return d->out ? emit_number(d, v) : SHORN_OK;
     }
-    case 5: return decode_string(d);
-    case 6:
-    case 7: {
+    case DYNAMIC_STRING: return decode_string(d);
+    case DYNAMIC_ARRAY:
+    case DYNAMIC_OBJECT: {
       if (depth == SHORN_MAX_DYNAMIC_DEPTH)
         return fail_at(d, d->p, "Dynamic value nests deeper than %d", SHORN_MAX_DYNAMIC_DEPTH);
-      if (tag == 7) return decode_record(d, NULL, depth + 1);
+      if (tag == DYNAMIC_OBJECT) return decode_record(d, NULL, depth + 1);
       uint64_t count;
       if ((rc = read_count(d, 1, "Array length", &count))) return rc;
       EMIT_CHAR(d, '[');
@@ -799,10 +795,11 @@ static shorn_code check_fingerprint(decoder *d, const shorn_schema *s, int width
   for (int i = 0; i < width; i++) {
     if (d->p >= d->end) return end_of_input(d, d->p);
     if (*d->p != want[i]) {
-      char hex[9];
-      for (int k = 0; k < width; k++) snprintf(hex + 2 * k, 3, "%02x", want[k]);
+      char hex[8];
+      hex_bytes(hex, want, (size_t)width);
       return fail_at(d, d->start,
-                     "Payload was written by a different schema (expected fingerprint %s)", hex);
+                     "Payload was written by a different schema (expected fingerprint %.*s)",
+                     2 * width, hex);
     }
     d->p++;
   }

@@ -129,6 +129,11 @@ static inline shorn_code put_bytes(encoder *e, const void *p, size_t n) {
   return buffer_append(e->out, p, n) ? SHORN_OK : encoder_nomem(e);
 }
 
+static inline shorn_code put_tag(encoder *e, dynamic_tag tag) {
+  uint8_t byte = (uint8_t)tag;
+  return put_bytes(e, &byte, 1);
+}
+
 static shorn_code put_f64(encoder *e, double v) {
   uint64_t bits;
   memcpy(&bits, &v, 8);
@@ -534,30 +539,30 @@ static shorn_code encode_datetime(encoder *e, const json_value *v) {
 static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
   shorn_code rc;
   switch (v->type) {
-    case JSON_NULL: return put_bytes(e, "\0", 1);
-    case JSON_FALSE: return put_bytes(e, "\1", 1);
-    case JSON_TRUE: return put_bytes(e, "\2", 1);
+    case JSON_NULL: return put_tag(e, DYNAMIC_NULL);
+    case JSON_FALSE: return put_tag(e, DYNAMIC_FALSE);
+    case JSON_TRUE: return put_tag(e, DYNAMIC_TRUE);
     case JSON_NUMBER:
-      /* One value, one encoding: a safe integer is always tag 3, and -0,
-       * which no integer encoding keeps, always tag 4. */
+      /* One value, one encoding: a safe integer is always DYNAMIC_INTEGER,
+       * and -0, which no integer encoding keeps, always DYNAMIC_NUMBER. */
       if (is_safe_integer(v->u.number) && !is_negative_zero(v->u.number)) {
-        if ((rc = put_bytes(e, "\3", 1))) return rc;
+        if ((rc = put_tag(e, DYNAMIC_INTEGER))) return rc;
         return put_zigzag(e, (int64_t)v->u.number);
       }
-      if ((rc = put_bytes(e, "\4", 1))) return rc;
+      if ((rc = put_tag(e, DYNAMIC_NUMBER))) return rc;
       return put_f64(e, v->u.number);
     case JSON_STRING:
-      if ((rc = put_bytes(e, "\5", 1))) return rc;
+      if ((rc = put_tag(e, DYNAMIC_STRING))) return rc;
       return put_string_value(e, v);
     default:
       if (depth == SHORN_MAX_DYNAMIC_DEPTH)
         return encode_fail(e, "Dynamic value nests deeper than %d", SHORN_MAX_DYNAMIC_DEPTH);
       if (v->type == JSON_OBJECT) {
-        if ((rc = put_bytes(e, "\7", 1))) return rc;
+        if ((rc = put_tag(e, DYNAMIC_OBJECT))) return rc;
         return encode_record(e, v, NULL, depth + 1);
       }
       if (v->length > SHORN_MAX_ELEMENTS) return encode_fail(e, "Array is too large");
-      if ((rc = put_bytes(e, "\6", 1)) || (rc = put_uvarint(e, v->length))) return rc;
+      if ((rc = put_tag(e, DYNAMIC_ARRAY)) || (rc = put_uvarint(e, v->length))) return rc;
       return encode_items(e, NULL, v, 0, NULL, depth + 1);
   }
 }

@@ -83,7 +83,8 @@ static int hex_value(uint8_t c) {
   return -1;
 }
 
-int json_hex4(const uint8_t *p) {
+/* The value of four hex digits, or -1 when they are not all hex digits. */
+static int json_hex4(const uint8_t *p) {
   int v = 0;
   for (int i = 0; i < 4; i++) {
     int h = hex_value(p[i]);
@@ -93,7 +94,9 @@ int json_hex4(const uint8_t *p) {
   return v;
 }
 
-uint8_t *json_put_code_point(uint8_t *o, uint32_t c) {
+/* Write a code point as UTF-8 (a surrogate as its three WTF-8 bytes) and
+ * return the end. */
+static uint8_t *json_put_code_point(uint8_t *o, uint32_t c) {
   if (c < 0x80) {
     *o++ = (uint8_t)c;
   } else if (c < 0x800) {
@@ -112,11 +115,8 @@ uint8_t *json_put_code_point(uint8_t *o, uint32_t c) {
   return o;
 }
 
-/* Rewrite the escapes of a string body into the arena.  The body was already
- * checked, and no escape is longer decoded than written, so n bytes suffice. */
-static bool unescape(parser *ps, const uint8_t *s, size_t n, json_value *v) {
-  uint8_t *out = arena_alloc(ps->arena, n + 1), *o = out;
-  if (!out) return false;
+uint8_t *json_unescape(uint8_t *o, const uint8_t *s, size_t n, bool stop_at_nul,
+                       bool *lone_surrogate) {
   const uint8_t *end = s + n;
   while (s < end) {
     const uint8_t *backslash = memchr(s, '\\', (size_t)(end - s));
@@ -136,6 +136,7 @@ static bool unescape(parser *ps, const uint8_t *s, size_t n, json_value *v) {
       case 'u': {
         uint32_t u = (uint32_t)json_hex4(s);
         s += 4;
+        if (!u && stop_at_nul) return o;
         if (u >= 0xD800 && u < 0xDC00 && end - s >= 6 && s[0] == '\\' && s[1] == 'u') {
           int low = json_hex4(s + 2);
           if (low >= 0xDC00 && low < 0xE000) {
@@ -143,14 +144,25 @@ static bool unescape(parser *ps, const uint8_t *s, size_t n, json_value *v) {
             s += 6;
           }
         }
-        if (u >= 0xD800 && u < 0xE000) v->flags |= JSON_LONE_SURROGATE;
+        if (u >= 0xD800 && u < 0xE000 && lone_surrogate) *lone_surrogate = true;
         o = json_put_code_point(o, u);
         break;
       }
       default: *o++ = c; /* '"', '\\' and '/' stand for themselves */
     }
   }
+  return o;
+}
+
+/* Rewrite the escapes of a string body into the arena.  The body was already
+ * checked, and no escape is longer decoded than written, so n bytes suffice. */
+static bool unescape(parser *ps, const uint8_t *s, size_t n, json_value *v) {
+  uint8_t *out = arena_alloc(ps->arena, n + 1);
+  if (!out) return false;
+  bool lone_surrogate = false;
+  uint8_t *o = json_unescape(out, s, n, false, &lone_surrogate);
   *o = 0;
+  if (lone_surrogate) v->flags |= JSON_LONE_SURROGATE;
   v->u.string = (const char *)out;
   v->length = (uint32_t)(o - out);
   return true;

@@ -41,11 +41,13 @@ typedef struct json_value {
 SHORN_PRIVATE shorn_code json_parse(arena *a, const char *text, size_t length, json_value **out,
                       shorn_error *error);
 
-/* The value of four hex digits, or -1 when they are not all hex digits. */
-SHORN_PRIVATE int json_hex4(const uint8_t *p);
-/* Write a code point as UTF-8 (a surrogate as its three WTF-8 bytes) and
- * return the end. */
-SHORN_PRIVATE uint8_t *json_put_code_point(uint8_t *o, uint32_t c);
+/* Decode the escapes of a string body s[0..n) whose escapes are valid into
+ * o, which needs room for n bytes: no escape is longer decoded than written.
+ * A lone surrogate stays one, three bytes of WTF-8, and sets
+ * *lone_surrogate (when not NULL).  With `stop_at_nul` an escaped NUL ends
+ * the string, as SQLite 3.40 reads it.  Returns the end of what it wrote. */
+SHORN_PRIVATE uint8_t *json_unescape(uint8_t *o, const uint8_t *s, size_t n, bool stop_at_nul,
+                                     bool *lone_surrogate);
 
 /* The value of the last member named `key`, or NULL. */
 SHORN_PRIVATE const json_value *json_get(const json_value *object, const char *key, size_t key_length);

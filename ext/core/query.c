@@ -254,14 +254,14 @@ static bool pass_value(decoder *d, const shape *s) {
     case SHAPE_ANY:
       if (!pass_bytes(d, 1)) return false;
       switch (d->p[-1]) {
-        case 0:
-        case 1:
-        case 2: return true;
-        case 3: return pass_varint(d);
-        case 4: return pass_bytes(d, 8);
-        case 5: return pass_body(d);
-        case 6: return pass_count(d, &n) && pass_many(d, &dynamic_value, n);
-        case 7: return pass_entries(d, &dynamic_value);
+        case DYNAMIC_NULL:
+        case DYNAMIC_FALSE:
+        case DYNAMIC_TRUE: return true;
+        case DYNAMIC_INTEGER: return pass_varint(d);
+        case DYNAMIC_NUMBER: return pass_bytes(d, 8);
+        case DYNAMIC_STRING: return pass_body(d);
+        case DYNAMIC_ARRAY: return pass_count(d, &n) && pass_many(d, &dynamic_value, n);
+        case DYNAMIC_OBJECT: return pass_entries(d, &dynamic_value);
         default: return false;
       }
   }
@@ -362,7 +362,7 @@ static shorn_code find_member(query *q, const query_node *n, const path_step *st
   q->d.p = n->at;
   if (s->kind == SHAPE_RECORD) return find_entry(q, s->u.record, step, out);
   if (s->kind == SHAPE_ANY) {
-    if (*n->at != 7) return SHORN_OK;
+    if (*n->at != DYNAMIC_OBJECT) return SHORN_OK;
     q->d.p++;
     return find_entry(q, &dynamic_value, step, out);
   }
@@ -447,7 +447,7 @@ static shorn_code find_element(query *q, const query_node *n, const path_step *s
       return SHORN_OK;
     }
     case SHAPE_ANY:
-      if (*n->at != 6) return SHORN_OK;
+      if (*n->at != DYNAMIC_ARRAY) return SHORN_OK;
       q->d.p++;
       element = &dynamic_value;
       if ((rc = read_uvarint(&q->d, &count))) return rc;

@@ -118,7 +118,6 @@ static shape *translate_node(translator *t, const json_value *node);
  * "/"; control characters and lone surrogates are percent-encoded so that a
  * path is always printable UTF-8. */
 static bool put_segment(shorn_buffer *b, const char *s, size_t n) {
-  static const char hex[] = "0123456789ABCDEF";
   bool ok = true;
   for (size_t i = 0; ok && i < n; i++) {
     uint8_t c = (uint8_t)s[i];
@@ -133,7 +132,8 @@ static bool put_segment(shorn_buffer *b, const char *s, size_t n) {
       ok = buffer_byte(b, c);
     for (size_t k = 0; ok && k < encoded; k++) {
       uint8_t e = (uint8_t)s[i + k];
-      char text[3] = {'%', hex[e >> 4], hex[e & 15]};
+      char text[3] = {'%'};
+      hex_byte(text + 1, e, true);
       ok = buffer_append(b, text, 3);
     }
     if (encoded) i += encoded - 1;

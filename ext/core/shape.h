@@ -33,6 +33,18 @@ typedef enum shape_kind {
   SHAPE_REF       /* back edge of a cycle: definition `index` */
 } shape_kind;
 
+/* A dynamic value's (SHAPE_ANY's) tag byte, and what follows it. */
+typedef enum dynamic_tag {
+  DYNAMIC_NULL = 0,    /* nothing */
+  DYNAMIC_FALSE = 1,   /* nothing */
+  DYNAMIC_TRUE = 2,    /* nothing */
+  DYNAMIC_INTEGER = 3, /* a safe integer, ZigZag varint */
+  DYNAMIC_NUMBER = 4,  /* any other number, float64 little-endian */
+  DYNAMIC_STRING = 5,  /* varint byte length, then UTF-8 */
+  DYNAMIC_ARRAY = 6,   /* varint count, then dynamic values */
+  DYNAMIC_OBJECT = 7   /* varint count, then key and dynamic value pairs, as a record */
+} dynamic_tag;
+
 /* JSON type names in the order a type-disjoint union sorts them. */
 typedef enum json_kind {
   KIND_ARRAY,

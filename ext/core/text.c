@@ -102,8 +102,6 @@ static const uint8_t escape_class[256] = {
     [0xED] = 2,
 };
 
-static const char hex_digits[] = "0123456789abcdef";
-
 /* Copy s[0..n) to o up to the first byte that JSON.stringify escapes, or
  * that needs a closer look: without `utf8`, 0xED (a lone surrogate may
  * start there); with `utf8`, past the whole blocks, any byte above ASCII,
@@ -148,8 +146,7 @@ static uint8_t *escape_ascii(uint8_t *o, uint8_t c) {
     case '\r': *o++ = 'r'; break;
     default:
       memcpy(o, "u00", 3);
-      o[3] = hex_digits[c >> 4];
-      o[4] = hex_digits[c & 15];
+      hex_byte((char *)o + 3, c, false);
       o += 5;
   }
   return o;
@@ -219,10 +216,8 @@ static ALWAYS_INLINE int json_string(shorn_buffer *b, const uint8_t *s, size_t n
     } else if (i + 2 < n && s[i + 1] >= 0xA0) { /* 0xED, a lone surrogate */
       uint32_t u = 0xD000 | (uint32_t)(s[i + 1] & 0x3F) << 6 | (s[i + 2] & 0x3F);
       memcpy(o, "\\u", 2);
-      o[2] = hex_digits[u >> 12];
-      o[3] = hex_digits[(u >> 8) & 15];
-      o[4] = hex_digits[(u >> 4) & 15];
-      o[5] = hex_digits[u & 15];
+      hex_byte((char *)o + 2, (uint8_t)(u >> 8), false);
+      hex_byte((char *)o + 4, (uint8_t)u, false);
       o += 6;
       i += 3;
     } else {

@@ -1,5 +1,5 @@
-/* text.h — UTF-8 validation, JavaScript's UTF-16 string order, and JSON
- * string escapes as JSON.stringify writes them. */
+/* text.h — UTF-8 validation, hex digits, JavaScript's UTF-16 string order,
+ * and JSON string escapes as JSON.stringify writes them. */
 #ifndef SHORN_TEXT_H
 #define SHORN_TEXT_H
 
@@ -55,6 +55,21 @@ static inline size_t utf8_sequence(const uint8_t *s, size_t n) {
   for (size_t k = 2; k < len; k++)
     if ((s[k] & 0xC0) != 0x80) return 0;
   return len;
+}
+
+/* A byte's two hex digits at o; returns the end.  Lowercase is how
+ * JSON.stringify's \u escapes, UUIDs and fingerprints spell them; RFC 3986
+ * asks uppercase of percent-encoding. */
+static inline char *hex_byte(char *o, uint8_t b, bool upper) {
+  const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  o[0] = digits[b >> 4];
+  o[1] = digits[b & 15];
+  return o + 2;
+}
+
+/* n bytes as 2n lowercase hex digits (no NUL), as fingerprints are spelled. */
+static inline void hex_bytes(char *out, const uint8_t *bytes, size_t n) {
+  for (size_t i = 0; i < n; i++) out = hex_byte(out, bytes[i], false);
 }
 
 /* Compare two WTF-8 strings as JavaScript compares strings: by UTF-16 code

@@ -73,12 +73,12 @@ static int identity(shorn_buffer *id, const shape *s, const uint8_t *p, size_t n
   switch (s->kind) {
     case SHAPE_ANY:
       switch (*q++) {
-        case 0: ok = put_identity(id, ID_NULL, NULL, 0); break;
-        case 1: ok = put_identity(id, ID_BOOLEAN, "\0", 1); break;
-        case 2: ok = put_identity(id, ID_BOOLEAN, "\1", 1); break;
-        case 3: ok = put_number(id, zigzag_value(&q)); break;
-        case 4: ok = put_number(id, load_f64_le(q)); break;
-        case 5:
+        case DYNAMIC_NULL: ok = put_identity(id, ID_NULL, NULL, 0); break;
+        case DYNAMIC_FALSE: ok = put_identity(id, ID_BOOLEAN, "\0", 1); break;
+        case DYNAMIC_TRUE: ok = put_identity(id, ID_BOOLEAN, "\1", 1); break;
+        case DYNAMIC_INTEGER: ok = put_number(id, zigzag_value(&q)); break;
+        case DYNAMIC_NUMBER: ok = put_number(id, load_f64_le(q)); break;
+        case DYNAMIC_STRING:
           known_varint(&q);
           ok = put_identity(id, ID_STRING, q, (size_t)(end - q));
           break;

@@ -9,6 +9,8 @@
 
 #include "sqlite/connection.h"
 
+#include "core/text.h"
+
 /* So results can be handed to SQLite without a copy, and so SQLite's memory
  * accounting and fault injection see the codec's allocations too. */
 static void *sqlite_realloc(void *p, size_t n) { return sqlite3_realloc64(p, n); }
@@ -27,14 +29,6 @@ void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error 
   memcpy(text + n, ": ", 2);
   shorn_error_format(error, text + n + 2, sizeof text - n - 2);
   sqlite3_result_error(ctx, text, -1);
-}
-
-void shorn_hex(const unsigned char *bytes, int n, char *out) {
-  static const char digits[] = "0123456789abcdef";
-  for (int i = 0; i < n; i++) {
-    out[2 * i] = digits[bytes[i] >> 4];
-    out[2 * i + 1] = digits[bytes[i] & 15];
-  }
 }
 
 /* ---- the schema cache ---------------------------------------------------- */
@@ -233,7 +227,7 @@ shorn_compiled *shorn_prefixed_schema(sqlite3_context *ctx, const uint8_t *data,
                     SHORN_REGISTRY_WIDTH, (int)n);
   } else {
     char hex[2 * SHORN_REGISTRY_WIDTH];
-    shorn_hex(data, SHORN_REGISTRY_WIDTH, hex);
+    hex_bytes(hex, data, SHORN_REGISTRY_WIDTH);
     c = registered_schema(sqlite3_user_data(ctx), SHORN_KEY_FINGERPRINT, hex, sizeof hex, "shorn_decode", &f);
   }
   if (!c) shorn_report_failure(ctx, &f);

@@ -142,9 +142,6 @@ static inline int shorn_payload(sqlite3_value *v, const uint8_t **data, size_t *
 }
 SHORN_PRIVATE void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc);
 
-/* `n` bytes as 2n lowercase hex digits (no NUL), as fingerprints are spelled. */
-SHORN_PRIVATE void shorn_hex(const unsigned char *bytes, int n, char *out);
-
 /* ---- registration -------------------------------------------------------- */
 
 /* What the layer's files register: functions and virtual table modules, each

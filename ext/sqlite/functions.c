@@ -12,6 +12,8 @@
 
 #include "sqlite/functions.h"
 
+#include "core/text.h"
+
 static bool any_null(int argc, sqlite3_value **argv) {
   for (int i = 0; i < argc; i++)
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return true;
@@ -92,7 +94,7 @@ static void fingerprint_function(sqlite3_context *ctx, int argc, sqlite3_value *
   shorn_error error;
   shorn_schema_fingerprint(c->schema, width, bytes, &error);
   char hex[8];
-  shorn_hex(bytes, width, hex);
+  hex_bytes(hex, bytes, (size_t)width);
   sqlite3_result_text(ctx, hex, 2 * width, SQLITE_TRANSIENT);
 }
 

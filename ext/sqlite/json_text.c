@@ -48,7 +48,6 @@ bool json_text_integer(const char *json, size_t n, int64_t *value) {
 
 bool json_text_unescape(const char *s, size_t n, shorn_buffer *scratch, const char **value,
                         size_t *length) {
-  const char *end = s + n;
   if (!memchr(s, '\\', n)) {
     *value = s;
     *length = n;
@@ -56,35 +55,8 @@ bool json_text_unescape(const char *s, size_t n, shorn_buffer *scratch, const ch
   }
   scratch->length = 0;
   if (!buffer_reserve(scratch, n)) return false;
-  uint8_t *o = scratch->data;
-  while (s < end) {
-    if (*s != '\\') {
-      *o++ = (uint8_t)*s++;
-      continue;
-    }
-    char c = s[1];
-    s += 2;
-    if (c != 'u') {
-      *o++ = c == 'b'   ? '\b'
-             : c == 'f' ? '\f'
-             : c == 'n' ? '\n'
-             : c == 'r' ? '\r'
-             : c == 't' ? '\t'
-                        : (uint8_t)c;
-      continue;
-    }
-    uint32_t u = (uint32_t)json_hex4((const uint8_t *)s);
-    s += 4;
-    /* SQLite 3.40 ends the string at an escaped NUL. */
-    if (!u) break;
-    if ((u & 0xFC00) == 0xD800 && end - s >= 6 && s[0] == '\\' && s[1] == 'u' &&
-        (json_hex4((const uint8_t *)s + 2) & 0xFC00) == 0xDC00) {
-      u = 0x10000 + ((u & 0x3FF) << 10) + ((uint32_t)json_hex4((const uint8_t *)s + 2) & 0x3FF);
-      s += 6;
-    }
-    /* A lone surrogate stays one, three bytes of WTF-8, as SQLite writes it. */
-    o = json_put_code_point(o, u);
-  }
+  /* The parser's escapes, but SQLite 3.40 ends the string at an escaped NUL. */
+  uint8_t *o = json_unescape(scratch->data, (const uint8_t *)s, n, true, NULL);
   *value = (const char *)scratch->data;
   *length = (size_t)(o - scratch->data);
   return true;
@@ -279,9 +251,11 @@ shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, j
     case SHAPE_BYTES: *type = JSON_TEXT_STRING; return SHORN_OK;
     case SHAPE_ANY:
       /* Strings and containers by their tag, without writing them out. */
-      if (*n.at >= 5 && *n.at <= 7) {
-        *type = *n.at == 5 ? JSON_TEXT_STRING : *n.at == 6 ? JSON_TEXT_ARRAY : JSON_TEXT_OBJECT;
-        return SHORN_OK;
+      switch (*n.at) {
+        case DYNAMIC_STRING: *type = JSON_TEXT_STRING; return SHORN_OK;
+        case DYNAMIC_ARRAY: *type = JSON_TEXT_ARRAY; return SHORN_OK;
+        case DYNAMIC_OBJECT: *type = JSON_TEXT_OBJECT; return SHORN_OK;
+        default: break;
       }
       break;
     default: break;

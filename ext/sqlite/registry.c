@@ -18,6 +18,8 @@
 
 #include "sqlite/registry.h"
 
+#include "core/text.h"
+
 #define REGISTRY_TABLE SHORN_REGISTRY_TABLE
 
 /* The shadow table in a statement template: "%w"."%w_data", filled in with
@@ -341,7 +343,7 @@ static int registry_write(registry_vtab *vt, sqlite3_value **argv, sqlite3_int64
   unsigned char bytes[SHORN_REGISTRY_WIDTH];
   char fingerprint[2 * SHORN_REGISTRY_WIDTH];
   shorn_schema_fingerprint(schema, SHORN_REGISTRY_WIDTH, bytes, &error);
-  shorn_hex(bytes, SHORN_REGISTRY_WIDTH, fingerprint);
+  hex_bytes(fingerprint, bytes, SHORN_REGISTRY_WIDTH);
 
   int rc = clash_check(vt, argv[0], name, name_length, signature, signature_length, fingerprint);
   if (rc == SQLITE_OK &&
