@@ -6,22 +6,13 @@
  * freed after it is closed must come and go through that allocator, whatever
  * the extension does; valgrind runs this.
  */
-#include <stdio.h>
-#include <string.h>
-
 #include <sqlite3.h>
 
 #include "shorn.h"
 
-static int failed;
-#define CHECK(cond) \
-  ((cond) ? (void)0 : (void)(failed++, fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond)))
+#include "../unit/check.h"
+#include "person.h"
 
-static const char person[] =
-    "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},"
-    "\"age\":{\"type\":\"integer\",\"minimum\":0},\"sex\":{\"enum\":[\"M\",\"F\",\"X\"]}},"
-    "\"required\":[\"name\",\"age\",\"sex\"],\"additionalProperties\":false}";
-static const char grace[] = "{\"name\":\"Grace\",\"age\":45,\"sex\":\"F\"}";
 
 /* The first column of the one row `sql` returns, as text, into `out`. */
 static void query(sqlite3 *db, const char *sql, char *out, size_t cap) {
@@ -49,12 +40,12 @@ int main(void) {
   for (size_t i = 0; i < payload.length; i++) snprintf(hex + 2 * i, 3, "%02X", payload.data[i]);
   snprintf(sql, sizeof sql, "SELECT hex(shorn_encode('%s', '%s'))", grace, person);
   query(db, sql, got, sizeof got);
-  CHECK(strcmp(got, hex) == 0);
+  CHECK_STR(got, hex);
   snprintf(sql, sizeof sql, "SELECT shorn_decode(x'%s', '%s')", hex, person);
   query(db, sql, got, sizeof got);
-  CHECK(strcmp(got, "{\"age\":45,\"name\":\"Grace\",\"sex\":\"F\"}") == 0);
+  CHECK_STR(got, grace_decoded);
   query(db, "SELECT shorn_version()", got, sizeof got);
-  CHECK(strcmp(got, SHORN_VERSION) == 0);
+  CHECK_STR(got, SHORN_VERSION);
   CHECK(sqlite3_close(db) == SQLITE_OK);
 
   /* After the connection: the core's own schema and buffer still work and
@@ -65,6 +56,5 @@ int main(void) {
   shorn_buffer_free(&payload);
   shorn_schema_free(schema);
   sqlite3_reset_auto_extension();
-  printf("embed: %d failed\n", failed);
-  return failed != 0;
+  return check_report("embed");
 }
