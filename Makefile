@@ -2,8 +2,8 @@
 #   make        build/shorn.so (.dylib, .dll), the loadable extension, and
 #               build/shorn, the command
 #   make demo   the SQL tutorial in the sqlite3 shell, extension loaded
-#   make test   every test: unit, vectors, SQL, Python, the builds users make;
-#               sanitizers; valgrind
+#   make test   every test: unit, vectors, SQL, Python, the builds users make,
+#               Zod, Valibot and ArkType schemas; sanitizers; valgrind
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make bench  shorn against SQLite's JSON functions (scripts/bench-results.md)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
@@ -44,7 +44,7 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable check-builds test demo bench amalgamation install check-install fuzz clean
+.PHONY: all deps check check-loadable check-builds check-validators test demo bench amalgamation install check-install fuzz clean
 all: $(EXTENSION) $(BUILD)/shorn
 
 deps:
@@ -157,11 +157,22 @@ check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION)
 	tests/builds/symbols.sh $(BUILD)/libshorn.a $(EXTENSION)
 	$(PYTHON) tests/builds/layers.py ext
 
+# Schemas written with Zod, Valibot and ArkType (npm, versions locked in
+# tests/validators), emitted as JSON Schema by each library, through the
+# extension; then docs/validators.md's examples.  Node and npm come from the
+# machine, or from Debian when it has none.
+check-validators: all
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
+	npm ci --prefix tests/validators --no-audit --no-fund --loglevel=error >/dev/null
+	node tests/validators/schemas.mjs > $(BUILD)/validators.jsonl
+	$(PYTHON) tests/validators/check.py $(abspath $(BUILD)/shorn) $(BUILD)/validators.jsonl \
+	  docs/validators.md tests/validators/schemas.mjs
+
 SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 test: deps
-	$(MAKE) check check-loadable check-builds
+	$(MAKE) check check-loadable check-builds check-validators
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile

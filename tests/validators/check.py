@@ -1,0 +1,158 @@
+"""What Zod, Valibot and ArkType emit, through the extension; then the guide.
+
+    check.py EXTENSION CASES.jsonl docs/validators.md tests/validators/schemas.mjs
+
+CASES.jsonl is what schemas.mjs prints: per library and case, the JSON Schema
+the library's converter emitted (or the error it threw), what the case
+expects of it, and the validator's verdict on each sample.  Each schema must
+compile to its signature, each accepted value encode and decode back to the
+validator's output (as shorn_decode writes it: keys in UTF-16 order,
+JavaScript's numbers), and each refusal be the error expected.  Then every
+example of the guide: its SQL gives the results written under it, every
+JSON quoted in that SQL is a schema or a value of the cases, and its code
+(JavaScript blocks, and the libraries' columns of its tables) is found in
+schemas.mjs.
+"""
+import json
+import re
+import sqlite3
+import sys
+
+
+def connect(extension):
+    db = sqlite3.connect(":memory:")
+    db.enable_load_extension(True)
+    db.load_extension(extension)
+    db.enable_load_extension(False)
+    return db
+
+
+def query(db, sql, *args):
+    """The first row as the sqlite3 shell prints it, or the error's text."""
+    try:
+        row = db.execute(sql, args).fetchone()
+    except sqlite3.Error as e:
+        return "error: " + str(e)
+    return "|".join(str(x) for x in row)
+
+
+def dump(value):
+    """JSON text to compare JSON values by, whatever their key order."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def without_dialect(schema):
+    return {k: v for k, v in schema.items() if k != "$schema"}
+
+
+class Checks:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def expect(self, what, got, expected):
+        if got == expected:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f"FAIL {what}:\n  got      {got}\n  expected {expected}")
+
+
+def check_case(db, checks, case):
+    name = f"{case['lib']} {case['name']!r}"
+    if "error" in case:
+        checks.expect(f"{name}: the converter", "throws: " + case["error"], "throws: " + str(case["throws"]))
+        return
+    checks.expect(f"{name}: the converter", "emits", "throws: " + case["throws"] if case["throws"] else "emits")
+    schema = case["schema"]
+    if case["jsonSchema"] is not None:
+        checks.expect(f"{name}: the JSON Schema", without_dialect(json.loads(schema)), case["jsonSchema"])
+    signature = query(db, "SELECT shorn_signature(?)", schema)
+    if case["compileError"] is not None:
+        checks.expect(f"{name}: the compile", signature, "error: " + case["compileError"])
+        return
+    checks.expect(f"{name}: the signature", signature, json.dumps(case["signature"], separators=(",", ":")))
+    for s in case["samples"]:
+        what = f"{name}: {s['kind']} {s['json']}"
+        verdict = "rejected" if s["kind"] == "rejected" else "accepted"
+        if s["kind"] == "rejected" or not s["accepted"]:
+            checks.expect(f"{what}: the validator", "accepted" if s["accepted"] else "rejected", verdict)
+            continue
+        if s["kind"] == "refused":
+            got = query(db, "SELECT hex(shorn_encode(?, ?))", s["json"], schema)
+            checks.expect(what, got, "error: shorn_encode: " + s["expect"])
+        else:
+            got = query(db, "SELECT shorn_decode(shorn_encode(?1, ?2), ?2)", s["json"], schema)
+            checks.expect(what, got, s["expect"])
+
+
+def sql_examples(doc):
+    """(statement, expected) pairs from the doc's ```sql blocks: the `-- `
+    lines after a statement are its result."""
+    for block in re.findall(r"```sql\n(.*?)```", doc, re.S):
+        statement, expected = [], []
+        for line in block.splitlines():
+            if line.startswith("-- "):
+                expected.append(line[3:])
+                continue
+            if expected:
+                yield " ".join(statement), "\n".join(expected)
+                statement, expected = [], []
+            statement.append(line)
+        yield " ".join(statement), "\n".join(expected)
+
+
+def check_doc(db, checks, cases, doc, script):
+    known = set()
+    for case in cases:
+        if "schema" in case:
+            known.add(dump(without_dialect(json.loads(case["schema"]))))
+        known.update(dump(json.loads(s["json"])) for s in case.get("samples", []))
+    for statement, expected in sql_examples(doc):
+        checks.expect(f"docs: {statement}", query(db, statement), expected)
+        for blob, literal in re.findall(r"([xX]?)'((?:[^']|'')*)'", statement):
+            if blob:
+                continue
+            try:
+                value = json.loads(literal.replace("''", "'"))
+            except ValueError:
+                continue
+            checks.expect(f"docs: {literal} is a schema or a value of the cases", dump(value) in known, True)
+    lines = [line.strip() for line in script.splitlines()]
+    code = [line.strip().rstrip(",;") for block in re.findall(r"```js\n(.*?)```", doc, re.S)
+            for line in block.splitlines()]
+    code += table_code(doc)
+    for c in filter(None, code):
+        checks.expect(f"docs: {c!r} is in schemas.mjs", any(c in x for x in lines), True)
+
+
+def table_code(doc):
+    """The code spans of a table's Zod, Valibot and ArkType columns."""
+    columns = []
+    for line in doc.splitlines():
+        if not line.startswith("|"):
+            columns = []
+            continue
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        if not columns:
+            columns = [i for i, c in enumerate(cells) if c in ("Zod", "Valibot", "ArkType")]
+            continue
+        for i in columns:
+            yield from re.findall(r"`([^`]+)`", cells[i])
+
+
+def main():
+    extension, cases_path, doc_path, script_path = sys.argv[1:]
+    db = connect(extension)
+    checks = Checks()
+    with open(cases_path, encoding="utf-8") as f:
+        cases = [json.loads(line) for line in f]
+    for case in cases:
+        check_case(db, checks, case)
+    with open(doc_path, encoding="utf-8") as f, open(script_path, encoding="utf-8") as g:
+        check_doc(db, checks, cases, f.read(), g.read())
+    print(f"validators: {checks.passed} passed, {checks.failed} failed")
+    sys.exit(1 if checks.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
