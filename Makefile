@@ -10,6 +10,12 @@
 #               one C file, to embed
 #   make install   the command to $(PREFIX)/bin; the extension, libshorn.a
 #               and shorn.pc to $(PREFIX)/lib; shorn.h to $(PREFIX)/include
+#   make node-package    build/sqlite-shorn-VERSION.tgz, the npm package, with
+#               the extension for this platform
+#   make python-package  the extension into bindings/python, then
+#               pip install --no-build-isolation ./bindings/python
+#   make check-bindings  both packages installed as a fresh user would, and
+#               tested (part of make test)
 
 CC      ?= cc
 CXX     ?= c++
@@ -20,7 +26,8 @@ PYTHON  := /usr/bin/python3
 SQLITE  := sqlite3
 
 # What a fresh Debian machine lacks for `make test` and `make demo`.
-PACKAGES := gcc g++ make libc6-dev libsqlite3-dev sqlite3 python3 valgrind pkgconf
+PACKAGES := gcc g++ make libc6-dev libsqlite3-dev sqlite3 python3 valgrind pkgconf \
+  python3-venv python3-wheel
 
 # The one definition of the version is SHORN_VERSION in ext/shorn.h.
 VERSION := $(shell sed -n 's/^\#define SHORN_VERSION "\(.*\)"/\1/p' ext/shorn.h)
@@ -44,7 +51,8 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable check-builds check-validators test demo bench amalgamation install check-install fuzz clean
+.PHONY: all deps check check-loadable check-builds check-validators test demo bench amalgamation install \
+  check-install fuzz clean node-package python-package check-bindings
 all: $(EXTENSION) $(BUILD)/shorn
 
 deps:
@@ -181,6 +189,7 @@ test: deps
 	$(VALGRIND) ./build/embed
 	@for h in $(FUZZERS); do $(VALGRIND) ./build/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
 	$(MAKE) check-install
+	$(MAKE) check-bindings
 
 demo: deps all
 	$(SQLITE) -bail -cmd ".load $(BUILD)/shorn" :memory: < sql/tutorial.sql
@@ -219,6 +228,34 @@ check-install: all
 	test "$$($$pc --modversion)" = "$(VERSION)" && \
 	$(CC) tests/builds/public_api.c $$($$pc --cflags --libs) -o $$dir/public_api && $$dir/public_api && \
 	echo "install: $(BINDIR)/shorn, $(LIBDIR)/shorn.$(SO), libshorn.a, shorn.pc and $(INCLUDEDIR)/shorn.h work"
+
+# ---- packages --------------------------------------------------------------
+# As sqlite-vec ships its own: the npm and the pip package each carry the
+# extension compiled here, for this platform, without its debug information.
+# npm's package keeps one per platform, lib/<process.platform>-<process.arch>/.
+NODE_PLATFORM = $(shell node -p 'process.platform + "-" + process.arch')
+NODE_PACKAGE := $(BUILD)/sqlite-shorn-$(VERSION).tgz
+
+$(NODE_PACKAGE): $(EXTENSION) $(addprefix bindings/node/,package.json index.js index.d.ts README.md)
+	@test "$$(node -p 'require("./bindings/node/package.json").version')" = $(VERSION) || \
+	  { echo "bindings/node/package.json: the version is not $(VERSION), shorn.h's" >&2; exit 1; }
+	mkdir -p bindings/node/lib/$(NODE_PLATFORM)
+	cp $(EXTENSION) bindings/node/lib/$(NODE_PLATFORM)/shorn.$(SO)
+	strip -S bindings/node/lib/$(NODE_PLATFORM)/shorn.$(SO)
+	cd bindings/node && npm pack --silent --pack-destination $(abspath $(BUILD)) >/dev/null
+node-package: $(NODE_PACKAGE)
+
+python-package: $(EXTENSION)
+	cp $(EXTENSION) bindings/python/sqlite_shorn/shorn.$(SO)
+	strip -S bindings/python/sqlite_shorn/shorn.$(SO)
+
+# Each package as a fresh user installs it, in a scratch folder, then tested
+# there: pip's into a venv of Debian's python3; npm's from the tarball, beside
+# better-sqlite3 built from source (a minute and more).  Node's test runner
+# goes last, so its count closes make test's output.
+check-bindings: python-package $(NODE_PACKAGE)
+	tests/bindings/python.sh $(PYTHON) bindings/python
+	tests/bindings/node.sh $(NODE_PACKAGE)
 
 # ---- fuzzing -------------------------------------------------------------
 # `make fuzz [FUZZ_SECONDS=60]`: each harness of tests/fuzz/, built with
@@ -262,6 +299,6 @@ fuzz: $(FUZZ_BUILD)/seeds/made
 	$(foreach h,$(FUZZERS),$(call run_fuzzer,$h))
 
 clean:
-	rm -rf build
+	rm -rf build bindings/node/lib bindings/python/sqlite_shorn/shorn.* bindings/python/build bindings/python/*.egg-info
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
