@@ -7,13 +7,16 @@
  * a fuzzer or any C program can use the codec on its own.
  *
  *   shorn_schema *s;  shorn_error e;  shorn_buffer out = {0};
- *   if (shorn_schema_compile(text, len, &s, &e) != SHORN_OK) ...
+ *   if (shorn_schema_compile(text, len, NULL, &s, &e) != SHORN_OK) ...
  *   if (shorn_encode(s, json, json_len, 0, &out, &e) != SHORN_OK) ...
  *   shorn_buffer_free(&out);  shorn_schema_free(s);
  *
  * Every function that can fail returns a shorn_code and, when it fails, fills
  * the caller's shorn_error.  A compiled schema is immutable, so one may be
- * shared by any number of threads.
+ * shared by any number of threads.  The core has no global state: memory
+ * comes from the allocator a schema was compiled with (for the schema and
+ * the scratch of every call on it) and from each buffer's own (for its
+ * bytes); NULL, in both places, is the C library's.
  */
 #ifndef SHORN_H
 #define SHORN_H
@@ -75,27 +78,40 @@ typedef struct shorn_error {
  * NUL-terminated, and returns the length it wrote. */
 size_t shorn_error_format(const shorn_error *error, char *out, size_t cap);
 
-/* A growable byte buffer.  Start it zeroed; `data` comes from the allocator
- * below and is released with shorn_buffer_free (or the allocator's free). */
+/* Where the core's memory comes from.  realloc(context, NULL, size)
+ * allocates; realloc(context, block, size) resizes a block it gave, or
+ * returns NULL and leaves the block as it was; free(context, block)
+ * releases one (never NULL).  Sizes are never 0.  The core keeps a pointer
+ * to the struct, which must outlive every schema and buffer given it, and
+ * calls it from whichever thread uses them: a schema shared by threads
+ * needs functions that any of them may call. */
+typedef struct shorn_allocator {
+  void *(*realloc)(void *context, void *block, size_t size);
+  void (*free)(void *context, void *block);
+  void *context;
+} shorn_allocator;
+
+/* A growable byte buffer.  Start it zeroed, `allocator` set if the C
+ * library's is not wanted; `data` is grown with that allocator and released
+ * with shorn_buffer_free (or the allocator's free), which keeps `allocator`
+ * for reuse. */
 typedef struct shorn_buffer {
   unsigned char *data;
   size_t length;
   size_t capacity;
+  const shorn_allocator *allocator; /* NULL: the C library's */
 } shorn_buffer;
 
 void shorn_buffer_free(shorn_buffer *buffer);
 
-/* Route every allocation of the core through `realloc_fn` and `free_fn`
- * (realloc_fn(NULL, n) allocates).  Process-wide; call it before any other
- * function, or never (the C library's allocator is the default). */
-void shorn_set_allocator(void *(*realloc_fn)(void *, size_t), void (*free_fn)(void *));
-
 typedef struct shorn_schema shorn_schema;
 
 /* Compile JSON Schema text (draft 2020-12, as Zod, Valibot and ArkType emit
- * it) into a codec.  The text need not outlive the schema. */
-shorn_code shorn_schema_compile(const char *text, size_t length, shorn_schema **out,
-                                shorn_error *error);
+ * it) into a codec.  The text need not outlive the schema; `allocator`
+ * (NULL: the C library's) must, since the schema and the scratch of every
+ * encode and decode with it are allocated with it. */
+shorn_code shorn_schema_compile(const char *text, size_t length, const shorn_allocator *allocator,
+                                shorn_schema **out, shorn_error *error);
 void shorn_schema_free(shorn_schema *schema);
 
 /* The canonical signature: the wire shape as JSON text, what the fingerprint

@@ -673,7 +673,7 @@ static void load_corpus(sqlite3 *db, const fixture *fx, corpus *c, int rows, int
   }
   sqlite3_finalize(st);
   shorn_error e;
-  if (shorn_schema_compile(fx->schema, strlen(fx->schema), &c->schema, &e))
+  if (shorn_schema_compile(fx->schema, strlen(fx->schema), NULL, &c->schema, &e))
     die("%s: %s", fx->name, e.message);
 }
 

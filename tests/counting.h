@@ -1,14 +1,18 @@
 /*
- * counting.h — an allocator for shorn_set_allocator that counts what the
- * codec holds, for the tests that bound memory and the fuzz harnesses:
- * bytes and blocks outstanding, the peak, calls; and that can fail a call.
+ * counting.h — a shorn_allocator that counts what the codec holds, for the
+ * tests that bound memory and the fuzz harnesses: bytes and blocks
+ * outstanding, the peak, calls; and that can fail a call.
  *
- *   shorn_set_allocator(counting_realloc, counting_free);
+ *   shorn_schema_compile(text, n, &counting_allocator, &s, &e);
+ *   shorn_buffer out = {.allocator = &counting_allocator};
  *   counting_mark();  ...work...  counted.peak - counted.mark
  *
- * Each block carries its size in a header in front of it, so frees are
- * counted exactly; the block itself comes from malloc, so ASan and valgrind
- * still see an overread past its end.
+ * Its context is the `counting` that counts, `counted` when NULL, so that
+ * several allocators can be told apart: each block carries its size and the
+ * counting that allocated it in a header in front of it, so frees are
+ * counted exactly, and a block freed or resized through another counting
+ * is counted as foreign by that one.  The block itself comes from malloc,
+ * so ASan and valgrind still see an overread past its end.
  */
 #ifndef SHORN_COUNTING_H
 #define SHORN_COUNTING_H
@@ -19,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shorn.h"
+
 typedef struct counting {
   size_t current, peak, mark; /* bytes held; most held since the mark; held at the mark */
   size_t blocks;              /* blocks held */
@@ -26,45 +32,65 @@ typedef struct counting {
   unsigned long fail_at;      /* fail that call (1-based); 0 never */
   bool persistent;            /* and every call after it */
   unsigned long failures;     /* calls failed on purpose */
+  unsigned long foreign;      /* blocks of another counting's freed or resized here */
 } counting;
 
 static counting counted;
 
-/* Room for the size, keeping malloc's alignment for the block after it. */
+/* Room for the size and the owner, keeping malloc's alignment for the block
+ * after it. */
 #define COUNTING_HEADER 16
+_Static_assert(sizeof(size_t) + sizeof(counting *) <= COUNTING_HEADER, "the header holds both");
+
+static inline counting *counting_of(void *context) { return context ? (counting *)context : &counted; }
 
 /* Whether the call being made now is one to fail. */
-static inline bool counting_should_fail(void) {
-  counted.calls++;
-  if (!counted.fail_at || counted.calls < counted.fail_at) return false;
-  if (counted.calls > counted.fail_at && !counted.persistent) return false;
-  counted.failures++;
+static inline bool counting_should_fail(counting *c) {
+  c->calls++;
+  if (!c->fail_at || c->calls < c->fail_at) return false;
+  if (c->calls > c->fail_at && !c->persistent) return false;
+  c->failures++;
   return true;
 }
 
-static inline void *counting_realloc(void *p, size_t n) {
-  if (counting_should_fail() || n > SIZE_MAX - COUNTING_HEADER) return NULL;
+/* Take the block whose header is at `base` off its owner's count, as `c`
+ * frees or resizes it. */
+static inline void counting_forget(counting *c, const char *base) {
+  size_t n;
+  counting *owner;
+  memcpy(&n, base, sizeof n);
+  memcpy(&owner, base + sizeof n, sizeof owner);
+  if (owner != c) c->foreign++;
+  owner->current -= n;
+  owner->blocks--;
+}
+
+static inline void *counting_realloc(void *context, void *p, size_t n) {
+  counting *c = counting_of(context);
+  if (counting_should_fail(c) || n > SIZE_MAX - COUNTING_HEADER) return NULL;
   char *base = p ? (char *)p - COUNTING_HEADER : NULL;
-  size_t old = 0;
-  if (base) memcpy(&old, base, sizeof old);
+  char old[COUNTING_HEADER];
+  if (base) memcpy(old, base, sizeof old);
   char *q = realloc(base, n + COUNTING_HEADER);
   if (!q) return NULL;
+  if (base) counting_forget(c, old);
   memcpy(q, &n, sizeof n);
-  counted.current = counted.current - old + n;
-  if (!base) counted.blocks++;
-  if (counted.current > counted.peak) counted.peak = counted.current;
+  memcpy(q + sizeof n, &c, sizeof c);
+  c->current += n;
+  c->blocks++;
+  if (c->current > c->peak) c->peak = c->current;
   return q + COUNTING_HEADER;
 }
 
-static inline void counting_free(void *p) {
+static inline void counting_free(void *context, void *p) {
   if (!p) return;
   char *base = (char *)p - COUNTING_HEADER;
-  size_t n;
-  memcpy(&n, base, sizeof n);
-  counted.current -= n;
-  counted.blocks--;
+  counting_forget(counting_of(context), base);
   free(base);
 }
+
+/* The allocator that counts in `counted`. */
+static const shorn_allocator counting_allocator = {counting_realloc, counting_free, NULL};
 
 /* What one call of the codec may hold at once, in the tests that bound
  * memory and in the fuzz harnesses: a small multiple of the bytes it read

@@ -27,7 +27,7 @@ static sqlite3_mem_methods system_methods;
 
 /* Blocks and bytes outstanding, by SQLite's own size of each block. */
 static void *mem_malloc(int n) {
-  if (counting_should_fail()) return NULL;
+  if (counting_should_fail(&counted)) return NULL;
   void *p = system_methods.xMalloc(n);
   if (p) counted.blocks++, counted.current += (size_t)system_methods.xSize(p);
   return p;
@@ -41,7 +41,7 @@ static void mem_free(void *p) {
 }
 
 static void *mem_realloc(void *p, int n) {
-  if (counting_should_fail()) return NULL;
+  if (counting_should_fail(&counted)) return NULL;
   size_t old = (size_t)system_methods.xSize(p);
   void *q = system_methods.xRealloc(p, n);
   if (q) counted.current = counted.current - old + (size_t)system_methods.xSize(q);

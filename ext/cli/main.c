@@ -416,7 +416,7 @@ static int compile_schema(const char *path, shorn_schema **schema) {
   int status = read_file(path, "stdin", &text);
   shorn_error error;
   if (status == STATUS_OK &&
-      shorn_schema_compile((const char *)bytes_of(&text), text.length, schema, &error) != SHORN_OK)
+      shorn_schema_compile((const char *)bytes_of(&text), text.length, NULL, schema, &error) != SHORN_OK)
     status = report(0, display_name(path, "stdin"), &error);
   shorn_buffer_free(&text);
   return status;

@@ -309,6 +309,7 @@ typedef struct conversion {
   power power[LEVELS_MAX];
   uint32_t *slot[LEVELS_MAX]; /* room for each computed power, j >= 1 */
   uint32_t *block; /* the allocation, or NULL when `local` holds everything */
+  const shorn_allocator *allocator; /* block's */
   uint32_t local[LOCAL_LIMBS];
 } conversion;
 
@@ -356,7 +357,8 @@ static size_t convert(const conversion *c, uint32_t *r, const uint32_t *x, size_
 
 /* Lay out the conversion of an n-limb input to `base` and allocate its room;
  * the caller then fills c->input.  False when out of memory. */
-static bool conversion_begin(conversion *c, uint64_t base, size_t n) {
+static bool conversion_begin(conversion *c, const shorn_allocator *a, uint64_t base, size_t n) {
+  c->allocator = a;
   c->base = base;
   c->n = n;
   c->levels = 0;
@@ -376,7 +378,7 @@ static bool conversion_begin(conversion *c, uint64_t base, size_t n) {
   c->block = NULL;
   uint32_t *room = c->local;
   if (total > LOCAL_LIMBS) {
-    room = c->block = mem_calloc(total, sizeof *room);
+    room = c->block = mem_calloc(a, total, sizeof *room);
     if (!room) return false;
   }
   c->input = room;
@@ -411,14 +413,15 @@ static size_t conversion_run(conversion *c) {
   return convert(c, c->output, c->input, c->n, c->scratch);
 }
 
-static void conversion_end(conversion *c) { mem_free(c->block); }
+static void conversion_end(conversion *c) { mem_free(c->allocator, c->block); }
 
 /* ---- the two directions -------------------------------------------------- */
 
-bool bigint_json(shorn_buffer *b, bool negative, const uint8_t *magnitude, size_t n) {
+bool bigint_json(const shorn_allocator *a, shorn_buffer *b, bool negative, const uint8_t *magnitude,
+                 size_t n) {
   conversion c;
   size_t limbs = (n + 3) / 4;
-  if (!conversion_begin(&c, DECIMAL_BASE, limbs)) return false;
+  if (!conversion_begin(&c, a, DECIMAL_BASE, limbs)) return false;
   memset(c.input, 0, limbs * sizeof *c.input);
   for (size_t i = 0; i < n; i++) c.input[i / 4] |= (uint32_t)magnitude[i] << (8 * (i % 4));
   size_t length = conversion_run(&c);
@@ -448,7 +451,7 @@ bool bigint_json(shorn_buffer *b, bool negative, const uint8_t *magnitude, size_
   return ok;
 }
 
-bigint_status bigint_encode(shorn_buffer *b, const char *s, size_t n) {
+bigint_status bigint_encode(const shorn_allocator *a, shorn_buffer *b, const char *s, size_t n) {
   /* BigInt's own spelling only: no sign but '-', no leading zero, no -0. */
   bool negative = n && s[0] == '-';
   const char *digits = s + negative;
@@ -460,7 +463,7 @@ bigint_status bigint_encode(shorn_buffer *b, const char *s, size_t n) {
 
   conversion c;
   size_t limbs = (count + 8) / 9;
-  if (!conversion_begin(&c, BINARY_BASE, limbs)) return BIGINT_NOMEM;
+  if (!conversion_begin(&c, a, BINARY_BASE, limbs)) return BIGINT_NOMEM;
   /* Nine digits a limb, counted from the last digit. */
   for (size_t k = 0; k < limbs; k++) {
     size_t end = count - 9 * k, start = end > 9 ? end - 9 : 0;

@@ -10,12 +10,15 @@
  * input allocated once; short values, the common case, allocate nothing. */
 
 /* A BigInt's decimal spelling, as a JSON string, from its little-endian
- * magnitude.  False when out of memory. */
-SHORN_PRIVATE bool bigint_json(shorn_buffer *b, bool negative, const uint8_t *magnitude, size_t n);
+ * magnitude; a long one's work space comes from `a` (the schema's).  False
+ * when out of memory. */
+SHORN_PRIVATE bool bigint_json(const shorn_allocator *a, shorn_buffer *b, bool negative, const uint8_t *magnitude,
+                               size_t n);
 /* Append the wire form (header, magnitude) of a decimal spelling:
  * BIGINT_SPELLING unless it is BigInt's own ('-' only, no leading zero, no
  * -0), BIGINT_TOO_LARGE beyond a 64 MiB magnitude. */
 typedef enum bigint_status { BIGINT_OK, BIGINT_SPELLING, BIGINT_TOO_LARGE, BIGINT_NOMEM } bigint_status;
-SHORN_PRIVATE bigint_status bigint_encode(shorn_buffer *b, const char *decimal, size_t n);
+SHORN_PRIVATE bigint_status bigint_encode(const shorn_allocator *a, shorn_buffer *b, const char *decimal,
+                                          size_t n);
 
 #endif

@@ -287,7 +287,8 @@ static shorn_code decode_bigint(decoder *d) {
   const uint8_t *magnitude = NULL;
   if ((rc = take(d, &magnitude, (size_t)n))) return rc;
   if (n && magnitude[n - 1] == 0) return fail_at(d, d->p, "Non-canonical bigint");
-  if (d->out && !bigint_json(d->out, header & 1, magnitude, (size_t)n)) return decoder_nomem(d);
+  if (d->out && !bigint_json(d->allocator, d->out, header & 1, magnitude, (size_t)n))
+    return decoder_nomem(d);
   return SHORN_OK;
 }
 
@@ -389,7 +390,7 @@ static shorn_code decode_array(decoder *d, const shape *s) {
   }
   EMIT_CHAR(d, '[');
   if (s->kind == SHAPE_SET) {
-    unique_set set = {0};
+    unique_set set = {.identities.allocator = d->allocator};
     rc = decode_elements(d, element, 0, count, true, &set);
     unique_free(&set);
   } else {
@@ -424,7 +425,7 @@ static shorn_code decode_map(decoder *d, const shape *s) {
   shorn_code rc = read_count(d, width, "Map size", &count);
   if (rc) return rc;
   EMIT_CHAR(d, '[');
-  unique_set keys = {0};
+  unique_set keys = {.identities.allocator = d->allocator};
   rc = decode_map_entries(d, s, count, &keys);
   unique_free(&keys);
   if (rc) return rc;
@@ -548,13 +549,11 @@ typedef struct span_list {
   size_t count, capacity;
 } span_list;
 
-static member_span *span_push(span_list *l) {
+static member_span *span_push(const shorn_allocator *a, span_list *l) {
   if (l->count == l->capacity) {
-    size_t cap = l->capacity ? l->capacity * 2 : 16;
-    member_span *p = mem_realloc(l->items, cap * sizeof *p);
+    member_span *p = array_grow(a, l->items, &l->capacity, l->count + 1, sizeof *p, NULL);
     if (!p) return NULL;
     l->items = p;
-    l->capacity = cap;
   }
   return &l->items[l->count++];
 }
@@ -563,7 +562,7 @@ static shorn_code merge_members(decoder *d, size_t base, const span_list *l, siz
   shorn_buffer *out = d->out;
   size_t length = out->length - base;
   if (!l->count || !buffer_reserve(out, l->count)) return l->count ? decoder_nomem(d) : SHORN_OK;
-  unsigned char *copy = mem_alloc(length);
+  unsigned char *copy = mem_alloc(d->allocator, length);
   if (!copy) return decoder_nomem(d);
   memcpy(copy, out->data + base, length);
   out->length = base;
@@ -579,7 +578,7 @@ static shorn_code merge_members(decoder *d, size_t base, const span_list *l, siz
     memcpy(out->data + out->length, copy + (m->start - base), m->end - m->start);
     out->length += m->end - m->start;
   }
-  mem_free(copy);
+  mem_free(d->allocator, copy);
   return SHORN_OK;
 }
 
@@ -591,7 +590,7 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
     if (!field_present(f, bitmap)) continue;
     if (marks) marks[i] = d->p;
     if (d->out) {
-      member_span *m = span_push(spans);
+      member_span *m = span_push(d->allocator, spans);
       if (!m) return decoder_nomem(d);
       m->key = f->key, m->key_length = f->key_length, m->start = d->out->length;
     }
@@ -611,7 +610,7 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
     if ((rc = read_record_key(d, &keys, &key, &n))) return rc;
     if (!repeated && object_find_field(s, (const char *)key, n)) repeated = key, repeated_length = n;
     if (d->out) {
-      member_span *m = span_push(spans);
+      member_span *m = span_push(d->allocator, spans);
       if (!m) return decoder_nomem(d);
       m->key = (const char *)key, m->key_length = n, m->start = d->out->length;
     }
@@ -634,7 +633,7 @@ static shorn_code decode_open_object(decoder *d, const shape *s, const uint8_t *
   span_list spans = {0};
   shorn_code rc = decode_open_members(d, s, bitmap, marks, &spans, &declared);
   if (!rc && d->out) rc = merge_members(d, base, &spans, declared);
-  mem_free(spans.items);
+  mem_free(d->allocator, spans.items);
   if (rc) return rc;
   EMIT_CHAR(d, '}');
   return SHORN_OK;
@@ -816,14 +815,15 @@ static ALWAYS_INLINE shorn_code decode_payload(const shorn_schema *s, const unsi
   if (!length) data = (const unsigned char *)"";
   uint32_t depth_here[16] = {0};
   decoder d = {.start = data, .p = data, .end = data + length, .out = out, .error = error,
-               .ref_depth = depth_here, .marks = marks};
-  if (s->def_count > 16 && !(d.ref_depth = mem_calloc(s->def_count, sizeof *d.ref_depth)))
+               .allocator = s->allocator, .ref_depth = depth_here, .marks = marks};
+  if (s->def_count > 16 &&
+      !(d.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *d.ref_depth)))
     return error_nomem(error);
   size_t mark = out ? out->length : 0;
   shorn_code rc = check_fingerprint(&d, s, fingerprint_width);
   if (!rc) rc = decode_value(&d, s->root);
   if (!rc && d.p != d.end) rc = fail_at(&d, d.p, "Unexpected trailing data");
-  if (d.ref_depth != depth_here) mem_free(d.ref_depth);
+  if (d.ref_depth != depth_here) mem_free(s->allocator, d.ref_depth);
   if (rc && out) out->length = mark;
   return rc;
 }

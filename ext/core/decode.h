@@ -22,6 +22,7 @@ typedef struct decoder {
   const uint8_t *start, *p, *end; /* offsets in errors count from start */
   shorn_buffer *out;              /* NULL: validate without writing JSON */
   shorn_error *error;
+  const shorn_allocator *allocator; /* the schema's, for scratch */
   uint32_t *ref_depth;            /* open levels per definition */
   uint32_t nesting;
   field_marks *marks;             /* NULL but in a query's validation */

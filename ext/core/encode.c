@@ -30,6 +30,7 @@ typedef struct path_segment {
 typedef struct encoder {
   shorn_buffer *out;
   shorn_error *error;
+  const shorn_allocator *allocator; /* the schema's, for the scratch below */
   uint32_t *ref_depth; /* open levels per definition */
   uint32_t nesting;
   /* One stack shared by every object on the walk, for the members it
@@ -59,11 +60,10 @@ static shorn_code at_segment(encoder *e, shorn_code rc, const char *key, uint32_
                              uint64_t index) {
   if (rc != SHORN_ERROR_ENCODE) return rc;
   if (e->path_length == e->path_capacity) {
-    size_t cap = e->path_capacity ? e->path_capacity * 2 : 16;
-    path_segment *p = mem_realloc(e->path, cap * sizeof *p);
+    path_segment *p =
+        array_grow(e->allocator, e->path, &e->path_capacity, e->path_length + 1, sizeof *p, NULL);
     if (!p) return rc; /* the message stands without its full path */
     e->path = p;
-    e->path_capacity = cap;
   }
   e->path[e->path_length++] = (path_segment){key, key_length, index};
   return rc;
@@ -89,7 +89,7 @@ static bool is_identifier(const char *s, size_t n) {
 /* `$.tags[3]`, `$."a key"`: SQLite's JSON path spelling, so the path can be
  * pasted into shorn_extract.  Cut short with "..." when it will not fit. */
 static void format_path(encoder *e) {
-  shorn_buffer b = {0};
+  shorn_buffer b = {.allocator = e->allocator};
   bool ok = buffer_byte(&b, '$');
   for (size_t i = e->path_length; ok && i-- > 0;) {
     const path_segment *s = &e->path[i];
@@ -225,8 +225,8 @@ static void describe_value(const json_value *v, char *out, size_t cap) {
 
 static bool scratch_reserve(encoder *e, size_t n) {
   if (e->scratch_capacity - e->scratch_used >= n) return true;
-  const json_value **p = array_grow((void *)e->scratch, &e->scratch_capacity, e->scratch_used + n,
-                                    sizeof *p, e->scratch_here);
+  const json_value **p = array_grow(e->allocator, (void *)e->scratch, &e->scratch_capacity,
+                                    e->scratch_used + n, sizeof *p, e->scratch_here);
   if (!p) return false;
   e->scratch = p;
   return true;
@@ -402,7 +402,7 @@ static shorn_code encode_array(encoder *e, const shape *s, const json_value *v) 
     if ((rc = put_uvarint(e, v->length))) return rc;
   }
   if (s->kind != SHAPE_SET) return encode_items(e, s->u.array.element, v, 0, NULL, 0);
-  unique_set set = {0};
+  unique_set set = {.identities.allocator = e->allocator};
   rc = encode_items(e, s->u.array.element, v, 0, &set, 0);
   unique_free(&set);
   return rc;
@@ -434,7 +434,7 @@ static shorn_code encode_map(encoder *e, const shape *s, const json_value *v) {
   if (v->length > SHORN_MAX_ELEMENTS) return encode_fail(e, "Map is too large");
   shorn_code rc = put_uvarint(e, v->length);
   if (rc) return rc;
-  unique_set keys = {0};
+  unique_set keys = {.identities.allocator = e->allocator};
   rc = encode_map_entries(e, s, v, &keys);
   unique_free(&keys);
   return rc;
@@ -497,9 +497,9 @@ static shorn_code encode_bigint(encoder *e, const json_value *v) {
   bigint_status rc = BIGINT_SPELLING;
   if (v->type == JSON_NUMBER && is_safe_integer(v->u.number)) {
     char text[NUMBER_TEXT_MAX];
-    rc = bigint_encode(e->out, text, number_format(v->u.number, text));
+    rc = bigint_encode(e->allocator, e->out, text, number_format(v->u.number, text));
   } else if (v->type == JSON_STRING) {
-    rc = bigint_encode(e->out, v->u.string, v->length);
+    rc = bigint_encode(e->allocator, e->out, v->u.string, v->length);
   }
   switch (rc) {
     case BIGINT_OK: return SHORN_OK;
@@ -665,7 +665,7 @@ shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, 
    * kilobytes of JSON then costs no allocation but its output.  Before,
    * their four allocations were a third of encoding a small record. */
   _Alignas(8) char dom_here[4096];
-  arena dom = {.next = dom_here, .end = dom_here + sizeof dom_here};
+  arena dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator};
   json_value *value;
   shorn_code rc = json_parse(&dom, json, length, &value, error);
   if (rc) {
@@ -676,12 +676,14 @@ shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, 
   const json_value *scratch_here[64];
   encoder e = {.out = out,
                .error = error,
+               .allocator = s->allocator,
                .ref_depth = depth_here,
                .scratch = scratch_here,
                .scratch_capacity = 64,
                .scratch_here = scratch_here};
   size_t mark = out->length;
-  if (s->def_count > 16 && !(e.ref_depth = mem_calloc(s->def_count, sizeof *e.ref_depth)))
+  if (s->def_count > 16 &&
+      !(e.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e.ref_depth)))
     rc = error_nomem(error);
   if (!rc && fingerprint_width) {
     uint8_t prefix[4];
@@ -691,9 +693,9 @@ shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, 
   if (!rc) rc = encode_value(&e, s->root, value);
   if (rc == SHORN_ERROR_ENCODE) format_path(&e);
   if (rc) out->length = mark;
-  if (e.ref_depth != depth_here) mem_free(e.ref_depth);
-  array_free((void *)e.scratch, scratch_here);
-  mem_free(e.path);
+  if (e.ref_depth != depth_here) mem_free(s->allocator, e.ref_depth);
+  array_free(s->allocator, (void *)e.scratch, scratch_here);
+  mem_free(s->allocator, e.path);
   arena_free(&dom);
   return rc;
 }

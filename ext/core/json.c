@@ -23,7 +23,7 @@
 #define OPEN_HERE 16
 
 typedef struct parser {
-  arena *arena;
+  arena *arena; /* the DOM's; its allocator is the stacks' too */
   const uint8_t *start, *end;
   json_value *stack; /* finished values whose container is still open */
   size_t depth_of_stack, stack_cap;
@@ -69,7 +69,8 @@ static inline const uint8_t *skip_space(const uint8_t *p, const uint8_t *end) {
  * and kept by bumping depth_of_stack.  NULL when memory ran out. */
 static inline json_value *next_slot(parser *ps) {
   if (ps->depth_of_stack == ps->stack_cap) {
-    json_value *s = array_grow(ps->stack, &ps->stack_cap, ps->stack_cap + 1, sizeof *s, ps->stack_here);
+    json_value *s = array_grow(ps->arena->allocator, ps->stack, &ps->stack_cap, ps->stack_cap + 1,
+                               sizeof *s, ps->stack_here);
     if (!s) return NULL;
     ps->stack = s;
   }
@@ -444,7 +445,8 @@ static shorn_code parse(parser *ps, json_value **out) {
         goto failed;
       }
       if (depth == open_cap) {
-        open_container *o = array_grow(open, &open_cap, depth + 1, sizeof *o, open_here);
+        open_container *o =
+            array_grow(ps->arena->allocator, open, &open_cap, depth + 1, sizeof *o, open_here);
         if (!o) {
           nomem(ps);
           goto failed;
@@ -508,11 +510,11 @@ static shorn_code parse(parser *ps, json_value **out) {
 unexpected:
   unexpected(ps, p);
 failed:
-  array_free(open, open_here);
+  array_free(ps->arena->allocator, open, open_here);
   return ps->error->code;
 
 done:
-  array_free(open, open_here);
+  array_free(ps->arena->allocator, open, open_here);
   p = skip_space(p, end);
   if (p < end) {
     parse_fail(ps, p, "text after the value");
@@ -536,7 +538,7 @@ shorn_code json_parse(arena *a, const char *text, size_t length, json_value **ou
                .stack_here = stack_here,
                .error = error};
   shorn_code rc = parse(&ps, out);
-  array_free(ps.stack, stack_here);
+  array_free(a->allocator, ps.stack, stack_here);
   return rc;
 }
 

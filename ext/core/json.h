@@ -36,8 +36,9 @@ typedef struct json_value {
 #define JSON_MAX_DEPTH 10000
 
 /* Parse exactly one JSON value (whitespace around it allowed, nothing else).
- * The DOM lives in `a`; strings without escapes point into `text`, which must
- * outlive it.  Errors are SHORN_ERROR_JSON with a byte offset, or NOMEM. */
+ * The DOM lives in `a`, and the parser's stacks come from a's allocator;
+ * strings without escapes point into `text`, which must outlive it.  Errors
+ * are SHORN_ERROR_JSON with a byte offset, or NOMEM. */
 SHORN_PRIVATE shorn_code json_parse(arena *a, const char *text, size_t length, json_value **out,
                       shorn_error *error);
 

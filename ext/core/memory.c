@@ -1,27 +1,29 @@
-/* memory.c — the allocator hook, buffers, arenas and errors. */
+/* memory.c — allocation through a shorn_allocator, buffers, work arrays,
+ * arenas. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "memory.h"
 
-static void *(*realloc_hook)(void *, size_t) = realloc;
-static void (*free_hook)(void *) = free;
-
-void shorn_set_allocator(void *(*realloc_fn)(void *, size_t), void (*free_fn)(void *)) {
-  realloc_hook = realloc_fn ? realloc_fn : realloc;
-  free_hook = free_fn ? free_fn : free;
-}
-
-void *mem_alloc(size_t size) { return realloc_hook(NULL, size ? size : 1); }
-void *mem_calloc(size_t count, size_t size) {
+void *mem_alloc(const shorn_allocator *a, size_t size) { return mem_realloc(a, NULL, size); }
+void *mem_calloc(const shorn_allocator *a, size_t count, size_t size) {
   if (size && count > SIZE_MAX / size) return NULL;
-  void *p = mem_alloc(count * size);
+  void *p = mem_alloc(a, count * size);
   if (p) memset(p, 0, count * size);
   return p;
 }
-void *mem_realloc(void *p, size_t size) { return realloc_hook(p, size ? size : 1); }
-void mem_free(void *p) {
-  if (p) free_hook(p);
+/* A size of 0 would let realloc free the block, or return NULL as though
+ * it had failed: always 1 at least. */
+void *mem_realloc(const shorn_allocator *a, void *p, size_t size) {
+  if (!size) size = 1;
+  return a ? a->realloc(a->context, p, size) : realloc(p, size);
+}
+void mem_free(const shorn_allocator *a, void *p) {
+  if (!p) return;
+  if (a)
+    a->free(a->context, p);
+  else
+    free(p);
 }
 
 bool buffer_grow(shorn_buffer *b, size_t extra) {
@@ -29,29 +31,30 @@ bool buffer_grow(shorn_buffer *b, size_t extra) {
   size_t need = b->length + extra;
   size_t cap = b->capacity ? b->capacity : 64;
   while (cap < need) cap *= 2;
-  unsigned char *p = mem_realloc(b->data, cap);
+  unsigned char *p = mem_realloc(b->allocator, b->data, cap);
   if (!p) return false;
   b->data = p;
   b->capacity = cap;
   return true;
 }
 
-void *array_grow(void *items, size_t *capacity, size_t need, size_t size, const void *initial) {
+void *array_grow(const shorn_allocator *a, void *items, size_t *capacity, size_t need, size_t size,
+                 const void *initial) {
   size_t cap = *capacity ? *capacity : 16;
   while (cap < need) {
     if (cap > SIZE_MAX / 2 / size) return NULL;
     cap *= 2;
   }
   bool first = items == initial;
-  void *p = first ? mem_alloc(cap * size) : mem_realloc(items, cap * size);
+  void *p = first ? mem_alloc(a, cap * size) : mem_realloc(a, items, cap * size);
   if (!p) return NULL;
-  if (first && *capacity) memcpy(p, initial, *capacity * size);
+  if (first && initial && *capacity) memcpy(p, initial, *capacity * size);
   *capacity = cap;
   return p;
 }
 
 void shorn_buffer_free(shorn_buffer *b) {
-  mem_free(b->data);
+  mem_free(b->allocator, b->data);
   b->data = NULL;
   b->length = b->capacity = 0;
 }
@@ -74,7 +77,7 @@ void *arena_alloc(arena *a, size_t size) {
     if (block > ARENA_CEILING) block = ARENA_CEILING;
     if (block < size) block = size;
     if (block > SIZE_MAX - sizeof(arena_block)) return NULL;
-    arena_block *b = mem_alloc(sizeof(arena_block) + block);
+    arena_block *b = mem_alloc(a->allocator, sizeof(arena_block) + block);
     if (!b) return NULL;
     b->next = a->head;
     b->size = block;
@@ -99,7 +102,7 @@ void arena_free(arena *a) {
   arena_block *b = a->head;
   while (b) {
     arena_block *next = b->next;
-    mem_free(b);
+    mem_free(a->allocator, b);
     b = next;
   }
   a->head = NULL;

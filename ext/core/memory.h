@@ -4,23 +4,31 @@
 
 #include "platform.h"
 
-SHORN_PRIVATE void *mem_alloc(size_t size);
-SHORN_PRIVATE void *mem_calloc(size_t count, size_t size); /* zeroed; NULL on overflow too */
-SHORN_PRIVATE void *mem_realloc(void *p, size_t size);
-SHORN_PRIVATE void mem_free(void *p);
+/* Allocation through `a`, the allocator of the schema or buffer the memory
+ * is for; NULL is the C library's. */
+SHORN_PRIVATE void *mem_alloc(const shorn_allocator *a, size_t size);
+/* Zeroed; NULL when count * size overflows too. */
+SHORN_PRIVATE void *mem_calloc(const shorn_allocator *a, size_t count, size_t size);
+SHORN_PRIVATE void *mem_realloc(const shorn_allocator *a, void *p, size_t size);
+SHORN_PRIVATE void mem_free(const shorn_allocator *a, void *p);
 
-/* Grow so that `extra` more bytes fit; false when the allocation fails. */
+/* Grow so that `extra` more bytes fit, with the buffer's allocator; false
+ * when the allocation fails.  The slow path of buffer_reserve, the only
+ * one that looks at the allocator. */
 SHORN_PRIVATE bool buffer_grow(shorn_buffer *b, size_t extra);
 
 /* Work arrays (a parser's stacks, an encoder's scratch) start in storage of
  * the caller's, on the C stack, so that a small value costs no allocation;
  * past it they move to the heap.  Returns `items`, of *capacity elements of
- * `size` bytes, grown to hold at least `need` (doubling, *capacity
+ * `size` bytes, grown to hold at least `need` (doubling from 16, *capacity
  * updated), or NULL when memory runs out (`items` still valid).  `initial`
- * is the first storage, copied from and never freed. */
-SHORN_PRIVATE void *array_grow(void *items, size_t *capacity, size_t need, size_t size, const void *initial);
-static inline void array_free(void *items, const void *initial) {
-  if (items != initial) mem_free(items);
+ * is the first storage, copied from and never freed; an array with none
+ * passes NULL, and starts as NULL with capacity 0.  Every growing array of
+ * the core and the SQLite layer grows here (hash tables are sized apart). */
+SHORN_PRIVATE void *array_grow(const shorn_allocator *a, void *items, size_t *capacity, size_t need, size_t size,
+                               const void *initial);
+static inline void array_free(const shorn_allocator *a, void *items, const void *initial) {
+  if (items != initial) mem_free(a, items);
 }
 
 static inline bool buffer_reserve(shorn_buffer *b, size_t extra) {
@@ -66,11 +74,13 @@ static inline bool buffer_uvarint(shorn_buffer *b, uint64_t v) {
 
 /* Bump allocation for things that die together (a DOM, a compiled schema).
  * An arena may start in storage of the caller's (next and end set to it),
- * which arena_free leaves alone: a small DOM then costs no allocation. */
+ * which arena_free leaves alone: a small DOM then costs no allocation.
+ * arena_free keeps the allocator, so the arena can be used again. */
 typedef struct arena_block arena_block;
 typedef struct arena {
   arena_block *head;
   char *next, *end;
+  const shorn_allocator *allocator; /* its blocks'; NULL: the C library's */
 } arena;
 
 SHORN_PRIVATE void *arena_alloc(arena *a, size_t size); /* 8-byte aligned; NULL when out of memory */

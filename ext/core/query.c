@@ -103,15 +103,16 @@ static bool parse_index(const char *s, size_t n, size_t *i, path_step *step) {
   return true;
 }
 
-query_path *query_path_parse(const char *text, size_t n, shorn_error *e) {
+query_path *query_path_parse(const shorn_allocator *a, const char *text, size_t n, shorn_error *e) {
   if (!n || text[0] != '$') return path_error(e, text, n), NULL;
   /* Every step takes two characters at least. */
   size_t most = n / 2;
-  query_path *path = mem_alloc(sizeof *path + most * sizeof(path_step) + n + 1);
+  query_path *path = mem_alloc(a, sizeof *path + most * sizeof(path_step) + n + 1);
   if (!path) return error_nomem(e), NULL;
   char *copy = (char *)(path->steps + most);
   memcpy(copy, text, n);
   copy[n] = 0;
+  path->allocator = a;
   path->text = copy;
   path->length = n;
   path->count = 0;
@@ -123,14 +124,16 @@ query_path *query_path_parse(const char *text, size_t n, shorn_error *e) {
     bool ok = copy[i] == '.' ? (i++, parse_key(copy, n, &i, step))
                              : copy[i] == '[' && parse_index(copy, n, &i, step);
     if (!ok) {
-      mem_free(path);
+      mem_free(a, path);
       return path_error(e, text + at, n - at), NULL;
     }
   }
   return path;
 }
 
-void query_path_free(void *path) { mem_free(path); }
+void query_path_free(void *path) {
+  if (path) mem_free(((query_path *)path)->allocator, path);
+}
 
 /* ---- the payload ------------------------------------------------------------ */
 
@@ -145,18 +148,18 @@ shorn_code query_open(query *q, const shorn_schema *s, const uint8_t *data, size
   q->d.ref_depth = q->depth_here;
   shorn_code rc = decode_marking(s, data, length, fingerprint_width, &q->marks, error);
   if (rc) return rc;
-  q->d = (decoder){
-      .start = data, .p = data, .end = data + length, .error = error, .ref_depth = q->depth_here};
+  q->d = (decoder){.start = data, .p = data, .end = data + length, .error = error,
+                   .allocator = s->allocator, .ref_depth = q->depth_here};
   if (s->def_count <= sizeof q->depth_here / sizeof *q->depth_here)
     memset(q->depth_here, 0, s->def_count * sizeof *q->depth_here);
-  else if (!(q->d.ref_depth = mem_calloc(s->def_count, sizeof *q->d.ref_depth)))
+  else if (!(q->d.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *q->d.ref_depth)))
     return error_nomem(error);
   q->root = (query_node){s->root, data + fingerprint_width};
   return SHORN_OK;
 }
 
 void query_close(query *q) {
-  if (q->d.ref_depth != q->depth_here) mem_free(q->d.ref_depth);
+  if (q->d.ref_depth != q->depth_here) mem_free(q->d.allocator, q->d.ref_depth);
 }
 
 /* ---- passing over values -------------------------------------------------- */
@@ -314,9 +317,10 @@ static inline shorn_code resolve(query *q, query_node *n) {
 
 /* Does a member name (raw WTF-8) match a path key?  SQLite compares the key
  * with the name as the JSON text writes it, escapes included. */
-static bool name_matches(const path_step *step, const uint8_t *name, size_t n, bool *nomem) {
+static bool name_matches(const decoder *d, const path_step *step, const uint8_t *name, size_t n,
+                         bool *nomem) {
   if (step->plain) return n == step->key_length && memcmp(name, step->key, n) == 0;
-  shorn_buffer written = {0};
+  shorn_buffer written = {.allocator = d->allocator};
   if (!buffer_json_string(&written, (const char *)name, n)) return *nomem = true, false;
   bool same = written.length == step->key_length + 2u &&
               memcmp(written.data + 1, step->key, step->key_length) == 0;
@@ -347,7 +351,7 @@ static shorn_code find_entry(query *q, const shape *value, const path_step *step
     size_t n;
     bool nomem = false;
     if ((rc = read_string(&q->d, &name, &n))) break;
-    if (name_matches(step, name, n, &nomem)) {
+    if (name_matches(&q->d, step, name, n, &nomem)) {
       *out = (query_node){value, q->d.p};
       return SHORN_OK;
     }

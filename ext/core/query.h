@@ -21,15 +21,18 @@ typedef struct path_step {
 } path_step;
 
 typedef struct query_path {
+  const shorn_allocator *allocator; /* the one it was parsed with, which frees it */
   const char *text; /* the path as written, NUL-terminated */
   size_t length;
   uint32_t count;
   path_step steps[];
 } query_path;
 
-/* One allocation (free it with query_path_free), or NULL with the error:
- * SHORN_ERROR_USAGE "JSON path error near '...'", as SQLite words it. */
-SHORN_PRIVATE query_path *query_path_parse(const char *text, size_t length, shorn_error *error);
+/* One allocation from `a` (free it with query_path_free), or NULL with the
+ * error: SHORN_ERROR_USAGE "JSON path error near '...'", as SQLite words
+ * it. */
+SHORN_PRIVATE query_path *query_path_parse(const shorn_allocator *a, const char *text, size_t length,
+                                           shorn_error *error);
 SHORN_PRIVATE void query_path_free(void *path);
 
 /* A value inside a payload: its shape and its first byte.  A NULL shape is

@@ -78,16 +78,20 @@ typedef struct object_index {
 
 typedef struct translator {
   shorn_schema *schema;
+  const shorn_allocator *allocator; /* the schema's, for the translation's scratch too */
   const json_value *document;
   shorn_error *error;
   pointer_entry *pointers; /* in order of first use */
-  uint32_t pointer_count, pointer_capacity;
+  uint32_t pointer_count;
+  size_t pointer_capacity;
   uint32_t *pointer_slots; /* open addressing: pointer + 1, 0 empty */
   uint32_t pointer_mask;
   shape **defs; /* slot i is reserved by the back edge that numbers it */
-  uint32_t def_count, def_capacity;
+  uint32_t def_count;
+  size_t def_capacity;
   origin *origins;
-  uint32_t origin_count, origin_capacity;
+  uint32_t origin_count;
+  size_t origin_capacity;
   object_index *object_indexes; /* open addressing by object */
   uint32_t object_index_count, object_index_mask;
   shorn_buffer scratch; /* a pointer segment, a JSON text being made */
@@ -148,9 +152,10 @@ typedef struct search_frame {
 
 /* The containers from the document down to `node`, by a depth first search
  * that keeps its stack on the heap; NULL when not found or out of memory. */
-static search_frame *search(const json_value *document, const json_value *node, size_t *depth) {
-  size_t capacity = 16;
-  search_frame *stack = mem_alloc(capacity * sizeof *stack);
+static search_frame *search(const shorn_allocator *a, const json_value *document, const json_value *node,
+                            size_t *depth) {
+  size_t capacity = 0;
+  search_frame *stack = array_grow(a, NULL, &capacity, 1, sizeof *stack, NULL);
   if (!stack) return NULL;
   stack[0] = (search_frame){document, 0};
   *depth = document->type == JSON_OBJECT || document->type == JSON_ARRAY;
@@ -167,21 +172,20 @@ static search_frame *search(const json_value *document, const json_value *node, 
     if (child == node) return stack;
     if ((child->type != JSON_OBJECT && child->type != JSON_ARRAY) || !child->length) continue;
     if (*depth == capacity) {
-      search_frame *grown = mem_realloc(stack, 2 * capacity * sizeof *stack);
+      search_frame *grown = array_grow(a, stack, &capacity, *depth + 1, sizeof *stack, NULL);
       if (!grown) break;
       stack = grown;
-      capacity *= 2;
     }
     stack[(*depth)++] = (search_frame){child, 0};
   }
-  mem_free(stack);
+  mem_free(a, stack);
   return NULL;
 }
 
 /* Append the JSON Pointer of `node` within `document`. */
 static bool put_location(shorn_buffer *b, const json_value *document, const json_value *node) {
   size_t depth = 0;
-  search_frame *stack = node == document ? NULL : search(document, node, &depth);
+  search_frame *stack = node == document ? NULL : search(b->allocator, document, node, &depth);
   bool ok = buffer_byte(b, '#');
   for (size_t i = 0; ok && i < depth; i++) {
     const json_value *c = stack[i].container;
@@ -193,7 +197,7 @@ static bool put_location(shorn_buffer *b, const json_value *document, const json
     else
       ok = ok && buffer_append(b, index, (size_t)snprintf(index, sizeof index, "%u", at));
   }
-  mem_free(stack);
+  mem_free(b->allocator, stack);
   return ok;
 }
 
@@ -218,9 +222,9 @@ static void set_path(shorn_error *e, const char *p, size_t n) {
 
 /* Point the error at `node`.  Without memory for the search, the path is
  * only the document. */
-static void locate(const json_value *document, const json_value *node, shorn_error *e) {
-  shorn_buffer b = {0};
-  if (put_location(&b, document, node))
+static void locate(const translator *t, const json_value *node, shorn_error *e) {
+  shorn_buffer b = {.allocator = t->allocator};
+  if (put_location(&b, t->document, node))
     set_path(e, (const char *)b.data, b.length);
   else
     set_path(e, "#", 1);
@@ -235,7 +239,7 @@ static void *refuse_node(translator *t, const json_value *node, const char *fmt,
   va_start(ap, fmt);
   error_vset(t->error, SHORN_ERROR_SCHEMA, SHORN_WHERE_PATH, -1, fmt, ap);
   va_end(ap);
-  locate(t->document, node, t->error);
+  locate(t, node, t->error);
   return NULL;
 }
 
@@ -288,13 +292,9 @@ static bool is_scalar(const json_value *v) {
 }
 
 /* Room for one more item in a growable array: the new array, or NULL. */
-static void *grow_list(void *items, uint32_t count, uint32_t *capacity, size_t size) {
+static void *grow_list(translator *t, void *items, uint32_t count, size_t *capacity, size_t size) {
   if (count < *capacity) return items;
-  if (*capacity > UINT32_MAX / 2) return NULL;
-  uint32_t cap = *capacity ? *capacity * 2 : 16;
-  void *p = mem_realloc(items, (size_t)cap * size);
-  if (p) *capacity = cap;
-  return p;
+  return array_grow(t->allocator, items, capacity, (size_t)count + 1, size, NULL);
 }
 
 static void *arena_array(translator *t, size_t count, size_t size) {
@@ -326,7 +326,7 @@ static shape *new_shape(translator *t, const json_value *node, shape_kind kind) 
 
 /* Remember where a shape the build checks may refuse came from. */
 static bool note_origin(translator *t, const shape *sh, const json_value *node) {
-  origin *o = grow_list(t->origins, t->origin_count, &t->origin_capacity, sizeof *o);
+  origin *o = grow_list(t, t->origins, t->origin_count, &t->origin_capacity, sizeof *o);
   if (!o) return translator_nomem(t);
   t->origins = o;
   o[t->origin_count++] = (origin){sh, node};
@@ -353,7 +353,7 @@ static bool sorted_properties(translator *t, const json_value *object, property 
   *out = NULL;
   *count = 0;
   if (!n) return true;
-  property *p = mem_alloc((size_t)n * sizeof *p);
+  property *p = mem_alloc(t->allocator, (size_t)n * sizeof *p);
   if (!p) return translator_nomem(t);
   for (uint32_t i = 0; i < n; i++)
     p[i] = (property){&object->u.items[2 * i], &object->u.items[2 * i + 1]};
@@ -448,14 +448,14 @@ static comparison *sort_canonically(ranked *r, uint32_t n) {
 static uint32_t pointer_index(translator *t, const char *text, uint32_t length) {
   if (t->pointer_count >= t->pointer_mask / 2) {
     uint32_t size = t->pointer_mask ? 2 * (t->pointer_mask + 1) : 64;
-    uint32_t *slots = mem_calloc(size, sizeof *slots);
+    uint32_t *slots = mem_calloc(t->allocator, size, sizeof *slots);
     if (!slots) return UINT32_MAX;
     for (uint32_t i = 0; i < t->pointer_count; i++) {
       uint32_t h = key_hash(t->pointers[i].text, t->pointers[i].length) & (size - 1);
       while (slots[h]) h = (h + 1) & (size - 1);
       slots[h] = i + 1;
     }
-    mem_free(t->pointer_slots);
+    mem_free(t->allocator, t->pointer_slots);
     t->pointer_slots = slots;
     t->pointer_mask = size - 1;
   }
@@ -464,7 +464,7 @@ static uint32_t pointer_index(translator *t, const char *text, uint32_t length) 
     const pointer_entry *e = &t->pointers[t->pointer_slots[h] - 1];
     if (e->length == length && memcmp(e->text, text, length) == 0) return t->pointer_slots[h] - 1;
   }
-  pointer_entry *p = grow_list(t->pointers, t->pointer_count, &t->pointer_capacity, sizeof *p);
+  pointer_entry *p = grow_list(t, t->pointers, t->pointer_count, &t->pointer_capacity, sizeof *p);
   if (!p) return UINT32_MAX;
   t->pointers = p;
   p[t->pointer_count] = (pointer_entry){.text = text, .length = length};
@@ -498,14 +498,14 @@ static uint32_t object_slot(const translator *t, const json_value *object) {
 static object_index *index_of(translator *t, const json_value *object) {
   if (t->object_index_count >= t->object_index_mask / 2) {
     uint32_t size = t->object_index_mask ? 2 * (t->object_index_mask + 1) : 16;
-    object_index *old = t->object_indexes, *grown = mem_calloc(size, sizeof *grown);
+    object_index *old = t->object_indexes, *grown = mem_calloc(t->allocator, size, sizeof *grown);
     if (!grown) return translator_nomem(t);
     uint32_t old_size = t->object_index_mask ? t->object_index_mask + 1 : 0;
     t->object_indexes = grown;
     t->object_index_mask = size - 1;
     for (uint32_t i = 0; i < old_size; i++)
       if (old[i].object) grown[object_slot(t, old[i].object)] = old[i];
-    mem_free(old);
+    mem_free(t->allocator, old);
   }
   object_index *x = &t->object_indexes[object_slot(t, object)];
   if (x->object) return x;
@@ -566,7 +566,7 @@ static shape *reuse(translator *t, const json_value *site, const pointer_entry *
 static shape *back_edge(translator *t, const json_value *site, uint32_t id) {
   shape *ref = new_shape(t, site, SHAPE_REF);
   if (!ref) return NULL;
-  shape **defs = grow_list(t->defs, t->def_count, &t->def_capacity, sizeof *defs);
+  shape **defs = grow_list(t, t->defs, t->def_count, &t->def_capacity, sizeof *defs);
   if (!defs) return translator_nomem(t);
   t->defs = defs;
   ref->u.ref.index = t->def_count;
@@ -744,9 +744,9 @@ static bool find_discriminant(translator *t, const union_branch *b, uint32_t n, 
     if (!is_string(b[i].type, "object")) return true;
   const json_value *first = member(b[0].node, "properties");
   if (first && first->type != JSON_OBJECT) return not_a_schema(t, first);
-  property **props = mem_calloc(n, sizeof *props);
-  uint32_t *counts = mem_calloc(n, sizeof *counts);
-  const json_value **sorted = mem_calloc(n, sizeof *sorted);
+  property **props = mem_calloc(t->allocator, n, sizeof *props);
+  uint32_t *counts = mem_calloc(t->allocator, n, sizeof *counts);
+  const json_value **sorted = mem_calloc(t->allocator, n, sizeof *sorted);
   bool ok = props && counts && sorted;
   if (!ok) translator_nomem(t);
   for (uint32_t i = 0; ok && i < n; i++) {
@@ -755,10 +755,10 @@ static bool find_discriminant(translator *t, const union_branch *b, uint32_t n, 
   }
   for (uint32_t k = 0; ok && !*key && k < counts[0]; k++)
     if (distinct_cases(props, counts, n, props[0][k].key, cases, sorted)) *key = props[0][k].key;
-  for (uint32_t i = 0; props && i < n; i++) mem_free(props[i]);
-  mem_free(props);
-  mem_free(counts);
-  mem_free(sorted);
+  for (uint32_t i = 0; props && i < n; i++) mem_free(t->allocator, props[i]);
+  mem_free(t->allocator, props);
+  mem_free(t->allocator, counts);
+  mem_free(t->allocator, sorted);
   return ok;
 }
 
@@ -774,7 +774,7 @@ static shape *new_union(translator *t, const json_value *site, uint32_t n) {
 /* §1.4 (d): branches in the canonical order of their cases. */
 static shape *translate_discriminated(translator *t, const json_value *site, const union_branch *b,
                                       uint32_t n, const json_value *key, const json_value **cases) {
-  ranked *r = mem_alloc((size_t)n * sizeof *r);
+  ranked *r = mem_alloc(t->allocator, (size_t)n * sizeof *r);
   if (!r) return translator_nomem(t);
   uint32_t i;
   for (i = 0; i < n && scalar_of(t, cases[i], "Discriminant case", &r[i].value); i++)
@@ -791,7 +791,7 @@ static shape *translate_discriminated(translator *t, const json_value *site, con
       if (!(sh->u.choice.branches[i] = translate_branch(t, &b[r[i].origin]))) sh = NULL;
     }
   }
-  mem_free(r);
+  mem_free(t->allocator, r);
   return values ? sh : NULL;
 }
 
@@ -870,11 +870,11 @@ static shape *translate_union(translator *t, const json_value *site, const union
     shape *uuid = new_shape(t, site, SHAPE_UUID);
     return nulls ? nullable_of(t, site, uuid) : uuid;
   }
-  const json_value *key, **cases = n ? mem_alloc((size_t)n * sizeof *cases) : NULL;
+  const json_value *key, **cases = n ? mem_alloc(t->allocator, (size_t)n * sizeof *cases) : NULL;
   if (n && !cases) return translator_nomem(t);
   bool found = find_discriminant(t, b, n, &key, cases);
   shape *sh = found && key ? translate_discriminated(t, site, b, n, key, cases) : NULL;
-  mem_free(cases);
+  mem_free(t->allocator, cases);
   if (!found || key) return sh;
   int8_t by_kind[KIND_COUNT];
   bool disjoint;
@@ -890,12 +890,12 @@ static shape *translate_any_of(translator *t, const json_value *node, const char
                                const json_value *list) {
   uint32_t n = list->length;
   if (n == 0) return refuse_node(t, node, "An empty \"%s\" admits no value", keyword);
-  union_branch *b = mem_alloc((size_t)n * sizeof *b);
+  union_branch *b = mem_alloc(t->allocator, (size_t)n * sizeof *b);
   if (!b) return translator_nomem(t);
   for (uint32_t i = 0; i < n; i++)
     b[i] = (union_branch){&list->u.items[i], member(&list->u.items[i], "type"), false};
   shape *sh = translate_union(t, node, b, n);
-  mem_free(b);
+  mem_free(t->allocator, b);
   return sh;
 }
 
@@ -932,11 +932,11 @@ static shape *translate_type_array(translator *t, const json_value *node, const 
   if (integer && number)
     return refuse_node(t, node,
                   "A type array cannot list both integer and number: an integer is a number");
-  union_branch *b = mem_alloc((size_t)n * sizeof *b);
+  union_branch *b = mem_alloc(t->allocator, (size_t)n * sizeof *b);
   if (!b) return translator_nomem(t);
   for (uint32_t i = 0; i < n; i++) b[i] = (union_branch){node, &entry[i], true};
   shape *sh = translate_union(t, node, b, n);
-  mem_free(b);
+  mem_free(t->allocator, b);
   return sh;
 }
 
@@ -1065,14 +1065,14 @@ static bool chain_declared_order(translator *t, const property *p, field *fields
                                  uint32_t *first) {
   *first = n;
   if (!n) return true;
-  const property **order = mem_alloc((size_t)n * sizeof *order);
+  const property **order = mem_alloc(t->allocator, (size_t)n * sizeof *order);
   if (!order) return translator_nomem(t);
   for (uint32_t i = 0; i < n; i++) order[i] = &p[i];
   qsort(order, n, sizeof *order, compare_by_address);
   *first = (uint32_t)(order[0] - p);
   for (uint32_t i = 0; i < n; i++)
     fields[order[i] - p].declared_next = i + 1 < n ? (uint32_t)(order[i + 1] - p) : n;
-  mem_free(order);
+  mem_free(t->allocator, order);
   return true;
 }
 
@@ -1119,7 +1119,7 @@ static shape *translate_object(translator *t, const json_value *node) {
   } else {
     sh = build_object(t, node, p, n, extras, additional == NULL);
   }
-  mem_free(p);
+  mem_free(t->allocator, p);
   return sh;
 }
 
@@ -1142,7 +1142,7 @@ static bool all_scalars(const json_value *list) {
 static shape *translate_enum(translator *t, const json_value *node, const json_value *list) {
   uint32_t n = list->length, kept = 0;
   if (n == 0) return refuse_node(t, node, "An empty \"enum\" admits no value");
-  ranked *r = mem_alloc((size_t)n * sizeof *r);
+  ranked *r = mem_alloc(t->allocator, (size_t)n * sizeof *r);
   if (!r) return translator_nomem(t);
   shape *sh = NULL;
   uint32_t i = 0;
@@ -1158,7 +1158,7 @@ static shape *translate_enum(translator *t, const json_value *node, const json_v
       sh->u.enumeration.count = kept;
     }
   }
-  mem_free(r);
+  mem_free(t->allocator, r);
   return sh;
 }
 
@@ -1284,34 +1284,39 @@ static shorn_code translate_document(translator *t) {
     memcpy(s->defs, t->defs, t->def_count * sizeof *s->defs);
     s->def_count = t->def_count;
     shorn_code rc = shape_fold(s, t->error);
-    if (rc == SHORN_ERROR_SCHEMA) locate(t->document, t->document, t->error);
+    if (rc == SHORN_ERROR_SCHEMA) locate(t, t->document, t->error);
     if (rc != SHORN_OK) return rc;
   }
   const shape *refused = NULL;
   shorn_code rc = shape_finish(s, &refused, t->error);
-  if (rc == SHORN_ERROR_SCHEMA) locate(t->document, origin_of(t, refused), t->error);
+  if (rc == SHORN_ERROR_SCHEMA) locate(t, origin_of(t, refused), t->error);
   return rc;
 }
 
 shorn_code schema_translate(shorn_schema *s, const json_value *document, shorn_error *error) {
-  translator t = {.schema = s, .document = document, .error = error};
+  translator t = {.schema = s,
+                  .allocator = s->allocator,
+                  .document = document,
+                  .error = error,
+                  .scratch = {.allocator = s->allocator}};
   shorn_code rc = translate_document(&t);
-  mem_free(t.pointers);
-  mem_free(t.pointer_slots);
-  mem_free(t.defs);
-  mem_free(t.origins);
+  mem_free(t.allocator, t.pointers);
+  mem_free(t.allocator, t.pointer_slots);
+  mem_free(t.allocator, t.defs);
+  mem_free(t.allocator, t.origins);
   for (uint32_t i = 0; t.object_index_mask && i <= t.object_index_mask; i++)
-    mem_free(t.object_indexes[i].sorted);
-  mem_free(t.object_indexes);
+    mem_free(t.allocator, t.object_indexes[i].sorted);
+  mem_free(t.allocator, t.object_indexes);
   shorn_buffer_free(&t.scratch);
   return rc;
 }
 
-shorn_code shorn_schema_compile(const char *text, size_t length, shorn_schema **out,
-                                shorn_error *error) {
+shorn_code shorn_schema_compile(const char *text, size_t length, const shorn_allocator *allocator,
+                                shorn_schema **out, shorn_error *error) {
   *out = NULL;
-  shorn_schema *s = mem_calloc(1, sizeof *s);
+  shorn_schema *s = mem_calloc(allocator, 1, sizeof *s);
   if (!s) return error_nomem(error);
+  s->allocator = s->arena.allocator = allocator;
   json_value *document = NULL;
   char *copy = arena_strdup(&s->arena, text, length);
   shorn_code rc = copy ? json_parse(&s->arena, copy, length, &document, error) : error_nomem(error);
@@ -1327,5 +1332,5 @@ shorn_code shorn_schema_compile(const char *text, size_t length, shorn_schema **
 void shorn_schema_free(shorn_schema *schema) {
   if (!schema) return;
   arena_free(&schema->arena);
-  mem_free(schema);
+  mem_free(schema->allocator, schema);
 }

@@ -44,8 +44,9 @@ typedef struct text_writer {
   size_t length;         /* of the text so far, written or measured */
   bool with_reject_unknown; /* the member the fold compares and the signature leaves out */
   bool too_large;
-  span *spans; /* NULL unless folding */
-  uint32_t span_count, span_capacity;
+  span *spans; /* NULL unless folding; grown with out's allocator */
+  uint32_t span_count;
+  size_t span_capacity;
   uint64_t prefix_hash; /* polynomial hash of out[0, hashed) */
   size_t hashed;
 } text_writer;
@@ -196,10 +197,10 @@ static bool write_shape(text_writer *w, const shape *sh) {
   if (!w->spans) return write_body(w, sh);
   span *spans = w->spans;
   if (w->span_count == w->span_capacity) {
-    uint32_t cap = w->span_capacity * 2;
-    if (!(spans = mem_realloc(w->spans, (size_t)cap * sizeof *spans))) return false;
+    spans = array_grow(w->out->allocator, w->spans, &w->span_capacity, (size_t)w->span_count + 1,
+                       sizeof *spans, NULL);
+    if (!spans) return false;
     w->spans = spans;
-    w->span_capacity = cap;
   }
   uint32_t i = w->span_count++;
   spans[i].start = w->out->length;
@@ -280,7 +281,9 @@ typedef struct null_edge {
 
 typedef struct edge_list {
   null_edge *items;
-  uint32_t count, capacity;
+  uint32_t count;
+  size_t capacity;
+  const shorn_allocator *allocator; /* the schema's */
 } edge_list;
 
 static bool collect_spine(const shape *sh, uint32_t to, edge_list *edges) {
@@ -289,11 +292,10 @@ static bool collect_spine(const shape *sh, uint32_t to, edge_list *edges) {
       if (!collect_spine(sh->u.choice.branches[i], to, edges)) return false;
   } else if (sh->kind == SHAPE_REF) {
     if (edges->count == edges->capacity) {
-      uint32_t cap = edges->capacity ? 2 * edges->capacity : 16;
-      null_edge *grown = mem_realloc(edges->items, (size_t)cap * sizeof *grown);
+      null_edge *grown = array_grow(edges->allocator, edges->items, &edges->capacity,
+                                    (size_t)edges->count + 1, sizeof *grown, NULL);
       if (!grown) return false;
       edges->items = grown;
-      edges->capacity = cap;
     }
     edges->items[edges->count++] = (null_edge){sh->u.ref.index, to};
   }
@@ -310,8 +312,9 @@ static int compare_edges(const void *a, const void *b) {
  * linear where re-evaluating every definition until nothing changes (as
  * §1.12 step 4 describes it) can take one pass per definition. */
 static bool propagate_null(bool *admits, uint32_t n, const edge_list *edges) {
-  uint32_t *queue = mem_alloc((size_t)n * sizeof *queue),
-           *first = mem_calloc((size_t)n + 1, sizeof *first);
+  const shorn_allocator *a = edges->allocator;
+  uint32_t *queue = mem_alloc(a, (size_t)n * sizeof *queue),
+           *first = mem_calloc(a, (size_t)n + 1, sizeof *first);
   bool ok = queue && first;
   uint32_t head = 0, tail = 0;
   for (uint32_t i = 0; ok && i < edges->count; i++) first[edges->items[i].from + 1]++;
@@ -326,16 +329,16 @@ static bool propagate_null(bool *admits, uint32_t n, const edge_list *edges) {
       if (!admits[to]) admits[to] = true, queue[tail++] = to;
     }
   }
-  mem_free(queue);
-  mem_free(first);
+  mem_free(a, queue);
+  mem_free(a, first);
   return ok;
 }
 
 /* §1.12 step 4: the least fixed point of "admits null" over the
  * definitions.  NULL when out of memory. */
 static bool *definitions_admitting_null(const shorn_schema *s) {
-  bool *admits = mem_calloc(s->def_count, sizeof *admits);
-  edge_list edges = {0};
+  bool *admits = mem_calloc(s->allocator, s->def_count, sizeof *admits);
+  edge_list edges = {.allocator = s->allocator};
   bool ok = admits != NULL;
   for (uint32_t d = 0; ok && d < s->def_count; d++) {
     admits[d] = shape_admits_null(s->defs[d], NULL);
@@ -343,9 +346,9 @@ static bool *definitions_admitting_null(const shorn_schema *s) {
   }
   if (ok && edges.count) qsort(edges.items, edges.count, sizeof *edges.items, compare_edges);
   ok = ok && propagate_null(admits, s->def_count, &edges);
-  mem_free(edges.items);
+  mem_free(s->allocator, edges.items);
   if (ok) return admits;
-  mem_free(admits);
+  mem_free(s->allocator, admits);
   return NULL;
 }
 
@@ -380,7 +383,7 @@ static int64_t definition_with_text(const folder *f, const span *s) {
 static bool index_definitions(folder *f) {
   uint32_t n = f->schema->def_count, size = 16;
   while (size < 2 * n) size *= 2;
-  if (!(f->by_text = mem_calloc(size, sizeof *f->by_text))) return false;
+  if (!(f->by_text = mem_calloc(f->schema->allocator, size, sizeof *f->by_text))) return false;
   f->mask = size - 1;
   for (uint32_t d = 0; d < n; d++) {
     const span *s = definition_span(f, d);
@@ -462,25 +465,26 @@ static void drop_markers(shape **slot, const bool *admits) {
 }
 
 shorn_code shape_fold(shorn_schema *s, shorn_error *error) {
-  folder f = {.schema = s};
-  shorn_buffer scratch = {0};
+  const shorn_allocator *a = s->allocator;
+  folder f = {.schema = s, .text = {.allocator = a}};
+  shorn_buffer scratch = {.allocator = a};
   shorn_code rc = reserve_text(&f.text, &scratch, true, write_texts, s, error);
   f.writer = (text_writer){
       .out = &f.text, .scratch = &scratch, .with_reject_unknown = true, .span_capacity = 64};
-  f.writer.spans = mem_alloc(64 * sizeof *f.writer.spans);
-  f.tops = mem_alloc(((size_t)s->def_count + 1) * sizeof *f.tops);
-  f.refs = mem_calloc(s->def_count, sizeof *f.refs);
+  f.writer.spans = mem_alloc(a, 64 * sizeof *f.writer.spans);
+  f.tops = mem_alloc(a, ((size_t)s->def_count + 1) * sizeof *f.tops);
+  f.refs = mem_calloc(a, s->def_count, sizeof *f.refs);
   bool ok = !rc && f.writer.spans && f.tops && f.refs && fold_all(&f);
   bool *admits = ok ? definitions_admitting_null(s) : NULL;
   if (admits) {
     drop_markers(&s->root, admits);
     for (uint32_t d = 0; d < s->def_count; d++) drop_markers(&s->defs[d], admits);
   }
-  mem_free(admits);
-  mem_free(f.writer.spans);
-  mem_free(f.tops);
-  mem_free(f.by_text);
-  mem_free(f.refs);
+  mem_free(a, admits);
+  mem_free(a, f.writer.spans);
+  mem_free(a, f.tops);
+  mem_free(a, f.by_text);
+  mem_free(a, f.refs);
   shorn_buffer_free(&f.text);
   shorn_buffer_free(&scratch);
   if (admits) return SHORN_OK;
@@ -683,7 +687,7 @@ static bool write_signature_text(text_writer *w, const shorn_schema *s) {
 
 static shorn_code write_signature(finisher *f) {
   shorn_schema *s = f->schema;
-  shorn_buffer text = {0};
+  shorn_buffer text = {.allocator = s->allocator};
   shorn_code rc = reserve_text(&text, &f->text, false, write_signature_text, s, f->error);
   text_writer w = {.out = &text, .scratch = &f->text};
   if (!rc && !write_signature_text(&w, s)) rc = error_nomem(f->error);
@@ -698,7 +702,7 @@ static shorn_code write_signature(finisher *f) {
 }
 
 shorn_code shape_finish(shorn_schema *s, const shape **refused, shorn_error *error) {
-  finisher f = {.schema = s, .refused = refused, .error = error};
+  finisher f = {.schema = s, .text = {.allocator = s->allocator}, .refused = refused, .error = error};
   shorn_code rc = SHORN_OK;
   *refused = NULL;
   bool *admits = s->def_count ? definitions_admitting_null(s) : NULL;
@@ -708,7 +712,7 @@ shorn_code shape_finish(shorn_schema *s, const shape **refused, shorn_error *err
   for (uint32_t d = 0; rc == SHORN_OK && d < s->def_count; d++) rc = finish_shape(&f, s->defs[d]);
   if (rc == SHORN_OK) rc = finish_shape(&f, s->root);
   if (rc == SHORN_OK) rc = write_signature(&f);
-  mem_free(admits);
+  mem_free(s->allocator, admits);
   shorn_buffer_free(&f.text);
   return rc;
 }

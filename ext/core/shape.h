@@ -180,7 +180,8 @@ static inline const field *object_find_field(const shape *obj, const char *key, 
 }
 
 struct shorn_schema {
-  arena arena; /* owns every shape and string below */
+  const shorn_allocator *allocator; /* the compile's: for the schema and every call's scratch */
+  arena arena; /* owns every shape and string below; its allocator is the schema's */
   shape *root;
   shape **defs;
   uint32_t def_count;

@@ -129,11 +129,12 @@ static const uint8_t *entry(const unique_set *u, uint32_t i, uint32_t *length) {
 }
 
 static bool rehash(unique_set *u) {
+  const shorn_allocator *a = u->identities.allocator;
   uint32_t size = u->mask ? (u->mask + 1) * 2 : 16;
-  uint32_t *slots = mem_calloc(size, sizeof *slots);
-  size_t *offsets = mem_realloc(u->offsets, size / 2 * sizeof *offsets);
+  uint32_t *slots = mem_calloc(a, size, sizeof *slots);
+  size_t *offsets = mem_realloc(a, u->offsets, size / 2 * sizeof *offsets);
   if (!slots || !offsets) {
-    mem_free(slots);
+    mem_free(a, slots);
     if (offsets) u->offsets = offsets;
     return false;
   }
@@ -145,7 +146,7 @@ static bool rehash(unique_set *u) {
     while (slots[h]) h = (h + 1) & (size - 1);
     slots[h] = i + 1;
   }
-  mem_free(u->slots);
+  mem_free(a, u->slots);
   u->slots = slots;
   u->mask = size - 1;
   return true;
@@ -182,8 +183,9 @@ int unique_add(unique_set *u, const shape *s, const uint8_t *bytes, size_t n) {
 }
 
 void unique_free(unique_set *u) {
-  mem_free(u->slots);
-  mem_free(u->offsets);
+  const shorn_allocator *a = u->identities.allocator;
+  mem_free(a, u->slots);
+  mem_free(a, u->offsets);
   shorn_buffer_free(&u->identities);
-  memset(u, 0, sizeof *u);
+  *u = (unique_set){.identities.allocator = a};
 }

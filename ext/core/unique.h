@@ -8,7 +8,8 @@
 
 /* Holds the SameValueZero identity of each primitive value added; objects
  * and arrays have none, since every decoded one is a fresh reference.  Start
- * it zeroed: it grows with what is added, not with what a count claims. */
+ * it zeroed but for identities.allocator, which all of its memory comes
+ * from: it grows with what is added, not with what a count claims. */
 typedef struct unique_set {
   uint32_t *slots; /* open addressing: entry + 1, 0 empty */
   uint32_t mask, count;

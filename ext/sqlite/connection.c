@@ -11,10 +11,17 @@
 
 #include "core/text.h"
 
-/* So results can be handed to SQLite without a copy, and so SQLite's memory
- * accounting and fault injection see the codec's allocations too. */
-static void *sqlite_realloc(void *p, size_t n) { return sqlite3_realloc64(p, n); }
-static void sqlite_free(void *p) { sqlite3_free(p); }
+static void *sqlite_realloc(void *context, void *block, size_t size) {
+  (void)context;
+  return sqlite3_realloc64(block, size);
+}
+
+static void sqlite_free(void *context, void *block) {
+  (void)context;
+  sqlite3_free(block);
+}
+
+SHORN_PRIVATE const shorn_allocator shorn_sqlite_allocator = {sqlite_realloc, sqlite_free, NULL};
 
 /* ---- errors -------------------------------------------------------------- */
 
@@ -103,7 +110,7 @@ static shorn_compiled *cache_compile(shorn_state *st, const char *text, int n, s
     return NULL;
   }
   st->compilations++;
-  if (shorn_schema_compile(text, (size_t)n, &c->schema, error) != SHORN_OK) {
+  if (shorn_schema_compile(text, (size_t)n, &shorn_sqlite_allocator, &c->schema, error) != SHORN_OK) {
     sqlite3_free(c);
     return NULL;
   }
@@ -298,14 +305,14 @@ void shorn_result_output(sqlite3_context *ctx, bool text) {
   if (!b->length) { /* a payload of literals only */
     sqlite3_result_zeroblob(ctx, 0);
   } else if (b->capacity > OUTPUT_KEPT) {
-    /* A large result: SQLite takes the buffer over (the core allocates with
-     * sqlite3_realloc64), which saves a copy and keeps what a connection
-     * holds between calls small. */
+    /* A large result: SQLite takes the buffer over (it grows with
+     * shorn_sqlite_allocator), which saves a copy and keeps what a
+     * connection holds between calls small. */
     if (text)
       sqlite3_result_text64(ctx, (const char *)b->data, b->length, sqlite3_free, SQLITE_UTF8);
     else
       sqlite3_result_blob64(ctx, b->data, b->length, sqlite3_free);
-    *b = (shorn_buffer){0};
+    *b = (shorn_buffer){.allocator = b->allocator};
   } else {
     /* A copy, into the storage SQLite's result register keeps from row to
      * row: no allocation, where a buffer handed over cost one (and its
@@ -366,7 +373,7 @@ shorn_state *shorn_state_new(sqlite3 *db) {
   memset(st, 0, sizeof *st);
   st->db = db;
   st->registrations = 1;
-  shorn_set_allocator(sqlite_realloc, sqlite_free);
+  st->out.allocator = &shorn_sqlite_allocator;
   return st;
 }
 

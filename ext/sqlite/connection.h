@@ -27,6 +27,13 @@ SQLITE_EXTENSION_INIT3
 
 #define SHORN_FUNCTION_FLAGS (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 
+/* sqlite3_realloc64 and sqlite3_free, for every schema the layer compiles
+ * and every buffer it gives the core: a result can then be handed to SQLite
+ * without a copy, and SQLite's memory accounting and fault injection see the
+ * codec's allocations too.  The layer sets nothing of the core's globally,
+ * so a program's own use of the core keeps its allocator. */
+SHORN_PRIVATE_DATA const shorn_allocator shorn_sqlite_allocator;
+
 /* A compiled schema, shared by the cache and by statements' auxdata. */
 typedef struct shorn_compiled {
   shorn_schema *schema;
@@ -77,7 +84,7 @@ typedef struct shorn_state {
   unsigned registry_changes; /* bumped by the registry module */
   unsigned read_changes;
   unsigned read_data_version;
-  shorn_buffer out; /* see shorn_output */
+  shorn_buffer out; /* see shorn_output; with shorn_sqlite_allocator */
 } shorn_state;
 
 /* The connection's output buffer, emptied: a function writes its result

@@ -118,11 +118,10 @@ static bool append_index(shorn_buffer *b, uint64_t index) {
 
 static bool push_frame(json_rows *r, const json_row *row) {
   if (r->depth == r->capacity) {
-    size_t capacity = r->capacity ? 2 * r->capacity : 16;
-    row_frame *frames = mem_realloc(r->frames, capacity * sizeof *frames);
+    row_frame *frames =
+        array_grow(r->fullkey.allocator, r->frames, &r->capacity, r->depth + 1, sizeof *frames, NULL);
     if (!frames) return false;
     r->frames = frames;
-    r->capacity = capacity;
   }
   r->frames[r->depth++] = (row_frame){row->id, row->type == JSON_TEXT_OBJECT, 0, r->fullkey.length};
   return true;
@@ -228,9 +227,10 @@ shorn_code json_rows_next(json_rows *r) {
 }
 
 void json_rows_free(json_rows *r) {
-  mem_free(r->frames);
+  const shorn_allocator *a = r->fullkey.allocator;
+  mem_free(a, r->frames);
   shorn_buffer_free(&r->fullkey);
-  memset(r, 0, sizeof *r);
+  *r = (json_rows){.fullkey.allocator = a};
 }
 
 shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, json_text_kind *type) {

@@ -64,14 +64,15 @@ typedef struct json_rows {
   const char *p, *end;
   bool recursive, done;
   uint32_t next_id;
-  row_frame *frames; /* the containers open around p */
+  row_frame *frames; /* the containers open around p; grown with fullkey's allocator */
   size_t depth, capacity;
   shorn_buffer fullkey;
   json_row row; /* the current one, unless done */
 } json_rows;
 
 /* Start over the JSON text of a node reached by `path` (NULL: `$`), which
- * spells fullkey and path; start zeroed once, reuse, json_rows_free. */
+ * spells fullkey and path; start zeroed once but for fullkey.allocator,
+ * which all its memory comes from; reuse; json_rows_free. */
 SHORN_PRIVATE shorn_code json_rows_start(json_rows *r, const char *json, size_t length, bool recursive,
                            const query_path *path);
 SHORN_PRIVATE shorn_code json_rows_next(json_rows *r);

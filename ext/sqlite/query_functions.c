@@ -64,7 +64,7 @@ static bool path_argument(sqlite3_context *ctx, int i, sqlite3_value *v, const c
   }
   shorn_error e;
   /* SQLite's JSON functions read a path up to its first NUL. */
-  query_path *path = query_path_parse(text, strlen(text), &e);
+  query_path *path = query_path_parse(&shorn_sqlite_allocator, text, strlen(text), &e);
   if (!path) {
     shorn_report(ctx, function, &e);
     return false;
@@ -75,7 +75,8 @@ static bool path_argument(sqlite3_context *ctx, int i, sqlite3_value *v, const c
     sqlite3_result_error_nomem(ctx);
     return false;
   }
-  *h = (held_path){path, {0}, {0}};
+  *h = (held_path){.path = path, .json.allocator = &shorn_sqlite_allocator,
+                   .text.allocator = &shorn_sqlite_allocator};
   sqlite3_set_auxdata(ctx, i, h, held_path_free);
   /* SQLite frees it at once when it cannot keep it. */
   *held = sqlite3_get_auxdata(ctx, i);
@@ -211,7 +212,7 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
   } else {
     /* Several: a JSON array of their texts, written into the first path's
      * buffer (a NULL path has none), with null for each that names nothing. */
-    shorn_buffer local = {0}, *out = &local;
+    shorn_buffer local = {.allocator = &shorn_sqlite_allocator}, *out = &local;
     bool ok = true;
     for (int i = first; ok && !rc && i < argc; i++) {
       if (!(ok = path_argument(ctx, i, argv[i], c.function, &held))) break;
@@ -246,7 +247,7 @@ static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   }
   if (!open_payload(ctx, argv, width, &c)) return;
   held_path *held = NULL;
-  shorn_buffer local = {0};
+  shorn_buffer local = {.allocator = &shorn_sqlite_allocator};
   query_node node;
   json_text_kind type;
   shorn_code rc = SHORN_OK;
@@ -398,6 +399,7 @@ static int rows_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out, bool recursive
   rows_cursor *cur = sqlite3_malloc(sizeof *cur);
   if (!cur) return SQLITE_NOMEM;
   memset(cur, 0, sizeof *cur);
+  cur->json.allocator = cur->text.allocator = cur->rows.fullkey.allocator = &shorn_sqlite_allocator;
   cur->recursive = recursive;
   cur->function = recursive ? "shorn_tree" : "shorn_each";
   cur->rows.done = true;
@@ -517,7 +519,7 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
     const char *text = (const char *)sqlite3_value_text(*root);
     if (!text)
       code = error_nomem(&e);
-    else if (!(cur->path = query_path_parse(text, strlen(text), &e)))
+    else if (!(cur->path = query_path_parse(&shorn_sqlite_allocator, text, strlen(text), &e)))
       code = e.code;
   }
   if (!code) code = query_find(&q, cur->path, &node);

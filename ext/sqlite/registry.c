@@ -332,7 +332,9 @@ static int registry_write(registry_vtab *vt, sqlite3_value **argv, sqlite3_int64
 
   shorn_schema *schema;
   shorn_error error;
-  if (shorn_schema_compile(text, (size_t)text_length, &schema, &error) != SHORN_OK) {
+  shorn_code compiled =
+      shorn_schema_compile(text, (size_t)text_length, &shorn_sqlite_allocator, &schema, &error);
+  if (compiled != SHORN_OK) {
     if (error.code == SHORN_ERROR_NOMEM) return SQLITE_NOMEM;
     char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
     shorn_error_format(&error, message, sizeof message);

@@ -9,7 +9,8 @@
 #include "fuzz.h"
 
 static void check_encode(const shorn_schema *s, const uint8_t *data, size_t size) {
-  shorn_buffer out = {0}, json = {0}, again = {0};
+  shorn_buffer out = {.allocator = &counting_allocator}, json = {.allocator = &counting_allocator},
+               again = {.allocator = &counting_allocator};
   shorn_error e;
   counting_mark();
   shorn_code rc = shorn_encode(s, (const char *)data, size, 0, &out, &e);

@@ -61,9 +61,10 @@ static void fuzz_free_schemas(void) {
   free(fuzz_schema_texts);
 }
 
-/* Compile the list (and free it at exit, so that valgrind sees nothing
- * left).  A line that does not compile stops the harness, since every input
- * after it would silently pick another schema. */
+/* Compile the list with the counting allocator, as the harnesses compile
+ * (and free it at exit, so that valgrind sees nothing left).  A line that
+ * does not compile stops the harness, since every input after it would
+ * silently pick another schema. */
 static inline void fuzz_load_schemas(void) {
   atexit(fuzz_free_schemas);
   const char *path = getenv("SHORN_FUZZ_SCHEMAS");
@@ -85,7 +86,8 @@ static inline void fuzz_load_schemas(void) {
       if (!fuzz_schemas || !fuzz_schema_texts) exit(2);
     }
     shorn_error e;
-    if (shorn_schema_compile(line, (size_t)n, &fuzz_schemas[fuzz_schema_count], &e) != SHORN_OK) {
+    shorn_schema **compiled = &fuzz_schemas[fuzz_schema_count];
+    if (shorn_schema_compile(line, (size_t)n, &counting_allocator, compiled, &e) != SHORN_OK) {
       char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 16];
       shorn_error_format(&e, text, sizeof text);
       fprintf(stderr, "%s:%zu: does not compile: %s\n", path, fuzz_schema_count + 1, text);
@@ -100,12 +102,6 @@ static inline void fuzz_load_schemas(void) {
     fprintf(stderr, "%s: no schemas\n", path);
     exit(2);
   }
-}
-
-/* Install the counting allocator; with `schemas`, load the list too. */
-static inline void fuzz_init(bool schemas) {
-  shorn_set_allocator(counting_realloc, counting_free);
-  if (schemas) fuzz_load_schemas();
 }
 
 /* The line the input's first two bytes pick, the input moved past them;
@@ -123,7 +119,7 @@ static inline bool fuzz_pick(const uint8_t **data, size_t *size, size_t *line) {
 #define FUZZ_SCHEMA_HARNESS(check)                                                     \
   int LLVMFuzzerInitialize(int *argc, char ***argv) {                                  \
     (void)argc, (void)argv;                                                            \
-    fuzz_init(true);                                                                   \
+    fuzz_load_schemas();                                                               \
     return 0;                                                                          \
   }                                                                                    \
   int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {                       \
@@ -146,7 +142,7 @@ static inline void fuzz_check_peak(const shorn_schema *s, size_t in, size_t out)
 
 /* Decoded text is strict JSON with canonical key order. */
 static inline void fuzz_check_json(const shorn_buffer *b) {
-  arena a = {0};
+  arena a = {.allocator = &counting_allocator};
   json_value *v;
   shorn_error e;
   FUZZ_CHECK(json_parse(&a, (const char *)b->data, b->length, &v, &e) == SHORN_OK);
@@ -164,7 +160,7 @@ static inline bool fuzz_same(const uint8_t *a, size_t an, const uint8_t *b, size
  * strict JSON in canonical key order; and the validating walk (no output
  * buffer) agrees with the decoding one, error for error. */
 static inline void fuzz_check_decode(const shorn_schema *s, const uint8_t *data, size_t size) {
-  shorn_buffer out = {0};
+  shorn_buffer out = {.allocator = &counting_allocator};
   shorn_error e, v;
   counting_mark();
   shorn_code rc = shorn_decode(s, data, size, 0, &out, &e);
@@ -242,7 +238,7 @@ static inline bool fuzz_decodes(const shorn_schema *s, const uint8_t *b, size_t 
 
 /* Encoding and decoding again gives back `json`. */
 static inline void fuzz_check_json_survives(const shorn_schema *s, const shorn_buffer *json) {
-  shorn_buffer bytes = {0}, again = {0};
+  shorn_buffer bytes = {.allocator = &counting_allocator}, again = {.allocator = &counting_allocator};
   shorn_error e;
   shorn_code rc = shorn_encode(s, (const char *)json->data, json->length, 0, &bytes, &e);
   FUZZ_CHECK(rc == SHORN_OK || rc == SHORN_ERROR_ENCODE);
@@ -259,7 +255,7 @@ static inline void fuzz_check_round_trip(const shorn_schema *s, const uint8_t *d
   FUZZ_CHECK(plain != NULL);
   if (size) memcpy(plain, data, size);
   bool replaced = fuzz_replace_nans(plain, size);
-  shorn_buffer json = {0}, bytes = {0};
+  shorn_buffer json = {.allocator = &counting_allocator}, bytes = {.allocator = &counting_allocator};
   counting_mark();
   if (replaced && fuzz_decodes(s, data, size, &json)) fuzz_check_json_survives(s, &json);
   if (fuzz_decodes(s, plain, size, &json)) {

@@ -19,7 +19,7 @@ static const char *error_text(const shorn_error *e) {
 static shorn_schema *compile(const char *schema) {
   shorn_schema *s;
   shorn_error e;
-  if (shorn_schema_compile(schema, strlen(schema), &s, &e) != SHORN_OK) {
+  if (shorn_schema_compile(schema, strlen(schema), NULL, &s, &e) != SHORN_OK) {
     fprintf(stderr, "schema does not compile: %s\n%s\n", error_text(&e), schema);
     exit(1);
   }
@@ -433,9 +433,9 @@ static void test_limits(void) {
   shorn_error e;
   const char *huge = "{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":{\"const\":1},"
                      "\"minItems\":1000,\"maxItems\":1000},\"minItems\":1000,\"maxItems\":1000}";
-  CHECK(shorn_schema_compile(huge, strlen(huge), &s, &e) == SHORN_ERROR_SCHEMA);
+  CHECK(shorn_schema_compile(huge, strlen(huge), NULL, &s, &e) == SHORN_ERROR_SCHEMA);
   const char *zero_width = "{\"type\":\"array\",\"items\":{\"const\":1}}";
-  CHECK(shorn_schema_compile(zero_width, strlen(zero_width), &s, &e) == SHORN_ERROR_SCHEMA);
+  CHECK(shorn_schema_compile(zero_width, strlen(zero_width), NULL, &s, &e) == SHORN_ERROR_SCHEMA);
 
   CHECK_STR(decode(UINT, "0100"), "error: Unexpected trailing data at byte 1");
 }

@@ -56,7 +56,7 @@ static shorn_schema *compile_measured(const char *schema, outcome *o) {
   shorn_error e;
   size_t n = 0;
   counting_mark();
-  shorn_code rc = shorn_schema_compile(schema, strlen(schema), &s, &e);
+  shorn_code rc = shorn_schema_compile(schema, strlen(schema), &counting_allocator, &s, &e);
   if (rc == SHORN_OK) shorn_schema_signature(s, &n);
   finish(o, strlen(schema), n);
   if (rc == SHORN_OK)
@@ -80,7 +80,7 @@ static shorn_schema *compile(const char *schema) {
 static outcome measured(const char *schema, const void *in, size_t n, bool encoding) {
   outcome o;
   shorn_schema *s = compile(schema);
-  shorn_buffer out = {0};
+  shorn_buffer out = {.allocator = &counting_allocator};
   shorn_error e;
   counting_mark();
   shorn_code rc = encoding ? shorn_encode(s, in, n, 0, &out, &e) : shorn_decode(s, in, n, 0, &out, &e);
@@ -321,7 +321,7 @@ static void test_json_depth(void) {
   static char json[2 * JSON_MAX_DEPTH + 8];
   memset(json, '[', JSON_MAX_DEPTH);
   memset(json + JSON_MAX_DEPTH, ']', JSON_MAX_DEPTH);
-  arena a = {0};
+  arena a = {.allocator = &counting_allocator};
   json_value *v;
   shorn_error e;
   CHECK(json_parse(&a, json, 2 * JSON_MAX_DEPTH, &v, &e) == SHORN_OK);
@@ -494,7 +494,6 @@ static void test_json_trailing(void) {
 }
 
 int main(void) {
-  shorn_set_allocator(counting_realloc, counting_free);
   test_hostile_counts();
   test_zero_width();
   test_nesting_bombs();

@@ -161,13 +161,13 @@ static void run(const workload *w, const results *reference, results *out) {
   shorn_schema *s;
   shorn_error e;
   unsigned long failures = counted.failures;
-  shorn_code rc = shorn_schema_compile(w->schema, strlen(w->schema), &s, &e);
+  shorn_code rc = shorn_schema_compile(w->schema, strlen(w->schema), &counting_allocator, &s, &e);
   size_t n = 0;
   const char *signature = rc == SHORN_OK ? shorn_schema_signature(s, &n) : NULL;
   record(&out->compiled, failures, rc, &e, signature, n);
   if (rc != SHORN_OK) return;
   if (w->json) {
-    shorn_buffer bytes = {0};
+    shorn_buffer bytes = {.allocator = &counting_allocator};
     failures = counted.failures;
     rc = shorn_encode(s, w->json, strlen(w->json), 3, &bytes, &e);
     record(&out->encoded, failures, rc, &e, bytes.data, bytes.length);
@@ -182,7 +182,7 @@ static void run(const workload *w, const results *reference, results *out) {
     memcpy(out->payload.data, encoded->text + 3, out->payload.length);
   }
   if (out->payload.data) {
-    shorn_buffer json = {0};
+    shorn_buffer json = {.allocator = &counting_allocator};
     failures = counted.failures;
     rc = shorn_decode(s, out->payload.data, out->payload.length, 0, &json, &e);
     record(&out->decoded, failures, rc, &e, json.data, json.length);
@@ -250,7 +250,6 @@ int main(void) {
   sprintf(o, "}}");
   make_values();
 
-  shorn_set_allocator(counting_realloc, counting_free);
   unsigned long total = 0;
   for (size_t i = 0; i < sizeof workloads / sizeof *workloads; i++) {
     const workload *w = &workloads[i];

@@ -13,12 +13,12 @@
 
 static query_path *parse(const char *text) {
   shorn_error e;
-  return query_path_parse(text, strlen(text), &e);
+  return query_path_parse(NULL, text, strlen(text), &e);
 }
 
 static void check_refused(const char *text, const char *message) {
   shorn_error e;
-  query_path *p = query_path_parse(text, strlen(text), &e);
+  query_path *p = query_path_parse(NULL, text, strlen(text), &e);
   CHECK(p == NULL);
   if (p) {
     query_path_free(p);
@@ -309,7 +309,7 @@ static void test_many_definitions(void) {
   buffer_byte(&json, 0); /* node_text takes a C string */
   shorn_schema *schema;
   shorn_error e;
-  CHECK(shorn_schema_compile((const char *)text.data, text.length, &schema, &e) == SHORN_OK);
+  CHECK(shorn_schema_compile((const char *)text.data, text.length, NULL, &schema, &e) == SHORN_OK);
   if (schema) {
     CHECK(schema->def_count == 17);
     check_node(schema, (const char *)json.data, "$.x16.next.v", "116");

@@ -88,7 +88,7 @@ static void test_base64(void) {
 
 static void check_bigint(const char *decimal, const char *hex) {
   shorn_buffer b = {0};
-  CHECK(bigint_encode(&b, decimal, strlen(decimal)) == BIGINT_OK);
+  CHECK(bigint_encode(NULL, &b, decimal, strlen(decimal)) == BIGINT_OK);
   char got[128] = {0};
   for (size_t i = 0; i < b.length && i < 60; i++) sprintf(got + 2 * i, "%02x", b.data[i]);
   CHECK_STR(got, hex);
@@ -98,7 +98,7 @@ static void check_bigint(const char *decimal, const char *hex) {
   int shift = 0;
   do header |= (uint64_t)(*p & 0x7F) << shift, shift += 7; while (*p++ & 0x80);
   shorn_buffer text = {0};
-  CHECK(bigint_json(&text, header & 1, p, header >> 1));
+  CHECK(bigint_json(NULL, &text, header & 1, p, header >> 1));
   CHECK(text.length == strlen(decimal) + 2 && memcmp(text.data + 1, decimal, text.length - 2) == 0);
   shorn_buffer_free(&b);
   shorn_buffer_free(&text);
@@ -117,7 +117,7 @@ static void test_bigint(void) {
   shorn_buffer b = {0};
   static const char *bad[] = {"", "-", "-0", "01", "+1", "1.0", "1e3", " 1", "0x10", "--1"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-    CHECK(bigint_encode(&b, bad[i], strlen(bad[i])) == BIGINT_SPELLING);
+    CHECK(bigint_encode(NULL, &b, bad[i], strlen(bad[i])) == BIGINT_SPELLING);
   CHECK(b.length == 0);
   shorn_buffer_free(&b);
 }
@@ -292,8 +292,8 @@ static bool wire_is(const shorn_buffer *wire, bool negative, const uint8_t *magn
 static void check_magnitude(const uint8_t *magnitude, size_t n, bool negative, bool reference) {
   shorn_buffer text = {0}, wire = {0};
   CHECK(buffer_byte(&text, '[') && buffer_byte(&wire, 0xAA));
-  CHECK(bigint_json(&text, negative, magnitude, n));
-  shorn_buffer json = {text.data + 1, text.length - 1, 0};
+  CHECK(bigint_json(NULL, &text, negative, magnitude, n));
+  shorn_buffer json = {.data = text.data + 1, .length = text.length - 1};
   CHECK(text.data[0] == '[' && canonical_json(&json, negative));
   const char *digits = (const char *)json.data + 1 + negative;
   size_t count = json.length - 2 - negative;
@@ -304,8 +304,8 @@ static void check_magnitude(const uint8_t *magnitude, size_t n, bool negative, b
   } else {
     CHECK(same_residues(magnitude, n, digits, count));
   }
-  CHECK(bigint_encode(&wire, (const char *)json.data + 1, json.length - 2) == BIGINT_OK);
-  shorn_buffer form = {wire.data + 1, wire.length - 1, 0};
+  CHECK(bigint_encode(NULL, &wire, (const char *)json.data + 1, json.length - 2) == BIGINT_OK);
+  shorn_buffer form = {.data = wire.data + 1, .length = wire.length - 1};
   CHECK(wire.data[0] == 0xAA && wire_is(&form, negative, magnitude, n));
   shorn_buffer_free(&text);
   shorn_buffer_free(&wire);
@@ -315,8 +315,8 @@ static void check_magnitude(const uint8_t *magnitude, size_t n, bool negative, b
 static void check_decimal(const char *digits, size_t count, bool reference) {
   shorn_buffer text = {0}, wire = {0};
   CHECK(buffer_byte(&text, '[') && buffer_byte(&wire, 0xAA));
-  CHECK(bigint_encode(&wire, digits, count) == BIGINT_OK);
-  shorn_buffer form = {wire.data + 1, wire.length - 1, 0};
+  CHECK(bigint_encode(NULL, &wire, digits, count) == BIGINT_OK);
+  shorn_buffer form = {.data = wire.data + 1, .length = wire.length - 1};
   size_t h = 0;
   while (h < form.length && form.data[h] & 0x80) h++;
   const uint8_t *magnitude = form.data + h + 1;
@@ -330,7 +330,7 @@ static void check_decimal(const char *digits, size_t count, bool reference) {
     CHECK(wire_is(&form, false, magnitude, n) && (!n || magnitude[n - 1]));
     CHECK(same_residues(magnitude, n, digits, count));
   }
-  CHECK(wire.data[0] == 0xAA && bigint_json(&text, false, magnitude, n));
+  CHECK(wire.data[0] == 0xAA && bigint_json(NULL, &text, false, magnitude, n));
   CHECK(text.length == count + 3 && memcmp(text.data, "[\"", 2) == 0 &&
         memcmp(text.data + 2, digits, count) == 0 && text.data[count + 2] == '"');
   shorn_buffer_free(&text);
@@ -472,18 +472,18 @@ static void test_bigint_special(void) {
   }
   char *ten_1000 = decimal_text(1001, '1', '0');
   shorn_buffer text = {0}, wire = {0};
-  CHECK(bigint_encode(&wire, ten_1000, 1001) == BIGINT_OK);
+  CHECK(bigint_encode(NULL, &wire, ten_1000, 1001) == BIGINT_OK);
   CHECK(wire_is(&wire, false, magnitude, sizeof magnitude));
-  CHECK(bigint_json(&text, false, magnitude, sizeof magnitude));
+  CHECK(bigint_json(NULL, &text, false, magnitude, sizeof magnitude));
   CHECK(text.length == 1003 && memcmp(text.data + 1, ten_1000, 1001) == 0);
   free(ten_1000);
 
   uint8_t two[513] = {0};
   two[512] = 1;
   text.length = wire.length = 0;
-  CHECK(bigint_json(&text, true, two, sizeof two));
+  CHECK(bigint_json(NULL, &text, true, two, sizeof two));
   CHECK(text.length == 1237 && text.data[1] == '-' && memcmp(text.data + 2, two_4096, 1234) == 0);
-  CHECK(bigint_encode(&wire, (const char *)text.data + 1, 1235) == BIGINT_OK);
+  CHECK(bigint_encode(NULL, &wire, (const char *)text.data + 1, 1235) == BIGINT_OK);
   CHECK(wire_is(&wire, true, two, sizeof two));
   shorn_buffer_free(&text);
   shorn_buffer_free(&wire);
@@ -497,9 +497,9 @@ static void test_bigint_limits(void) {
   memset(d, '1', count);
   d[count] = 0;
   shorn_buffer b = {0};
-  CHECK(bigint_encode(&b, d, count) == BIGINT_TOO_LARGE);
+  CHECK(bigint_encode(NULL, &b, d, count) == BIGINT_TOO_LARGE);
   d[count / 2] = 'x';
-  CHECK(bigint_encode(&b, d, count) == BIGINT_SPELLING); /* spelling is checked first */
+  CHECK(bigint_encode(NULL, &b, d, count) == BIGINT_SPELLING); /* spelling is checked first */
   CHECK(b.length == 0);
   free(d);
 }
@@ -512,20 +512,19 @@ static void test_bigint_nomem(void) {
     size_t n = sizes[s], count = n * 12 / 5;
     uint8_t *m = random_magnitude(n);
     char *digits = decimal_text(count, '7', 0);
-    shorn_set_allocator(counting_realloc, counting_free);
     for (int direction = 0; direction < 2; direction++) {
       bool failed = false, done = false;
       for (unsigned long fail = 1; !done; fail++) {
-        shorn_buffer b = {0};
+        shorn_buffer b = {.allocator = &counting_allocator};
         counting_mark();
         counted.fail_at = fail;
         bool ok;
         if (direction) {
-          bigint_status rc = bigint_encode(&b, digits, count);
+          bigint_status rc = bigint_encode(&counting_allocator, &b, digits, count);
           ok = rc == BIGINT_OK;
           CHECK(ok || rc == BIGINT_NOMEM);
         } else {
-          ok = bigint_json(&b, false, m, n);
+          ok = bigint_json(&counting_allocator, &b, false, m, n);
         }
         done = counted.failures == 0;
         CHECK(ok == done); /* fails exactly when an allocation did */
@@ -536,14 +535,14 @@ static void test_bigint_nomem(void) {
       }
       CHECK(failed && done);
       /* Within 8 limbs (32 bytes) per input limb, beside the output. */
-      shorn_buffer b = {0};
+      shorn_buffer b = {.allocator = &counting_allocator};
       counting_mark();
       size_t input = direction ? (count + 8) / 9 * 4 : (n + 3) / 4 * 4;
-      CHECK(direction ? bigint_encode(&b, digits, count) == BIGINT_OK : bigint_json(&b, false, m, n));
+      CHECK(direction ? bigint_encode(&counting_allocator, &b, digits, count) == BIGINT_OK
+                      : bigint_json(&counting_allocator, &b, false, m, n));
       CHECK(counting_peak() <= 8 * input + b.capacity);
       shorn_buffer_free(&b);
     }
-    shorn_set_allocator(NULL, NULL);
     free(m);
     free(digits);
   }

@@ -20,7 +20,7 @@ static void fail_note(const char *where, int line, const char *schema, const cha
 
 static shorn_schema *compile(const char *text, size_t n, shorn_error *e) {
   shorn_schema *s = NULL;
-  return shorn_schema_compile(text, n, &s, e) == SHORN_OK ? s : NULL;
+  return shorn_schema_compile(text, n, &counting_allocator, &s, e) == SHORN_OK ? s : NULL;
 }
 
 static void hex_of(const shorn_schema *s, int width, char out[9]) {
@@ -790,7 +790,7 @@ static char *laughs(int levels, const char *leaf) {
 }
 
 /* A hostile schema is refused holding at most `limit` bytes at once while
- * it compiles (the counting allocator, set for the whole run, measures):
+ * it compiles (the counting allocator, which every compile here uses, measures):
  * the refusal comes before the expansion it would take.  Bytes, not
  * seconds: a timed check failed on a loaded machine. */
 static void expect_refused_within(int line, const char *what, char *schema, size_t limit) {
@@ -1046,7 +1046,7 @@ static void run_vectors(const char *path, bool seed) {
   for (char *line = data, *end; line < data + size; line = end + 1) {
     if (!(end = strchr(line, '\n'))) end = data + size;
     if (end == line) continue;
-    arena a = {0};
+    arena a = {.allocator = &counting_allocator};
     json_value *row;
     shorn_error e;
     const char *schema;
@@ -1082,7 +1082,6 @@ static void run_vectors(const char *path, bool seed) {
 }
 
 int main(int argc, char **argv) {
-  shorn_set_allocator(counting_realloc, counting_free);
   const char *dir = argc > 1 ? argv[1] : "tests/vectors";
   char path[1024];
   int before = check_failures;
