@@ -8,6 +8,13 @@
 #include "../unit/check.h"
 #include "person.h"
 
+/* A zeroed struct as each language spells it without warnings. */
+#ifdef __cplusplus
+#define ZEROED {}
+#else
+#define ZEROED {0}
+#endif
+
 static const unsigned char grace_payload[] = {0x2d, 0x05, 'G', 'r', 'a', 'c', 'e', 0x00};
 
 int main(void) {
@@ -15,11 +22,11 @@ int main(void) {
   shorn_error error;
   CHECK(shorn_schema_compile(person, sizeof person - 1, NULL, &schema, &error) == SHORN_OK);
 
-  shorn_buffer payload = {0};
+  shorn_buffer payload = ZEROED;
   CHECK(shorn_encode(schema, grace, sizeof grace - 1, 0, &payload, &error) == SHORN_OK);
   CHECK(payload.length == sizeof grace_payload && memcmp(payload.data, grace_payload, payload.length) == 0);
 
-  shorn_buffer json = {0};
+  shorn_buffer json = ZEROED;
   CHECK(shorn_decode(schema, payload.data, payload.length, 0, &json, &error) == SHORN_OK);
   CHECK(json.length == sizeof grace_decoded - 1 && memcmp(json.data, grace_decoded, json.length) == 0);
 
