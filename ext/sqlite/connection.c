@@ -284,6 +284,20 @@ shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, 
 
 /* ---- argument helpers ---------------------------------------------------- */
 
+int shorn_width(sqlite3_value *value) {
+  switch (sqlite3_value_numeric_type(value)) {
+    case SQLITE_INTEGER: {
+      sqlite3_int64 w = sqlite3_value_int64(value);
+      return w >= 1 && w <= 4 ? (int)w : 0;
+    }
+    case SQLITE_FLOAT: {
+      double w = sqlite3_value_double(value);
+      return w == 1 || w == 2 || w == 3 || w == 4 ? (int)w : 0;
+    }
+    default: return 0;
+  }
+}
+
 void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc) {
   if (rc == SQLITE_NOMEM)
     sqlite3_result_error_nomem(ctx);

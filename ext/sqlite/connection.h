@@ -133,6 +133,11 @@ SHORN_PRIVATE void shorn_report(sqlite3_context *ctx, const char *function, cons
 /* Report "<function>: <reason>", the reason formatted as sqlite3_mprintf does. */
 SHORN_PRIVATE void shorn_report_text(sqlite3_context *ctx, const char *function, const char *format, ...);
 
+/* A fingerprint width argument: 1..4 from an INTEGER or from a REAL with
+ * an integral value (better-sqlite3 binds every JavaScript number as a
+ * REAL); 0 for anything else. */
+SHORN_PRIVATE int shorn_width(sqlite3_value *value);
+
 #define SHORN_NOT_A_BLOB "the payload must be a BLOB"
 
 /* A payload argument's bytes (never NULL): SQLITE_OK, SQLITE_MISMATCH when

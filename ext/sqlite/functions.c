@@ -25,13 +25,9 @@ static bool width_argument(sqlite3_context *ctx, int argc, sqlite3_value **argv,
                            int fallback, const char *function, int *width) {
   *width = fallback;
   if (argc <= index) return true;
-  sqlite3_int64 w = sqlite3_value_int64(argv[index]);
-  if (sqlite3_value_numeric_type(argv[index]) != SQLITE_INTEGER || w < 1 || w > 4) {
-    shorn_report_text(ctx, function, "fingerprint width must be 1, 2, 3 or 4");
-    return false;
-  }
-  *width = (int)w;
-  return true;
+  *width = shorn_width(argv[index]);
+  if (!*width) shorn_report_text(ctx, function, "fingerprint width must be 1, 2, 3 or 4");
+  return *width != 0;
 }
 
 /* ---- the functions ------------------------------------------------------- */

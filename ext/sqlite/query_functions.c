@@ -11,7 +11,8 @@
  *
  * Each returns what the JSON function returns over shorn_decode(payload,
  * schema): the same values, of the same SQL types.  fp_bytes is told from a
- * path by its type: an INTEGER right after the schema.
+ * path by its type: a number (INTEGER, or a REAL with an integral
+ * value, as Node binds one) right after the schema.
  */
 #include <string.h>
 
@@ -26,12 +27,10 @@
 
 #define BAD_WIDTH "fingerprint width must be 1, 2, 3 or 4"
 
-static bool is_width(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_INTEGER; }
-
-/* fp_bytes as an int, or 0 when it is out of range. */
-static int width_of(sqlite3_value *v) {
-  sqlite3_int64 w = sqlite3_value_int64(v);
-  return w >= 1 && w <= 4 ? (int)w : 0;
+/* fp_bytes is told from a path by its type: a number, where a path is text. */
+static bool is_width(sqlite3_value *v) {
+  int type = sqlite3_value_type(v);
+  return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
 }
 
 /* A parsed path argument and the buffers its answers are written into.
@@ -196,7 +195,7 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
   }
   if (is_null(argv[0]) || is_null(argv[1])) return;
   int first = 2, width = 0;
-  if (is_width(argv[2]) && (!(width = width_of(argv[2])) || argc == ++first)) {
+  if (is_width(argv[2]) && (!(width = shorn_width(argv[2])) || argc == ++first)) {
     shorn_report_text(ctx, c.function, width ? "a path must follow fp_bytes" : BAD_WIDTH);
     return;
   }
@@ -241,7 +240,7 @@ static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   /* (payload, schema), (…, path), (…, fp_bytes) or (…, fp_bytes, path). */
   bool has_width = argc == 4 || (argc == 3 && is_width(argv[2]));
   int width = 0, path_index = argc == 4 ? 3 : argc == 3 && !has_width ? 2 : 0;
-  if (has_width && (!is_width(argv[2]) || !(width = width_of(argv[2])))) {
+  if (has_width && (!is_width(argv[2]) || !(width = shorn_width(argv[2])))) {
     shorn_report_text(ctx, c.function, BAD_WIDTH);
     return;
   }
@@ -269,7 +268,7 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   for (int i = 0; i < argc; i++)
     if (is_null(argv[i])) return;
   int width = 0;
-  if (argc == 3 && (!is_width(argv[2]) || !(width = width_of(argv[2])))) {
+  if (argc == 3 && (!is_width(argv[2]) || !(width = shorn_width(argv[2])))) {
     shorn_report_text(ctx, function, BAD_WIDTH);
     return;
   }
@@ -489,7 +488,7 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
   sqlite3_value **arg = cur->arguments;
   /* Without JSON, json_each has no rows; so without payload and schema. */
   if ((idx_num & 3) != 3) return SQLITE_OK;
-  /* The third argument is fp_bytes when an INTEGER, else the path. */
+  /* The third argument is fp_bytes when a number, else the path. */
   sqlite3_value *fp = arg[ROWS_COLUMN_FP_BYTES - ROWS_COLUMN_PAYLOAD], **root = &arg[ROWS_COLUMN_ROOT - ROWS_COLUMN_PAYLOAD];
   if (fp && !is_width(fp) && !is_null(fp)) {
     if (*root) return cursor_error(cur, BAD_WIDTH);
@@ -498,7 +497,7 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
   }
   for (int i = 0; i < ARGUMENTS; i++)
     if (arg[i] && is_null(arg[i])) return SQLITE_OK;
-  int width = fp ? width_of(fp) : 0;
+  int width = fp ? shorn_width(fp) : 0;
   if (fp && !width) return cursor_error(cur, BAD_WIDTH);
 
   int rc = cursor_schema(cur, arg[ROWS_COLUMN_SCHEMA - ROWS_COLUMN_PAYLOAD]);

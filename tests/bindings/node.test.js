@@ -48,6 +48,15 @@ test('load(db) gives a better-sqlite3 Database the SQL functions: a round trip',
                '{"age":45,"name":"Grace","sex":"F"}');
 });
 
+test('fp_bytes bound as a JavaScript number (a REAL to SQLite) works', () => {
+  const db = connect();
+  const payload = db.prepare('SELECT shorn_encode(?, ?, ?)').pluck().get('{"name":"Grace","age":45,"sex":"F"}', PERSON, 3);
+  assert.deepEqual(payload, Buffer.from('7236d12d05477261636500', 'hex'));
+  assert.equal(db.prepare('SELECT shorn_extract(?, ?, ?, ?)').pluck().get(payload, PERSON, 3, '$.name'), 'Grace');
+  assert.throws(() => db.prepare('SELECT shorn_encode(?, ?, ?)').get('{}', '{}', 2.5),
+                { message: 'shorn_encode: fingerprint width must be 1, 2, 3 or 4' });
+});
+
 test("shorn_version() is the package's version", () => {
   assert.equal(connect().prepare('SELECT shorn_version()').pluck().get(),
                require('sqlite-shorn/package.json').version);

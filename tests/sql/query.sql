@@ -212,3 +212,9 @@ CREATE INDEX people_by_age ON people(age);
 EXPLAIN QUERY PLAN SELECT id FROM people WHERE age > 40;
 SELECT id, age FROM people WHERE age > 40 ORDER BY age;
 PRAGMA integrity_check;
+
+.print -- fp_bytes as a REAL with an integral value, as Node binds every number
+SELECT shorn_extract(payload, 'person', 3.0, '$.name'), shorn_type(payload, 'person', 3.0), shorn_valid(payload, 'person', 3.0),
+       (SELECT count(*) FROM shorn_each(stamped.payload, 'person', 3.0, '$.tags'))
+  FROM stamped WHERE id = 1;
+SELECT shorn_extract(payload, 'person', 2.5, '$.name') FROM stamped WHERE id = 1;
