@@ -1,15 +1,22 @@
 -- shorn in SQLite, a walk-through.  `make demo` runs it in the sqlite3 shell
--- with the extension loaded, on an in-memory database.
---
+-- with the extension loaded, on an in-memory database.  `.echo on` prints
+-- each statement, with the comments above it, before its result: everything
+-- below is what the reader sees.
+.headers on
+.mode box
+.echo on
+
+-- ==========================================================================
+-- shorn in SQLite, a walk-through
+-- ==========================================================================
 -- shorn writes a JSON value as its values alone, in the order a JSON Schema
 -- gives them: no keys, no quotes, no type tags.  The schema is what makes
 -- the bytes readable again, so the database keeps its schemas, by name.
+-- Each step below shows its SQL, then what SQLite answers.
 
-.headers on
-.mode box
-
--- 1. The registry --------------------------------------------------------
---
+-- --------------------------------------------------------------------------
+-- Step 1. The registry
+-- --------------------------------------------------------------------------
 -- One virtual table holds the schemas.  It is stored in the database file
 -- like any other table, and takes part in transactions like one.
 CREATE VIRTUAL TABLE IF NOT EXISTS shorn_schemas USING shorn_registry;
@@ -24,7 +31,10 @@ INSERT INTO shorn_schemas(name, schema) VALUES ('person',
 -- name or a wire shape already there.
 SELECT name, fingerprint, signature FROM shorn_schemas;
 
--- 2. Encode by name --------------------------------------------------------
+-- --------------------------------------------------------------------------
+-- Step 2. Encode by name
+-- --------------------------------------------------------------------------
+-- shorn_encode takes JSON text and a schema, here by its registered name.
 CREATE TABLE people(id INTEGER PRIMARY KEY, payload BLOB NOT NULL);
 INSERT INTO people(payload)
   SELECT shorn_encode(value, 'person') FROM json_each('[
@@ -37,27 +47,34 @@ INSERT INTO people(payload)
 -- the position of "F" in the enum's sorted members (0).
 SELECT id, hex(payload) AS payload FROM people;
 
--- 3. Decode by name --------------------------------------------------------
---
+-- --------------------------------------------------------------------------
+-- Step 3. Decode by name
+-- --------------------------------------------------------------------------
 -- The result is JSON text (keys in canonical order), and SQLite's JSON
 -- functions take it as JSON.
 SELECT id, shorn_decode(payload, 'person') AS person FROM people;
+
+-- Its fields work in a WHERE clause: who is over 40?
 SELECT shorn_decode(payload, 'person') ->> '$.name' AS name
   FROM people WHERE shorn_decode(payload, 'person') ->> '$.age' > 40;
 
--- 4. Sizes -----------------------------------------------------------------
---
+-- --------------------------------------------------------------------------
+-- Step 4. Sizes
+-- --------------------------------------------------------------------------
 -- The same rows as JSON text, for comparison.
 SELECT id,
        length(payload) AS shorn_bytes,
        length(shorn_decode(payload, 'person')) AS json_bytes
   FROM people;
+
+-- And in total:
 SELECT sum(length(payload)) AS shorn_total,
        sum(length(shorn_decode(payload, 'person'))) AS json_total
   FROM people;
 
--- 5. Two versions of a schema in one table --------------------------------
---
+-- --------------------------------------------------------------------------
+-- Step 5. Two versions of a schema in one table
+-- --------------------------------------------------------------------------
 -- Version 2 adds an optional email.  That is a new wire shape, so it gets a
 -- new name: 'person' must go on reading what was written with it.
 INSERT INTO shorn_schemas(name, schema) VALUES ('person_v2',
@@ -75,32 +92,41 @@ SELECT e.id, s.name AS written_with, shorn_decode(e.payload) AS value
   FROM events AS e
   JOIN shorn_schemas AS s ON s.fingerprint = lower(hex(substr(e.payload, 1, 4)));
 
--- 6. Index by name ---------------------------------------------------------
---
+-- --------------------------------------------------------------------------
+-- Step 6. Index by name
+-- --------------------------------------------------------------------------
 -- The functions are deterministic, so a name works in generated columns,
 -- CHECK constraints and indexes.  (An index keeps what the name meant when
 -- each row was written: never delete and re-register a name an index uses.)
 ALTER TABLE people ADD COLUMN name TEXT
   GENERATED ALWAYS AS (shorn_decode(payload, 'person') ->> '$.name') VIRTUAL;
 CREATE INDEX people_by_name ON people(name);
+
+-- The generated column reads like any other:
 SELECT id, name FROM people WHERE name = 'Ada';
+
+-- and the query plan searches the index rather than decoding every row:
 EXPLAIN QUERY PLAN SELECT id FROM people WHERE name = 'Ada';
 
--- 7. Read a field without decoding the rest -------------------------------
---
+-- --------------------------------------------------------------------------
+-- Step 7. Read a field without decoding the rest
+-- --------------------------------------------------------------------------
 -- shorn_extract answers as json_extract would over the decoded JSON, but
 -- reads the bytes directly: nothing is built for the fields it skips.
 SELECT id, shorn_extract(payload, 'person', '$.name') AS name,
        shorn_type(payload, 'person', '$.age') AS age_type
   FROM people;
+
+-- shorn_each lists an object's members, as json_each does over JSON:
 SELECT key, value, type FROM shorn_each((SELECT payload FROM people WHERE id = 1), 'person');
 
 -- A damaged payload is an error for shorn_decode; shorn_valid and
 -- shorn_error ask without failing.
 SELECT shorn_valid(x'2d0547', 'person') AS valid, shorn_error(x'2d0547', 'person') AS error;
 
--- 8. The shapes JSON has no type for ---------------------------------------
---
+-- --------------------------------------------------------------------------
+-- Step 8. The shapes JSON has no type for
+-- --------------------------------------------------------------------------
 -- A date-time string is stored as its epoch milliseconds (six bytes), a
 -- BigInt as its magnitude, a Set as an array that refuses repeats.
 SELECT hex(shorn_encode('"2026-09-03T12:00:00.000Z"', '{"type":"string","format":"date-time"}')) AS date_time,

@@ -8,8 +8,8 @@
  *   shorn signature SCHEMA     the canonical signature
  *
  * It is built on the core alone: the codec through shorn.h, and from the
- * core's internals only what it would otherwise write again (buffers, and
- * the base64 a bytes shape spells its JSON with).  Reading and writing
+ * core's internals only what it would otherwise write again (buffers, the
+ * base64 a bytes shape spells its JSON with, and the hex writer).  Reading and writing
  * files lives here.
  *
  * A single value is converted in memory and written only once it has
@@ -56,11 +56,13 @@ static const char help_text[] =
     "Options of encode and decode:\n"
     "  --base64             the payload is base64 text (standard alphabet, padded)\n"
     "                       and a newline, not raw bytes\n"
+    "  --hex                the payload is hex text and a newline, not raw bytes;\n"
+    "                       encode writes lowercase, decode reads either case\n"
     "  --fingerprint N      encode: write N fingerprint bytes (1-4) before the\n"
     "                       payload; decode: check and strip them\n"
-    "  --lines              one value per line: JSON Lines in, base64 lines out,\n"
-    "                       and back; stops at the first bad line, naming it, after\n"
-    "                       writing the lines before it\n"
+    "  --lines              one value per line: JSON Lines in, base64 lines out\n"
+    "                       (hex lines with --hex), and back; stops at the first\n"
+    "                       bad line, naming it, after writing the lines before it\n"
     "  --in FILE            read the value from FILE, not stdin\n"
     "Options of fingerprint:\n"
     "  --bytes N            the fingerprint's width, 1-4 (default 3)\n"
@@ -83,6 +85,7 @@ static const char *const command_names[COMMAND_COUNT] = {"encode", "decode", "fi
 
 typedef enum option_id {
   OPTION_BASE64,
+  OPTION_HEX,
   OPTION_FINGERPRINT,
   OPTION_LINES,
   OPTION_IN,
@@ -103,6 +106,7 @@ typedef struct option_spec {
 
 static const option_spec option_specs[OPTION_COUNT] = {
     [OPTION_BASE64] = {"base64", 0, false, CODEC_COMMANDS, "encode and decode"},
+    [OPTION_HEX] = {"hex", 0, false, CODEC_COMMANDS, "encode and decode"},
     [OPTION_FINGERPRINT] = {"fingerprint", 0, true, CODEC_COMMANDS, "encode and decode"},
     [OPTION_LINES] = {"lines", 0, false, CODEC_COMMANDS, "encode and decode"},
     [OPTION_IN] = {"in", 0, true, CODEC_COMMANDS, "encode and decode"},
@@ -200,6 +204,7 @@ static int check_arguments(invocation *inv) {
   for (int i = 0; i < OPTION_COUNT; i++)
     if (inv->option[i] && !(option_specs[i].commands & 1u << c))
       return usage("--%s applies only to %s", option_specs[i].name, option_specs[i].commands_text);
+  if (inv->option[OPTION_BASE64] && inv->option[OPTION_HEX]) return usage("--base64 and --hex exclude each other");
 
   option_id width_option = inv->command == FINGERPRINT ? OPTION_BYTES : OPTION_FINGERPRINT;
   const char *width = inv->option[width_option];
@@ -311,21 +316,59 @@ static int close_output(const output *o, int status) {
 
 /* ---- converting values ----------------------------------------------------- */
 
+/* How the payload is spelled on the byte side. */
+typedef enum spelling { RAW, BASE64, HEX } spelling;
+
 typedef struct converter {
   const shorn_schema *schema;
   int width;            /* fingerprint prefix, 0 for none */
-  bool base64;          /* the byte side is base64 text and a newline */
+  spelling spelling;    /* BASE64 and HEX: text and a newline */
   shorn_buffer out;     /* converted, not yet written */
-  shorn_buffer payload; /* the bytes between base64 and the codec */
+  shorn_buffer payload; /* the bytes between the text and the codec */
 } converter;
+
+/* n bytes as lowercase hex digits at the end of b. */
+static bool hex_encode(shorn_buffer *b, const unsigned char *bytes, size_t n) {
+  if (n > SIZE_MAX / 2 || !buffer_reserve(b, 2 * n)) return false;
+  hex_bytes((char *)b->data + b->length, bytes, n);
+  b->length += 2 * n;
+  return true;
+}
+
+/* A hex digit's value, either case; -1 for anything else. */
+static int hex_value(unsigned char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  c |= 0x20;
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* text[0..n) as bytes into out (2 digits a byte); else false with *bad the
+ * offset of the first non-hex character, or n when the count is odd. */
+static bool hex_decode(const unsigned char *text, size_t n, unsigned char *out, size_t *bad) {
+  for (size_t i = 0; i < n; i++) {
+    int v = hex_value(text[i]);
+    if (v < 0) {
+      *bad = i;
+      return false;
+    }
+    if (i & 1)
+      out[i / 2] = (unsigned char)(out[i / 2] | v);
+    else
+      out[i / 2] = (unsigned char)(v << 4);
+  }
+  *bad = n;
+  return n % 2 == 0;
+}
 
 static int to_payload(converter *c, const unsigned char *json, size_t n, line_number line) {
   shorn_error error;
-  shorn_buffer *payload = c->base64 ? &c->payload : &c->out;
+  shorn_buffer *payload = c->spelling != RAW ? &c->payload : &c->out;
   if (shorn_encode(c->schema, (const char *)json, n, c->width, payload, &error) != SHORN_OK)
     return report(line, NULL, &error);
-  if (c->base64) {
-    bool ok = base64_encode(&c->out, bytes_of(payload), payload->length) && buffer_byte(&c->out, '\n');
+  if (c->spelling != RAW) {
+    bool ok = (c->spelling == HEX ? hex_encode(&c->out, bytes_of(payload), payload->length)
+                                  : base64_encode(&c->out, bytes_of(payload), payload->length)) &&
+              buffer_byte(&c->out, '\n');
     payload->length = 0;
     if (!ok) return out_of_memory(line);
   }
@@ -334,16 +377,24 @@ static int to_payload(converter *c, const unsigned char *json, size_t n, line_nu
 
 static bool is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
-/* Base64 text may come with white space around it (a newline, a CR). */
+/* Base64 or hex text may come with white space around it (a newline, a CR). */
 static int to_json(converter *c, const unsigned char *data, size_t n, line_number line) {
-  if (c->base64) {
+  if (c->spelling != RAW) {
     size_t start = 0, end = n, bad = 0;
     while (start < end && is_space(data[start])) start++;
     while (end > start && is_space(data[end - 1])) end--;
     c->payload.length = 0;
-    if (!buffer_reserve(&c->payload, (end - start) / 4 * 3 + 1)) return out_of_memory(line);
-    if (!base64_decode((const char *)data + start, end - start, c->payload.data, &c->payload.length, &bad))
+    size_t most = c->spelling == HEX ? (end - start) / 2 : (end - start) / 4 * 3;
+    if (!buffer_reserve(&c->payload, most + 1)) return out_of_memory(line);
+    if (c->spelling == HEX) {
+      if (!hex_decode(data + start, end - start, c->payload.data, &bad))
+        return failure(line, bad < end - start ? "Expected a hex digit at byte %zu"
+                                               : "Expected an even number of hex digits at byte %zu",
+                       start + bad);
+      c->payload.length = (end - start) / 2;
+    } else if (!base64_decode((const char *)data + start, end - start, c->payload.data, &c->payload.length, &bad)) {
       return failure(line, "Expected standard base64 with padding at byte %zu", start + bad);
+    }
     data = c->payload.data;
     n = c->payload.length;
   }
@@ -454,7 +505,9 @@ static int run(const invocation *inv) {
     status = describe(inv, schema);
   } else {
     bool lines = inv->option[OPTION_LINES] != NULL;
-    converter c = {schema, inv->width, lines || inv->option[OPTION_BASE64], {0}, {0}};
+    /* --lines implies base64, unless it is hex. */
+    spelling text = inv->option[OPTION_HEX] ? HEX : lines || inv->option[OPTION_BASE64] ? BASE64 : RAW;
+    converter c = {schema, inv->width, text, {0}, {0}};
     value_converter convert = inv->command == ENCODE ? to_payload : to_json;
     status = lines ? convert_lines(inv, &c, convert) : convert_one(inv, &c, convert);
     shorn_buffer_free(&c.out);

@@ -138,7 +138,7 @@ for args in --help -h 'bogus --help' 'encode --help' '-h decode x y z'; do
   "$shorn" $args < stdin > got.out 2> got.err
   status=$?
   missing=
-  for word in encode decode fingerprint signature --base64 --fingerprint --lines --in --out --bytes --help --version; do
+  for word in encode decode fingerprint signature --base64 --hex --fingerprint --lines --in --out --bytes --help --version; do
     grep -q -e "$word" got.out || missing="$missing $word"
   done
   [ "$status" = 0 ] && [ ! -s got.err ] && [ -z "$missing" ] && head -1 got.out | grep -q '^Usage: shorn ' && pass ||
@@ -177,6 +177,10 @@ refuse '--fingerprint takes 1, 2, 3 or 4, not ""' decode person.json --fingerpri
 refuse '--bytes takes 1, 2, 3 or 4, not "x"' fingerprint person.json --bytes x
 refuse '--bytes applies only to fingerprint' encode person.json --bytes 3
 refuse '--base64 applies only to encode and decode' signature person.json --base64
+refuse '--hex applies only to encode and decode' fingerprint person.json --hex
+refuse 'option --hex takes no value' encode person.json --hex=1
+refuse '--base64 and --hex exclude each other' encode person.json --hex --base64
+refuse '--base64 and --hex exclude each other' decode person.json --base64 --lines --hex
 refuse '--lines applies only to encode and decode' fingerprint person.json --lines
 refuse '--in applies only to encode and decode' signature person.json --in a.json
 refuse '--fingerprint applies only to encode and decode' fingerprint person.json --fingerprint 2
@@ -215,6 +219,34 @@ expect 1 '' 'shorn: Expected standard base64 with padding at byte 2\n' decode pe
 given 'LQVH\ncmFjZQA=\n'
 expect 1 '' 'shorn: Expected standard base64 with padding at byte 4\n' decode person.json --base64
 
+# --hex: lowercase hex and a newline out; either case in, white space around
+given "$grace\n"
+expect 0 '2d05477261636500\n' '' encode person.json --hex
+given '2d05477261636500\n'
+expect 0 '{"age":45,"name":"Grace","sex":"F"}\n' '' decode person.json --hex
+given ' \t2D05477261636500\r\n\n'
+expect 0 '{"age":45,"name":"Grace","sex":"F"}\n' '' decode person.json --hex
+given '"a"'
+expect 0 '1c4b3a6c0161\n' '' encode string.json --hex --fingerprint 4
+given '1C4b3A6c0161'
+expect 0 '"a"\n' '' decode string.json --fingerprint 4 --hex
+expect 1 '' 'shorn: Payload was written by a different schema (expected fingerprint 246cab) at byte 0\n' \
+  decode string.json --fingerprint 3 --hex
+given '"x"'
+expect 0 '\n' '' encode const.json --hex
+given '\n'
+expect 0 '"x"\n' '' decode const.json --hex
+given '2d0547726163650\n'
+expect 1 '' 'shorn: Expected an even number of hex digits at byte 15\n' decode person.json --hex
+given '  2d05477x61636500\n'
+expect 1 '' 'shorn: Expected a hex digit at byte 9\n' decode person.json --hex
+given '0x2d05477261636500'
+expect 1 '' 'shorn: Expected a hex digit at byte 1\n' decode person.json --hex
+given '2d05 477261636500\n'
+expect 1 '' 'shorn: Expected a hex digit at byte 4\n' decode person.json --hex
+given 'LQVHcmFjZQA=\n'
+expect 1 '' 'shorn: Expected a hex digit at byte 0\n' decode person.json --hex
+
 # --lines: base64 lines out, and back; the first bad line stops the run
 a=LQVHcmFjZQA= b=JANBZGEB # Grace 45 F: 2d 05 Grace 00; Ada 36 M: 24 03 Ada 01
 given "$grace\n{\"name\":\"Ada\",\"age\":36,\"sex\":\"M\"}\n"
@@ -239,6 +271,7 @@ expect 0 '' '' encode person.json --lines
 expect 0 '' '' decode person.json --lines
 given "$grace\n{\"name\":\"Ada\",\"age\":-36,\"sex\":\"M\"}\n$grace\n"
 expect 1 "$a\n" 'shorn: line 2: Expected an unsigned integer at $.age\n' encode person.json --lines
+expect 1 '2d05477261636500\n' 'shorn: line 2: Expected an unsigned integer at $.age\n' encode person.json --lines --hex
 given "$grace\n\n$grace\n"
 expect 1 "$a\n" 'shorn: line 2: Invalid JSON: unexpected end of text at byte 0\n' encode person.json --lines
 given "$grace\n$grace\n{\"name\""
@@ -249,6 +282,23 @@ expect 1 '{"age":45,"name":"Grace","sex":"F"}\n' 'shorn: line 2: Expected standa
 given "$a\n$a\nLQVHcmFj\n"
 expect 1 '{"age":45,"name":"Grace","sex":"F"}\n{"age":45,"name":"Grace","sex":"F"}\n' \
   'shorn: line 3: Unexpected end of input at byte 2\n' decode person.json --lines
+# --lines --hex: hex lines out, and back (either case, CRLF, no last newline)
+given "$grace\n{\"name\":\"Ada\",\"age\":36,\"sex\":\"M\"}\n"
+expect 0 '2d05477261636500\n240341646101\n' '' encode person.json --lines --hex
+given '2D05477261636500\r\n240341646101'
+expect 0 '{"age":45,"name":"Grace","sex":"F"}\n{"age":36,"name":"Ada","sex":"M"}\n' '' decode person.json --hex --lines
+given '"a"\n"b"\n'
+expect 0 '1c4b3a6c0161\n1c4b3a6c0162\n' '' encode string.json --lines --hex --fingerprint 4
+given '1c4b3a6c0161\n1C4B3A6C0162\n'
+expect 0 '"a"\n"b"\n' '' decode string.json --lines --hex --fingerprint 4
+given '"x"\n"x"\n'
+expect 0 '\n\n' '' encode const.json --lines --hex
+given '2d05477261636500\n2d0547726163650\n2d05477261636500\n'
+expect 1 '{"age":45,"name":"Grace","sex":"F"}\n' 'shorn: line 2: Expected an even number of hex digits at byte 15\n' \
+  decode person.json --lines --hex
+given '2d05477261636500\n2d05g77261636500\n'
+expect 1 '{"age":45,"name":"Grace","sex":"F"}\n' 'shorn: line 2: Expected a hex digit at byte 4\n' \
+  decode person.json --lines --hex
 given "$grace\n"
 expect 0 '' '' encode person.json --lines --out out.b64
 [ "$(cat out.b64)" = "$a" ] && pass || fail "--lines --out wrote $(cat out.b64)"
@@ -260,6 +310,9 @@ seq 0 299999 > integers.jsonl
   "$shorn" decode integer.json --lines --in integers.b64 > integers.back &&
   cmp -s integers.jsonl integers.back && [ "$(wc -l < integers.b64)" = 300000 ] && pass ||
   fail "300,000 integers did not come back through --lines"
+"$shorn" encode integer.json --lines --hex --fingerprint 2 --in integers.jsonl |
+  "$shorn" decode integer.json --lines --hex --fingerprint 2 > integers.back &&
+  cmp -s integers.jsonl integers.back && pass || fail "300,000 integers did not come back through --lines --hex"
 long=$(head -c 3000000 /dev/zero | tr '\0' a)
 printf '"%s"\n"b"\n"%s"\n' "$long" "$long" > long.jsonl
 "$shorn" encode string.json --lines < long.jsonl | "$shorn" decode string.json --lines > long.back &&
