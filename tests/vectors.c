@@ -3,8 +3,9 @@
  * vectors.c — every golden vector of the published library, run through the
  * SQL functions of the extension (linked in with SQLITE_CORE).
  *
- *   vectors DIR    reads DIR/schemas.jsonl, encode.jsonl, decode.jsonl and
- *                  seed-examples.jsonl; prints counts; exits 1 on a failure
+ *   vectors DIR    reads DIR/schemas.jsonl, encode.jsonl, decode.jsonl,
+ *                  seed-examples.jsonl and datetime-0.4.0.jsonl; prints
+ *                  counts; exits 1 on a failure
  *
  * Decoded JSON is compared structurally (member order aside, numbers as
  * doubles with the sign of zero), and must also be canonical: keys in UTF-16
@@ -78,8 +79,10 @@ static const char *string_member(arena *a, const json_value *o, const char *key)
   return arena_strdup(a, v->u.string, v->length);
 }
 
-/* The schema back as JSON text; -0 stays -0, since the schema means it. */
-static void serialize(shorn_buffer *b, const json_value *v) {
+/* The schema back as JSON text; -0 stays -0, since the schema means it.
+ * With `as_040`, every "format":"date-time" node also gets "x-shorn":"string",
+ * which keeps the library 0.4.0's plain-string form. */
+static void serialize(shorn_buffer *b, const json_value *v, bool as_040) {
   char n[NUMBER_TEXT_MAX];
   switch (v->type) {
     case JSON_NULL: buffer_append(b, "null", 4); break;
@@ -96,7 +99,7 @@ static void serialize(shorn_buffer *b, const json_value *v) {
       buffer_byte(b, '[');
       for (uint32_t i = 0; i < v->length; i++) {
         if (i) buffer_byte(b, ',');
-        serialize(b, &v->u.items[i]);
+        serialize(b, &v->u.items[i], as_040);
       }
       buffer_byte(b, ']');
       break;
@@ -104,18 +107,22 @@ static void serialize(shorn_buffer *b, const json_value *v) {
       buffer_byte(b, '{');
       for (uint32_t i = 0; i < v->length; i++) {
         if (i) buffer_byte(b, ',');
-        serialize(b, &v->u.items[2 * i]);
+        serialize(b, &v->u.items[2 * i], as_040);
         buffer_byte(b, ':');
-        serialize(b, &v->u.items[2 * i + 1]);
+        serialize(b, &v->u.items[2 * i + 1], as_040);
       }
+      const json_value *format = json_get(v, "format", 6);
+      if (as_040 && format && format->type == JSON_STRING && format->length == 9 &&
+          memcmp(format->u.string, "date-time", 9) == 0)
+        buffer_append(b, ",\"x-shorn\":\"string\"", 19);
       buffer_byte(b, '}');
       break;
   }
 }
 
-static char *schema_text(const json_value *schema) {
+static char *schema_text(const json_value *schema, bool as_040) {
   shorn_buffer b = {0};
-  serialize(&b, schema);
+  serialize(&b, schema, as_040);
   buffer_byte(&b, 0);
   char *text = strdup((const char *)b.data);
   shorn_buffer_free(&b);
@@ -260,6 +267,14 @@ static const char *schema_by_id(const char *id) {
   return NULL;
 }
 
+static void keep_schema(const char *id, char *text) {
+  if (schema_count == schema_capacity) {
+    schema_capacity = schema_capacity ? 2 * schema_capacity : 1024;
+    schemas = realloc(schemas, schema_capacity * sizeof *schemas);
+  }
+  schemas[schema_count++] = (schema_row){strdup(id), text};
+}
+
 static void check_compile(tally *t, const char *id, const char *schema, const char *signature,
                           const json_value *fp) {
   sqlite3_bind_text(signature_sql, 1, schema, -1, SQLITE_STATIC);
@@ -361,14 +376,10 @@ static void each_row(const char *dir, const char *file, row_handler handle) {
 
 static void schema_row_handler(const char *file, arena *a, const json_value *row) {
   const char *id = string_member(a, row, "id");
-  char *text = schema_text(member(row, "schema"));
+  char *text = schema_text(member(row, "schema"), false);
   tally *t = tally_for(file, string_member(a, row, "cat"));
   check_compile(t, id, text, string_member(a, row, "signature"), member(row, "fp"));
-  if (schema_count == schema_capacity) {
-    schema_capacity = schema_capacity ? 2 * schema_capacity : 1024;
-    schemas = realloc(schemas, schema_capacity * sizeof *schemas);
-  }
-  schemas[schema_count++] = (schema_row){strdup(id), text};
+  keep_schema(id, text);
 }
 
 static void encode_row_handler(const char *file, arena *a, const json_value *row) {
@@ -392,7 +403,7 @@ static void decode_row_handler(const char *file, arena *a, const json_value *row
 static void seed_row_handler(const char *file, arena *a, const json_value *row) {
   const char *id = string_member(a, row, "id");
   const char *op = string_member(a, row, "op");
-  char *schema = schema_text(member(row, "schema"));
+  char *schema = schema_text(member(row, "schema"), false);
   bool refused = member(row, "error") != NULL;
   const char *hex = refused ? NULL : string_member(a, row, "hex");
   tally *t = tally_for(file, op);
@@ -409,6 +420,23 @@ static void seed_row_handler(const char *file, arena *a, const json_value *row) 
     check_decode(t, id, schema, string_member(a, row, "hex"), refused ? NULL : string_member(a, row, "json"), true);
   }
   free(schema);
+}
+
+/* The library 0.4.0's date-times, kept as its plain strings: its signature,
+ * fingerprints and bytes, and the bytes back to the value. */
+static void datetime_row_handler(const char *file, arena *a, const json_value *row) {
+  const char *id = string_member(a, row, "id");
+  if (strcmp(string_member(a, row, "kind"), "schema") == 0) {
+    char *text = schema_text(member(row, "schema"), true);
+    check_compile(tally_for(file, "schema"), id, text, string_member(a, row, "signature"),
+                  member(row, "fp"));
+    keep_schema(id, text);
+  } else {
+    const char *schema = schema_by_id(string_member(a, row, "schema_id"));
+    const char *json = string_member(a, row, "json"), *hex = string_member(a, row, "hex");
+    check_encode(tally_for(file, "encode"), id, schema, json, hex);
+    check_decode(tally_for(file, "decode"), id, schema, hex, json, true);
+  }
 }
 
 /* ---- the registry --------------------------------------------------------- */
@@ -748,8 +776,8 @@ static void query_case_check(const char *id, const char *schema, const char *hex
 
 static int queries_every = 1, queries_seen;
 
-/* Any row with a payload: encode and decode vectors, and the seed examples
- * (which carry their schema inline). */
+/* Any row with a payload: encode and decode vectors, 0.4.0's date-times, and
+ * the seed examples (which carry their schema inline). */
 static void query_row_handler(const char *file, arena *a, const json_value *row) {
   (void)file;
   if (queries_seen++ % queries_every) return;
@@ -759,7 +787,7 @@ static void query_row_handler(const char *file, arena *a, const json_value *row)
   if (schema_id) {
     query_case_check(id, schema_by_id(schema_id), string_member(a, row, "hex"));
   } else if (op && strcmp(op, "compile") != 0) {
-    char *schema = schema_text(member(row, "schema"));
+    char *schema = schema_text(member(row, "schema"), false);
     query_case_check(id, schema, string_member(a, row, "hex"));
     free(schema);
   }
@@ -789,12 +817,15 @@ int main(int argc, char **argv) {
   each_row(argv[1], "encode.jsonl", encode_row_handler);
   each_row(argv[1], "decode.jsonl", decode_row_handler);
   each_row(argv[1], "seed-examples.jsonl", seed_row_handler);
+  each_row(argv[1], "datetime-0.4.0.jsonl", datetime_row_handler);
   register_schemas();
   each_row(argv[1], "encode.jsonl", registry_row_handler);
+  each_row(argv[1], "datetime-0.4.0.jsonl", registry_row_handler);
   prepare_queries();
   each_row(argv[1], "encode.jsonl", query_row_handler);
   each_row(argv[1], "decode.jsonl", query_row_handler);
   each_row(argv[1], "seed-examples.jsonl", query_row_handler);
+  each_row(argv[1], "datetime-0.4.0.jsonl", query_row_handler);
 
   int passed = 0, failed = 0;
   for (int i = 0; i < tally_count; i++) {

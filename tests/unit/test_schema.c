@@ -612,8 +612,19 @@ static void test_extensions(void) {
       "{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true,\"x-shorn\":"
       "\"set\"}",
       3, "f0281d");
+  /* The library 0.4.0's date-time: a plain string, with its fingerprint. */
+  SIGNATURE("{\"type\":\"string\",\"format\":\"date-time\",\"x-shorn\":\"string\"}", "\"string\"");
+  FINGERPRINT("{\"type\":\"string\",\"format\":\"date-time\",\"x-shorn\":\"string\"}", 4,
+              "1c4b3a6c");
+  SIGNATURE("{\"anyOf\":[{\"type\":\"string\",\"format\":\"date-time\",\"x-shorn\":\"string\"},"
+            "{\"type\":\"null\"}]}",
+            "{\"nullable\":\"string\"}");
 
   REFUSED("{\"type\":\"string\",\"x-shorn\":\"decimal\"}", "#");
+  REFUSED("{\"type\":\"string\",\"x-shorn\":\"string\"}", "#");
+  REFUSED("{\"type\":\"string\",\"format\":\"uuid\",\"x-shorn\":\"string\"}", "#");
+  REFUSED("{\"type\":\"number\",\"format\":\"date-time\",\"x-shorn\":\"string\"}", "#");
+  REFUSED("{\"type\":[\"string\",\"null\"],\"format\":\"date-time\",\"x-shorn\":\"string\"}", "#");
   REFUSED("{\"type\":\"string\",\"x-shorn\":7}", "#");
   REFUSED("{\"type\":\"integer\",\"x-shorn\":\"bigint\"}", "#");
   REFUSED("{\"x-shorn\":\"bigint\"}", "#");

@@ -235,6 +235,18 @@ const cases = [
     refused: [["2026-01-02T00:00", "Expected a date-time as toISOString writes it (YYYY-MM-DDTHH:mm:ss.sssZ) at $"]],
   },
   {
+    name: "date-time, as the library 0.4.0 writes it",
+    zod: z.iso.datetime().meta({ "x-shorn": "string" }),
+    valibot: v.pipe(v.string(), v.isoTimestamp(), v.metadata({ "x-shorn": "string" })),
+    signature: "string",
+    values: ["2026-09-03T12:00:00.000Z", "2026-01-02T00:00:00Z", "2026-01-02T00:00:00.123456Z"],
+  },
+  {
+    name: "date-time, x-shorn string without the format",
+    zod: z.string().meta({ "x-shorn": "string" }),
+    compileError: 'shorn_signature: "x-shorn":"string" needs "format":"date-time" at #',
+  },
+  {
     name: "date-time, no format",
     arktype: type("string.date.iso"),
     signature: "string",
