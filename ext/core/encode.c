@@ -87,7 +87,8 @@ static bool is_identifier(const char *s, size_t n) {
 }
 
 /* `$.tags[3]`, `$."a key"`: SQLite's JSON path spelling, so the path can be
- * pasted into shorn_extract.  Cut short with "..." when it will not fit. */
+ * pasted into shorn_extract.  Cut short at a character boundary with "…"
+ * when it will not fit. */
 static void format_path(encoder *e) {
   shorn_buffer b = {.allocator = e->allocator};
   bool ok = buffer_byte(&b, '$');
@@ -106,8 +107,9 @@ static void format_path(encoder *e) {
   char *path = e->error->path;
   size_t n = ok ? b.length : 1;
   if (n >= SHORN_PATH_MAX) {
-    memcpy(path, b.data, SHORN_PATH_MAX - 4);
-    memcpy(path + SHORN_PATH_MAX - 4, "...", 4);
+    n = utf8_cut((const char *)b.data, SHORN_PATH_MAX - sizeof TEXT_ELLIPSIS);
+    memcpy(path, b.data, n);
+    memcpy(path + n, TEXT_ELLIPSIS, sizeof TEXT_ELLIPSIS);
   } else {
     memcpy(path, ok ? (const char *)b.data : "$", n);
     path[n] = 0;
@@ -202,18 +204,20 @@ static json_kind kind_of(const json_value *v) {
   }
 }
 
+/* Room for a value quoted in a message: two fit in one with room to spare. */
+#define QUOTE_MAX 48
+
 static const char *const kind_names[KIND_COUNT] = {"array", "boolean", "null", "number", "object", "string"};
 
 /* A short rendering of a JSON value for a message: its text when it is a
- * scalar, its type otherwise. */
+ * scalar, its type otherwise.  cap >= 8. */
 static void describe_value(const json_value *v, char *out, size_t cap) {
   if (v->type == JSON_NUMBER) {
     char n[NUMBER_TEXT_MAX];
     number_format(v->u.number, n);
     snprintf(out, cap, "%s", n);
   } else if (v->type == JSON_STRING) {
-    snprintf(out, cap, "\"%.*s%s\"", (int)(v->length < 40 ? v->length : 40), v->u.string,
-             v->length > 40 ? "..." : "");
+    text_quote(out, cap, v->u.string, v->length);
   } else if (v->type == JSON_ARRAY || v->type == JSON_OBJECT) {
     snprintf(out, cap, "an %s", kind_names[kind_of(v)]);
   } else {
@@ -336,8 +340,7 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
       e->scratch[e->scratch_used++] = k;
     } else if (s->u.object.reject_unknown) {
       char key[96];
-      snprintf(key, sizeof key, "%.*s", (int)(k->length < 80 ? k->length : 80), k->u.string);
-      return encode_fail(e, "Unknown object property \"%s\"", key);
+      return encode_fail(e, "Unknown object property %s", text_quote(key, sizeof key, k->u.string, k->length));
     }
     /* additionalProperties: false drops the key: the validator that wrote
      * the schema stripped or refused it already. */
@@ -572,24 +575,23 @@ static shorn_code encode_enum(encoder *e, const shape *s, const json_value *v) {
   if (!(v->type == JSON_NUMBER && is_negative_zero(v->u.number)))
     for (uint32_t i = 0; i < s->u.enumeration.count; i++)
       if (scalar_equals(&s->u.enumeration.members[i], v, false)) return put_uvarint(e, i);
-  char what[64];
+  char what[QUOTE_MAX];
   describe_value(v, what, sizeof what);
   return encode_fail(e, "Unknown enum value %s", what);
 }
 
 static shorn_code encode_union(encoder *e, const shape *s, const json_value *v) {
-  char what[64];
+  char what[QUOTE_MAX], on[QUOTE_MAX];
   int branch = -1;
   if (s->u.choice.on) {
     const json_value *tag = v->type == JSON_OBJECT ? json_get(v, s->u.choice.on, s->u.choice.on_length) : NULL;
     for (uint32_t i = 0; i < s->u.choice.count && branch < 0; i++)
       if (scalar_equals(&s->u.choice.cases[i], tag, false)) branch = (int)i;
-    if (branch < 0 && !tag)
-      return encode_fail(e, "No union branch: the value has no \"%.*s\"", (int)s->u.choice.on_length,
-                  s->u.choice.on);
+    if (branch < 0) text_quote(on, sizeof on, s->u.choice.on, s->u.choice.on_length);
+    if (branch < 0 && !tag) return encode_fail(e, "No union branch: the value has no %s", on);
     if (branch < 0) {
       describe_value(tag, what, sizeof what);
-      return encode_fail(e, "No union branch has \"%.*s\" = %s", (int)s->u.choice.on_length, s->u.choice.on, what);
+      return encode_fail(e, "No union branch has %s = %s", on, what);
     }
   } else {
     branch = s->u.choice.by_kind[kind_of(v)];

@@ -73,3 +73,11 @@ SELECT hex(shorn_encode('{"name":"Grace","age":45,"sex":"F"}', (SELECT schema FR
        shorn_decode(x'7236d12d05477261636500', (SELECT schema FROM person), 3.0),
        shorn_fingerprint((SELECT schema FROM person), 4.0);
 SELECT shorn_encode('1', '{}', 2.5);
+
+SELECT '-- errors quote as JSON.stringify does, and are strict UTF-8 when cut';
+SELECT shorn_encode('"\ud800"', '{"enum":["a"]}');
+SELECT shorn_encode('"a\"b\n"', '{"enum":["a"]}');
+SELECT shorn_encode('"a' || replace(printf('%30s', ''), ' ', 'é') || '"', '{"enum":["a"]}');
+SELECT shorn_encode('{"' || replace(printf('%150s', ''), ' ', 'é') || '":"x"}',
+                    '{"type":"object","additionalProperties":{"type":"integer"}}');
+SELECT shorn_encode('{"\ud800\"\u0001":1}', '{"type":"object"}');
