@@ -1311,7 +1311,7 @@ shorn_code shorn_schema_compile(const char *text, size_t length, const shorn_all
   s->allocator = s->arena.allocator = allocator;
   json_value *document = NULL;
   char *copy = arena_strdup(&s->arena, text, length);
-  shorn_code rc = copy ? json_parse(&s->arena, copy, length, &document, error) : error_nomem(error);
+  shorn_code rc = copy ? json_parse_as(&s->arena, copy, length, &document, error, "schema is not JSON") : error_nomem(error);
   if (rc == SHORN_OK) rc = schema_translate(s, document, error);
   if (rc != SHORN_OK) {
     shorn_schema_free(s);

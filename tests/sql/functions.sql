@@ -81,3 +81,14 @@ SELECT shorn_encode('"a' || replace(printf('%30s', ''), ' ', 'é') || '"', '{"en
 SELECT shorn_encode('{"' || replace(printf('%150s', ''), ' ', 'é') || '":"x"}',
                     '{"type":"object","additionalProperties":{"type":"integer"}}');
 SELECT shorn_encode('{"\ud800\"\u0001":1}', '{"type":"object"}');
+
+SELECT '-- which input is at fault';
+SELECT shorn_encode('{"a":', '{}');
+SELECT shorn_encode('1', '{"type":');
+SELECT shorn_decode(x'00', '{"type":');
+SELECT shorn_fingerprint('{"type":');
+SELECT shorn_decode('2d05477261636500', (SELECT schema FROM person));
+SELECT shorn_decode(2.5, (SELECT schema FROM person));
+-- A schema read from a file with readfile() is a BLOB of UTF-8 text.
+SELECT hex(shorn_encode('true', CAST('{"type":"boolean"}' AS BLOB)));
+SELECT shorn_encode('true', x'7bff7d');
