@@ -194,7 +194,8 @@ static inline shorn_code read_body(decoder *d, const uint8_t **body, size_t *len
   uint64_t n;
   shorn_code rc = read_uvarint(d, &n);
   if (rc) return rc;
-  if (n > SHORN_MAX_BYTES) return fail_at(d, d->p, "Invalid byte length %llu", (unsigned long long)n);
+  if (n > SHORN_MAX_BYTES)
+    return fail_at(d, d->p, "Byte length %llu exceeds the limit of %ld", (unsigned long long)n, (long)SHORN_MAX_BYTES);
   if (n > (uint64_t)(d->end - d->p)) return end_of_input(d, d->p);
   *body = d->p;
   *length = (size_t)n;
@@ -286,7 +287,8 @@ static shorn_code decode_bigint(decoder *d) {
   if (header == 1) return fail_at(d, d->p, "Non-canonical bigint");
   uint64_t n = header >> 1;
   if (n > SHORN_MAX_BYTES)
-    return fail_at(d, d->p, "BigInt magnitude of %llu bytes exceeds the limit", (unsigned long long)n);
+    return fail_at(d, d->p, "BigInt magnitude of %llu bytes exceeds the limit of %ld", (unsigned long long)n,
+                   (long)SHORN_MAX_BYTES);
   const uint8_t *magnitude = NULL;
   if ((rc = take(d, &magnitude, (size_t)n))) return rc;
   if (n && magnitude[n - 1] == 0) return fail_at(d, d->p, "Non-canonical bigint");
@@ -371,7 +373,8 @@ static shorn_code read_count(decoder *d, uint64_t width, const char *what, uint6
   shorn_code rc = read_uvarint(d, count);
   if (rc) return rc;
   if (*count > SHORN_MAX_ELEMENTS)
-    return fail_at(d, d->p, "%s %llu exceeds the limit", what, (unsigned long long)*count);
+    return fail_at(d, d->p, "%s %llu exceeds the limit of %ld", what, (unsigned long long)*count,
+                   (long)SHORN_MAX_ELEMENTS);
   if (exceeds(d, *count, width))
     return fail_at(d, d->p, "%s %llu exceeds the remaining input", what, (unsigned long long)*count);
   return SHORN_OK;

@@ -54,6 +54,12 @@ static shorn_code encode_fail(encoder *e, const char *fmt, ...) {
 
 static shorn_code encoder_nomem(encoder *e) { return error_nomem(e->error); }
 
+/* A string or collection past its limit, refused with both numbers, so a
+ * reader sees how far over it is. */
+static shorn_code too_large(encoder *e, const char *what, uint64_t n, const char *unit, long limit) {
+  return encode_fail(e, "%s is too large: %llu %s, the limit is %ld", what, (unsigned long long)n, unit, limit);
+}
+
 /* On the way out of a failed child, note where it was.  Only value errors
  * get a path; running out of memory has nowhere to point. */
 static shorn_code at_segment(encoder *e, shorn_code rc, const char *key, uint32_t key_length,
@@ -165,7 +171,7 @@ static shorn_code put_f32(encoder *e, double v) {
 
 static shorn_code put_string_value(encoder *e, const json_value *v) {
   if (v->flags & JSON_LONE_SURROGATE) return encode_fail(e, "String contains an unpaired surrogate");
-  if (v->length > SHORN_MAX_BYTES) return encode_fail(e, "String is too large");
+  if (v->length > SHORN_MAX_BYTES) return too_large(e, "String", v->length, "bytes", SHORN_MAX_BYTES);
   shorn_code rc = put_uvarint(e, v->length);
   return rc ? rc : put_bytes(e, v->u.string, v->length);
 }
@@ -175,6 +181,10 @@ static shorn_code put_string_value(encoder *e, const json_value *v) {
 static inline bool is_safe_integer(double x) {
   return x >= -MAX_SAFE_INTEGER && x <= MAX_SAFE_INTEGER && x == (double)(int64_t)x;
 }
+
+/* An integer, however large: what is beyond the safe integers is told
+ * apart from a fraction in messages. */
+static inline bool is_integral(double x) { return isfinite(x) && x == floor(x); }
 
 static inline bool is_negative_zero(double x) { return x == 0 && signbit(x); }
 
@@ -279,7 +289,7 @@ static shorn_code encode_entries(encoder *e, size_t first, size_t n, const shape
       continue; /* a later member repeats this key and wins */
     keys[unique++] = k;
   }
-  if (unique > SHORN_MAX_ELEMENTS) return encode_fail(e, "Record is too large");
+  if (unique > SHORN_MAX_ELEMENTS) return too_large(e, "Record", unique, "entries", SHORN_MAX_ELEMENTS);
   shorn_code rc = put_uvarint(e, unique);
   for (size_t i = 0; i < unique && !rc; i++) {
     const json_value *k = e->scratch[first + i];
@@ -401,7 +411,7 @@ static shorn_code encode_array(encoder *e, const shape *s, const json_value *v) 
   if (fixed >= 0) {
     if (v->length != (uint64_t)fixed) return encode_fail(e, "Expected an array of %lld items", (long long)fixed);
   } else {
-    if (v->length > SHORN_MAX_ELEMENTS) return encode_fail(e, "Array is too large");
+    if (v->length > SHORN_MAX_ELEMENTS) return too_large(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
     if ((rc = put_uvarint(e, v->length))) return rc;
   }
   if (s->kind != SHAPE_SET) return encode_items(e, s->u.array.element, v, 0, NULL, 0);
@@ -434,7 +444,7 @@ static shorn_code encode_map_entries(encoder *e, const shape *s, const json_valu
 
 static shorn_code encode_map(encoder *e, const shape *s, const json_value *v) {
   if (v->type != JSON_ARRAY) return encode_fail(e, "Expected an array of [key, value] pairs");
-  if (v->length > SHORN_MAX_ELEMENTS) return encode_fail(e, "Map is too large");
+  if (v->length > SHORN_MAX_ELEMENTS) return too_large(e, "Map", v->length, "entries", SHORN_MAX_ELEMENTS);
   shorn_code rc = put_uvarint(e, v->length);
   if (rc) return rc;
   unique_set keys = {.identities.allocator = e->allocator};
@@ -454,7 +464,7 @@ static shorn_code encode_tuple(encoder *e, const shape *s, const json_value *v) 
   }
   if (!rest) return SHORN_OK;
   size_t n = v->length - fixed;
-  if (n > SHORN_MAX_ELEMENTS) return encode_fail(e, "Array is too large");
+  if (n > SHORN_MAX_ELEMENTS) return too_large(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
   shorn_code rc = put_uvarint(e, n);
   return rc ? rc : encode_items(e, rest, v, fixed, NULL, 0);
 }
@@ -488,7 +498,7 @@ static shorn_code encode_bytes(encoder *e, const json_value *v) {
   size_t bad;
   if (!base64_decode(v->u.string, v->length, e->out->data + at + 10, &n, &bad))
     return encode_fail(e, "Expected standard base64 with padding");
-  if (n > SHORN_MAX_BYTES) return encode_fail(e, "Byte array is too large");
+  if (n > SHORN_MAX_BYTES) return too_large(e, "Byte array", n, "bytes", SHORN_MAX_BYTES);
   shorn_code rc = put_uvarint(e, n);
   if (rc) return rc;
   memmove(e->out->data + e->out->length, e->out->data + at + 10, n);
@@ -507,7 +517,8 @@ static shorn_code encode_bigint(encoder *e, const json_value *v) {
   switch (rc) {
     case BIGINT_OK: return SHORN_OK;
     case BIGINT_NOMEM: return encoder_nomem(e);
-    case BIGINT_TOO_LARGE: return encode_fail(e, "BigInt is too large");
+    case BIGINT_TOO_LARGE:
+      return encode_fail(e, "BigInt is too large: its magnitude passes the limit of %ld bytes", (long)SHORN_MAX_BYTES);
     default: return encode_fail(e, "Expected a BigInt as a decimal string, or a safe integer");
   }
 }
@@ -518,9 +529,13 @@ static shorn_code encode_number(encoder *e, const shape *s, const json_value *v)
   switch (s->kind) {
     case SHAPE_UINT:
       /* -0 passes: it is written as 0, as JSON.stringify would. */
+      if (number && x >= 0 && is_integral(x) && !is_safe_integer(x))
+        return encode_fail(e, "Expected a safe unsigned integer (at most 2^53 - 1)");
       if (!number || !(x >= 0) || !is_safe_integer(x)) return encode_fail(e, "Expected an unsigned integer");
       return put_uvarint(e, (uint64_t)x);
     case SHAPE_INT:
+      if (number && is_integral(x) && !is_safe_integer(x))
+        return encode_fail(e, "Expected a safe integer (at most 2^53 - 1 in magnitude)");
       if (!number || !is_safe_integer(x)) return encode_fail(e, "Expected an integer");
       return put_zigzag(e, (int64_t)x);
     case SHAPE_FLOAT64:
@@ -564,7 +579,7 @@ static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
         if ((rc = put_tag(e, DYNAMIC_OBJECT))) return rc;
         return encode_record(e, v, NULL, depth + 1);
       }
-      if (v->length > SHORN_MAX_ELEMENTS) return encode_fail(e, "Array is too large");
+      if (v->length > SHORN_MAX_ELEMENTS) return too_large(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
       if ((rc = put_tag(e, DYNAMIC_ARRAY)) || (rc = put_uvarint(e, v->length))) return rc;
       return encode_items(e, NULL, v, 0, NULL, depth + 1);
   }

@@ -92,3 +92,10 @@ SELECT shorn_decode(2.5, (SELECT schema FROM person));
 -- A schema read from a file with readfile() is a BLOB of UTF-8 text.
 SELECT hex(shorn_encode('true', CAST('{"type":"boolean"}' AS BLOB)));
 SELECT shorn_encode('true', x'7bff7d');
+
+SELECT '-- limits are named';
+SELECT shorn_encode('9007199254740993', '{"type":"integer"}');
+SELECT shorn_encode('9007199254740993', '{"type":"integer","minimum":0}');
+SELECT shorn_encode('"' || printf('%.*c', 67108865, 'a') || '"', '{"type":"string"}');
+SELECT shorn_decode(x'8180802061', '{"type":"string"}');
+SELECT shorn_decode(x'c1843d00', '{"type":"array","items":{"type":"integer","minimum":0}}');
