@@ -75,7 +75,9 @@ typedef struct shorn_error {
 
 /* The message with its location appended: "Unexpected end of input at byte 3",
  * "Expected an unsigned integer at $.age".  Writes at most `cap` bytes,
- * NUL-terminated, and returns the length it wrote. */
+ * NUL-terminated, and returns the length it wrote.  Text too long for `cap`
+ * is cut at a character boundary and ends in "…": the result is always
+ * strict UTF-8, as are the message and path themselves. */
 size_t shorn_error_format(const shorn_error *error, char *out, size_t cap);
 
 /* Where the core's memory comes from.  realloc(context, NULL, size)

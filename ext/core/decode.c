@@ -18,6 +18,9 @@
 
 #define SAFE_INTEGER_MAX 9007199254740991ull /* 2^53 - 1 */
 
+/* Room for a key quoted in a message; longer ones are cut. */
+#define QUOTE_MAX 72
+
 static shorn_code fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static shorn_code fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) {
   va_list ap;
@@ -191,7 +194,8 @@ static inline shorn_code read_body(decoder *d, const uint8_t **body, size_t *len
   uint64_t n;
   shorn_code rc = read_uvarint(d, &n);
   if (rc) return rc;
-  if (n > SHORN_MAX_BYTES) return fail_at(d, d->p, "Invalid byte length %llu", (unsigned long long)n);
+  if (n > SHORN_MAX_BYTES)
+    return fail_at(d, d->p, "Byte length %llu exceeds the limit of %ld", (unsigned long long)n, (long)SHORN_MAX_BYTES);
   if (n > (uint64_t)(d->end - d->p)) return end_of_input(d, d->p);
   *body = d->p;
   *length = (size_t)n;
@@ -283,7 +287,8 @@ static shorn_code decode_bigint(decoder *d) {
   if (header == 1) return fail_at(d, d->p, "Non-canonical bigint");
   uint64_t n = header >> 1;
   if (n > SHORN_MAX_BYTES)
-    return fail_at(d, d->p, "BigInt magnitude of %llu bytes exceeds the limit", (unsigned long long)n);
+    return fail_at(d, d->p, "BigInt magnitude of %llu bytes exceeds the limit of %ld", (unsigned long long)n,
+                   (long)SHORN_MAX_BYTES);
   const uint8_t *magnitude = NULL;
   if ((rc = take(d, &magnitude, (size_t)n))) return rc;
   if (n && magnitude[n - 1] == 0) return fail_at(d, d->p, "Non-canonical bigint");
@@ -368,7 +373,8 @@ static shorn_code read_count(decoder *d, uint64_t width, const char *what, uint6
   shorn_code rc = read_uvarint(d, count);
   if (rc) return rc;
   if (*count > SHORN_MAX_ELEMENTS)
-    return fail_at(d, d->p, "%s %llu exceeds the limit", what, (unsigned long long)*count);
+    return fail_at(d, d->p, "%s %llu exceeds the limit of %ld", what, (unsigned long long)*count,
+                   (long)SHORN_MAX_ELEMENTS);
   if (exceeds(d, *count, width))
     return fail_at(d, d->p, "%s %llu exceeds the remaining input", what, (unsigned long long)*count);
   return SHORN_OK;
@@ -620,9 +626,10 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
   }
   /* Reported only after the whole tail, as the reference does: an ordering
    * error later in the tail is the one a reader sees. */
+  char quoted[QUOTE_MAX];
   if (repeated)
-    return fail_at(d, d->p, "Extra property \"%.*s\" repeats a declared field",
-                   (int)(repeated_length < 64 ? repeated_length : 64), (const char *)repeated);
+    return fail_at(d, d->p, "Extra property %s repeats a declared field",
+                   text_quote(quoted, sizeof quoted, (const char *)repeated, repeated_length));
   return SHORN_OK;
 }
 
@@ -714,8 +721,9 @@ static shorn_code check_discriminant(decoder *d, const shape *s, uint64_t index)
     if (!f->optional || remaining(d) <= f->bit >> 3 || field_present(f, d->p)) return SHORN_OK;
     why = "omits";
   }
-  return fail_at(d, d->p, "Union branch %llu %s its discriminant \"%.*s\"", (unsigned long long)index,
-                 why, (int)(s->u.choice.on_length < 64 ? s->u.choice.on_length : 64), s->u.choice.on);
+  char on[QUOTE_MAX];
+  return fail_at(d, d->p, "Union branch %llu %s its discriminant %s", (unsigned long long)index, why,
+                 text_quote(on, sizeof on, s->u.choice.on, s->u.choice.on_length));
 }
 
 static shorn_code decode_ref(decoder *d, const shape *s) {

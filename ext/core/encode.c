@@ -54,6 +54,12 @@ static shorn_code encode_fail(encoder *e, const char *fmt, ...) {
 
 static shorn_code encoder_nomem(encoder *e) { return error_nomem(e->error); }
 
+/* A string or collection past its limit, refused with both numbers, so a
+ * reader sees how far over it is. */
+static shorn_code too_large(encoder *e, const char *what, uint64_t n, const char *unit, long limit) {
+  return encode_fail(e, "%s is too large: %llu %s, the limit is %ld", what, (unsigned long long)n, unit, limit);
+}
+
 /* On the way out of a failed child, note where it was.  Only value errors
  * get a path; running out of memory has nowhere to point. */
 static shorn_code at_segment(encoder *e, shorn_code rc, const char *key, uint32_t key_length,
@@ -87,7 +93,8 @@ static bool is_identifier(const char *s, size_t n) {
 }
 
 /* `$.tags[3]`, `$."a key"`: SQLite's JSON path spelling, so the path can be
- * pasted into shorn_extract.  Cut short with "..." when it will not fit. */
+ * pasted into shorn_extract.  Cut short at a character boundary with "…"
+ * when it will not fit. */
 static void format_path(encoder *e) {
   shorn_buffer b = {.allocator = e->allocator};
   bool ok = buffer_byte(&b, '$');
@@ -106,8 +113,9 @@ static void format_path(encoder *e) {
   char *path = e->error->path;
   size_t n = ok ? b.length : 1;
   if (n >= SHORN_PATH_MAX) {
-    memcpy(path, b.data, SHORN_PATH_MAX - 4);
-    memcpy(path + SHORN_PATH_MAX - 4, "...", 4);
+    n = utf8_cut((const char *)b.data, SHORN_PATH_MAX - sizeof TEXT_ELLIPSIS);
+    memcpy(path, b.data, n);
+    memcpy(path + n, TEXT_ELLIPSIS, sizeof TEXT_ELLIPSIS);
   } else {
     memcpy(path, ok ? (const char *)b.data : "$", n);
     path[n] = 0;
@@ -163,7 +171,7 @@ static shorn_code put_f32(encoder *e, double v) {
 
 static shorn_code put_string_value(encoder *e, const json_value *v) {
   if (v->flags & JSON_LONE_SURROGATE) return encode_fail(e, "String contains an unpaired surrogate");
-  if (v->length > SHORN_MAX_BYTES) return encode_fail(e, "String is too large");
+  if (v->length > SHORN_MAX_BYTES) return too_large(e, "String", v->length, "bytes", SHORN_MAX_BYTES);
   shorn_code rc = put_uvarint(e, v->length);
   return rc ? rc : put_bytes(e, v->u.string, v->length);
 }
@@ -173,6 +181,10 @@ static shorn_code put_string_value(encoder *e, const json_value *v) {
 static inline bool is_safe_integer(double x) {
   return x >= -MAX_SAFE_INTEGER && x <= MAX_SAFE_INTEGER && x == (double)(int64_t)x;
 }
+
+/* An integer, however large: what is beyond the safe integers is told
+ * apart from a fraction in messages. */
+static inline bool is_integral(double x) { return isfinite(x) && x == floor(x); }
 
 static inline bool is_negative_zero(double x) { return x == 0 && signbit(x); }
 
@@ -202,18 +214,20 @@ static json_kind kind_of(const json_value *v) {
   }
 }
 
+/* Room for a value quoted in a message: two fit in one with room to spare. */
+#define QUOTE_MAX 48
+
 static const char *const kind_names[KIND_COUNT] = {"array", "boolean", "null", "number", "object", "string"};
 
 /* A short rendering of a JSON value for a message: its text when it is a
- * scalar, its type otherwise. */
+ * scalar, its type otherwise.  cap >= 8. */
 static void describe_value(const json_value *v, char *out, size_t cap) {
   if (v->type == JSON_NUMBER) {
     char n[NUMBER_TEXT_MAX];
     number_format(v->u.number, n);
     snprintf(out, cap, "%s", n);
   } else if (v->type == JSON_STRING) {
-    snprintf(out, cap, "\"%.*s%s\"", (int)(v->length < 40 ? v->length : 40), v->u.string,
-             v->length > 40 ? "..." : "");
+    text_quote(out, cap, v->u.string, v->length);
   } else if (v->type == JSON_ARRAY || v->type == JSON_OBJECT) {
     snprintf(out, cap, "an %s", kind_names[kind_of(v)]);
   } else {
@@ -275,7 +289,7 @@ static shorn_code encode_entries(encoder *e, size_t first, size_t n, const shape
       continue; /* a later member repeats this key and wins */
     keys[unique++] = k;
   }
-  if (unique > SHORN_MAX_ELEMENTS) return encode_fail(e, "Record is too large");
+  if (unique > SHORN_MAX_ELEMENTS) return too_large(e, "Record", unique, "entries", SHORN_MAX_ELEMENTS);
   shorn_code rc = put_uvarint(e, unique);
   for (size_t i = 0; i < unique && !rc; i++) {
     const json_value *k = e->scratch[first + i];
@@ -336,8 +350,7 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
       e->scratch[e->scratch_used++] = k;
     } else if (s->u.object.reject_unknown) {
       char key[96];
-      snprintf(key, sizeof key, "%.*s", (int)(k->length < 80 ? k->length : 80), k->u.string);
-      return encode_fail(e, "Unknown object property \"%s\"", key);
+      return encode_fail(e, "Unknown object property %s", text_quote(key, sizeof key, k->u.string, k->length));
     }
     /* additionalProperties: false drops the key: the validator that wrote
      * the schema stripped or refused it already. */
@@ -398,7 +411,7 @@ static shorn_code encode_array(encoder *e, const shape *s, const json_value *v) 
   if (fixed >= 0) {
     if (v->length != (uint64_t)fixed) return encode_fail(e, "Expected an array of %lld items", (long long)fixed);
   } else {
-    if (v->length > SHORN_MAX_ELEMENTS) return encode_fail(e, "Array is too large");
+    if (v->length > SHORN_MAX_ELEMENTS) return too_large(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
     if ((rc = put_uvarint(e, v->length))) return rc;
   }
   if (s->kind != SHAPE_SET) return encode_items(e, s->u.array.element, v, 0, NULL, 0);
@@ -431,7 +444,7 @@ static shorn_code encode_map_entries(encoder *e, const shape *s, const json_valu
 
 static shorn_code encode_map(encoder *e, const shape *s, const json_value *v) {
   if (v->type != JSON_ARRAY) return encode_fail(e, "Expected an array of [key, value] pairs");
-  if (v->length > SHORN_MAX_ELEMENTS) return encode_fail(e, "Map is too large");
+  if (v->length > SHORN_MAX_ELEMENTS) return too_large(e, "Map", v->length, "entries", SHORN_MAX_ELEMENTS);
   shorn_code rc = put_uvarint(e, v->length);
   if (rc) return rc;
   unique_set keys = {.identities.allocator = e->allocator};
@@ -451,7 +464,7 @@ static shorn_code encode_tuple(encoder *e, const shape *s, const json_value *v) 
   }
   if (!rest) return SHORN_OK;
   size_t n = v->length - fixed;
-  if (n > SHORN_MAX_ELEMENTS) return encode_fail(e, "Array is too large");
+  if (n > SHORN_MAX_ELEMENTS) return too_large(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
   shorn_code rc = put_uvarint(e, n);
   return rc ? rc : encode_items(e, rest, v, fixed, NULL, 0);
 }
@@ -485,7 +498,7 @@ static shorn_code encode_bytes(encoder *e, const json_value *v) {
   size_t bad;
   if (!base64_decode(v->u.string, v->length, e->out->data + at + 10, &n, &bad))
     return encode_fail(e, "Expected standard base64 with padding");
-  if (n > SHORN_MAX_BYTES) return encode_fail(e, "Byte array is too large");
+  if (n > SHORN_MAX_BYTES) return too_large(e, "Byte array", n, "bytes", SHORN_MAX_BYTES);
   shorn_code rc = put_uvarint(e, n);
   if (rc) return rc;
   memmove(e->out->data + e->out->length, e->out->data + at + 10, n);
@@ -504,7 +517,8 @@ static shorn_code encode_bigint(encoder *e, const json_value *v) {
   switch (rc) {
     case BIGINT_OK: return SHORN_OK;
     case BIGINT_NOMEM: return encoder_nomem(e);
-    case BIGINT_TOO_LARGE: return encode_fail(e, "BigInt is too large");
+    case BIGINT_TOO_LARGE:
+      return encode_fail(e, "BigInt is too large: its magnitude passes the limit of %ld bytes", (long)SHORN_MAX_BYTES);
     default: return encode_fail(e, "Expected a BigInt as a decimal string, or a safe integer");
   }
 }
@@ -515,9 +529,13 @@ static shorn_code encode_number(encoder *e, const shape *s, const json_value *v)
   switch (s->kind) {
     case SHAPE_UINT:
       /* -0 passes: it is written as 0, as JSON.stringify would. */
+      if (number && x >= 0 && is_integral(x) && !is_safe_integer(x))
+        return encode_fail(e, "Expected a safe unsigned integer (at most 2^53 - 1)");
       if (!number || !(x >= 0) || !is_safe_integer(x)) return encode_fail(e, "Expected an unsigned integer");
       return put_uvarint(e, (uint64_t)x);
     case SHAPE_INT:
+      if (number && is_integral(x) && !is_safe_integer(x))
+        return encode_fail(e, "Expected a safe integer (at most 2^53 - 1 in magnitude)");
       if (!number || !is_safe_integer(x)) return encode_fail(e, "Expected an integer");
       return put_zigzag(e, (int64_t)x);
     case SHAPE_FLOAT64:
@@ -561,7 +579,7 @@ static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
         if ((rc = put_tag(e, DYNAMIC_OBJECT))) return rc;
         return encode_record(e, v, NULL, depth + 1);
       }
-      if (v->length > SHORN_MAX_ELEMENTS) return encode_fail(e, "Array is too large");
+      if (v->length > SHORN_MAX_ELEMENTS) return too_large(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
       if ((rc = put_tag(e, DYNAMIC_ARRAY)) || (rc = put_uvarint(e, v->length))) return rc;
       return encode_items(e, NULL, v, 0, NULL, depth + 1);
   }
@@ -572,24 +590,23 @@ static shorn_code encode_enum(encoder *e, const shape *s, const json_value *v) {
   if (!(v->type == JSON_NUMBER && is_negative_zero(v->u.number)))
     for (uint32_t i = 0; i < s->u.enumeration.count; i++)
       if (scalar_equals(&s->u.enumeration.members[i], v, false)) return put_uvarint(e, i);
-  char what[64];
+  char what[QUOTE_MAX];
   describe_value(v, what, sizeof what);
   return encode_fail(e, "Unknown enum value %s", what);
 }
 
 static shorn_code encode_union(encoder *e, const shape *s, const json_value *v) {
-  char what[64];
+  char what[QUOTE_MAX], on[QUOTE_MAX];
   int branch = -1;
   if (s->u.choice.on) {
     const json_value *tag = v->type == JSON_OBJECT ? json_get(v, s->u.choice.on, s->u.choice.on_length) : NULL;
     for (uint32_t i = 0; i < s->u.choice.count && branch < 0; i++)
       if (scalar_equals(&s->u.choice.cases[i], tag, false)) branch = (int)i;
-    if (branch < 0 && !tag)
-      return encode_fail(e, "No union branch: the value has no \"%.*s\"", (int)s->u.choice.on_length,
-                  s->u.choice.on);
+    if (branch < 0) text_quote(on, sizeof on, s->u.choice.on, s->u.choice.on_length);
+    if (branch < 0 && !tag) return encode_fail(e, "No union branch: the value has no %s", on);
     if (branch < 0) {
       describe_value(tag, what, sizeof what);
-      return encode_fail(e, "No union branch has \"%.*s\" = %s", (int)s->u.choice.on_length, s->u.choice.on, what);
+      return encode_fail(e, "No union branch has %s = %s", on, what);
     }
   } else {
     branch = s->u.choice.by_kind[kind_of(v)];

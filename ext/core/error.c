@@ -2,6 +2,21 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "text.h"
+
+/* Finish text that snprintf wrote into out[0..cap) (cap >= 1) as `wanted`
+ * bytes: when they did not fit, cut at a character boundary and mark the
+ * cut with "…" where there is room, so the text stays strict UTF-8.
+ * Returns its length. */
+static size_t finish_cut(char *out, size_t cap, int wanted) {
+  if (wanted < 0) return out[0] = 0, 0;
+  if ((size_t)wanted < cap) return (size_t)wanted;
+  size_t mark = cap > sizeof TEXT_ELLIPSIS ? sizeof TEXT_ELLIPSIS - 1 : 0;
+  size_t n = utf8_cut(out, cap - 1 - mark);
+  memcpy(out + n, TEXT_ELLIPSIS, mark);
+  out[n + mark] = 0;
+  return n + mark;
+}
 
 shorn_code error_vset(shorn_error *e, shorn_code code, shorn_where where, long long offset,
                       const char *fmt, va_list ap) {
@@ -9,7 +24,7 @@ shorn_code error_vset(shorn_error *e, shorn_code code, shorn_where where, long l
   e->where = where;
   e->offset = offset;
   e->path[0] = 0;
-  vsnprintf(e->message, sizeof e->message, fmt, ap);
+  finish_cut(e->message, sizeof e->message, vsnprintf(e->message, sizeof e->message, fmt, ap));
   return code;
 }
 
@@ -44,6 +59,5 @@ size_t shorn_error_format(const shorn_error *e, char *out, size_t cap) {
     default:
       n = snprintf(out, cap, "%s", e->message);
   }
-  if (n < 0) n = 0;
-  return (size_t)n < cap ? (size_t)n : cap - 1;
+  return finish_cut(out, cap, n);
 }

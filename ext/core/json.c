@@ -29,6 +29,7 @@ typedef struct parser {
   size_t depth_of_stack, stack_cap;
   json_value *stack_here; /* the stack's first storage */
   shorn_error *error;
+  const char *refusal; /* what an error's message starts with */
 } parser;
 
 typedef struct open_container {
@@ -40,7 +41,7 @@ typedef struct open_container {
  * has failed with the error set. */
 
 static const uint8_t *parse_fail(parser *ps, const uint8_t *at, const char *what) {
-  error_at_offset(ps->error, SHORN_ERROR_JSON, (size_t)(at - ps->start), "Invalid JSON: %s", what);
+  error_at_offset(ps->error, SHORN_ERROR_JSON, (size_t)(at - ps->start), "%s: %s", ps->refusal, what);
   return NULL;
 }
 
@@ -529,6 +530,11 @@ done:
 
 shorn_code json_parse(arena *a, const char *text, size_t length, json_value **out,
                       shorn_error *error) {
+  return json_parse_as(a, text, length, out, error, "Invalid JSON");
+}
+
+shorn_code json_parse_as(arena *a, const char *text, size_t length, json_value **out,
+                         shorn_error *error, const char *refusal) {
   json_value stack_here[STACK_HERE];
   parser ps = {.arena = a,
                .start = (const uint8_t *)text,
@@ -536,7 +542,8 @@ shorn_code json_parse(arena *a, const char *text, size_t length, json_value **ou
                .stack = stack_here,
                .stack_cap = STACK_HERE,
                .stack_here = stack_here,
-               .error = error};
+               .error = error,
+               .refusal = refusal};
   shorn_code rc = parse(&ps, out);
   array_free(a->allocator, ps.stack, stack_here);
   return rc;

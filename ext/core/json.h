@@ -41,6 +41,10 @@ typedef struct json_value {
  * are SHORN_ERROR_JSON with a byte offset, or NOMEM. */
 SHORN_PRIVATE shorn_code json_parse(arena *a, const char *text, size_t length, json_value **out,
                       shorn_error *error);
+/* json_parse whose error starts "<refusal>: " rather than "Invalid JSON: ",
+ * so a message can say which input was not JSON. */
+SHORN_PRIVATE shorn_code json_parse_as(arena *a, const char *text, size_t length, json_value **out,
+                         shorn_error *error, const char *refusal);
 
 /* Decode the escapes of a string body s[0..n) whose escapes are valid into
  * o, which needs room for n bytes: no escape is longer decoded than written.

@@ -53,11 +53,13 @@ static bool key_is_plain(const char *s, size_t n) {
 /* SQLite's message, the rest of the path quoted as its %q quotes. */
 static shorn_code path_error(shorn_error *e, const char *rest, size_t n) {
   char quoted[SHORN_MESSAGE_MAX];
-  size_t o = 0;
-  for (size_t i = 0; i < n && o + 2 < sizeof quoted - 32; i++) {
+  size_t o = 0, i = 0;
+  for (; i < n && o + 2 < sizeof quoted - 32; i++) {
     if (rest[i] == '\'') quoted[o++] = '\'';
     quoted[o++] = rest[i];
   }
+  /* A path cut short must not end inside a character. */
+  for (; i < n && o > 0 && ((uint8_t)rest[i] & 0xC0) == 0x80; i--) o--;
   quoted[o] = 0;
   return error_set(e, SHORN_ERROR_USAGE, "JSON path error near '%s'", quoted);
 }

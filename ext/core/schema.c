@@ -40,9 +40,8 @@
  * reused inside each other ("billion laughs") may expand to. */
 #define SCHEMA_MAX_UNITS 1000000
 
-/* Bytes of a key or pointer quoted in a message; longer ones are cut. */
-#define QUOTE_INPUT_MAX 40
-#define QUOTE_MAX (6 * QUOTE_INPUT_MAX + 8)
+/* Room for a key or pointer quoted in a message; longer ones are cut. */
+#define QUOTE_MAX 48
 
 /* One $ref pointer text (or the root's "#"), and what it expanded to. */
 typedef struct pointer_entry {
@@ -249,15 +248,8 @@ static void *translator_nomem(translator *t) {
 }
 
 /* `s` as JSON text for a message, cut short at a character boundary. */
-static const char *quote(translator *t, char out[QUOTE_MAX], const char *s, size_t n) {
-  bool cut = n > QUOTE_INPUT_MAX;
-  if (cut)
-    for (n = QUOTE_INPUT_MAX; n > 0 && ((uint8_t)s[n] & 0xC0) == 0x80; n--) continue;
-  t->scratch.length = 0;
-  if (!buffer_json_string(&t->scratch, s, n)) return "\"...\"";
-  snprintf(out, QUOTE_MAX, "%.*s%s", (int)t->scratch.length, (const char *)t->scratch.data,
-           cut ? "..." : "");
-  return out;
+static const char *quote(char out[QUOTE_MAX], const char *s, size_t n) {
+  return text_quote(out, QUOTE_MAX, s, n);
 }
 
 static const char *describe_node(const json_value *v) {
@@ -536,17 +528,17 @@ static const json_value *resolve_pointer(translator *t, const json_value *site, 
   if (n == 0 || (n == 1 && p[0] == '#')) return t->document;
   if (n < 2 || p[0] != '#' || p[1] != '/')
     return refuse_node(t, site, "Only same-document references are supported, not $ref %s",
-                  quote(t, q, p, n));
+                  quote(q, p, n));
   const json_value *at = t->document;
   for (size_t i = 2;;) {
     size_t end = i;
     while (end < n && p[end] != '/') end++;
     if (!unescape_segment(t, p + i, end - i)) return translator_nomem(t);
     if (at->type != JSON_OBJECT)
-      return refuse_node(t, site, "$ref %s passes through %s, not an object", quote(t, q, p, n),
+      return refuse_node(t, site, "$ref %s passes through %s, not an object", quote(q, p, n),
                     describe_node(at));
     if (!pointer_member(t, at, &at)) return NULL;
-    if (!at) return refuse_node(t, site, "$ref %s does not resolve", quote(t, q, p, n));
+    if (!at) return refuse_node(t, site, "$ref %s does not resolve", quote(q, p, n));
     if (end == n) return at;
     i = end + 1;
   }
@@ -638,7 +630,7 @@ static bool read_extension(translator *t, const json_value *node, const json_val
   }
   return refuse_node(t, node,
                 "Unknown \"x-shorn\" value %s; the values are bigint, bytes, float32, set, map and string",
-                quote(t, q, x->u.string, x->length));
+                quote(q, x->u.string, x->length));
 }
 
 /* An x-shorn on a node decided before its "type" is read would be ignored
@@ -833,7 +825,7 @@ static bool disjoint_kinds(translator *t, const union_branch *b, uint32_t n, int
     if (!name) return true;
     if (!kind_named(name, length, &kind))
       return refuse_node(t, b[i].node, "Union branch type %s is not a JSON type",
-                    quote(t, q, name, length));
+                    quote(q, name, length));
     if (by_kind[kind] >= 0) return true;
     by_kind[kind] = (int8_t)i;
   }
@@ -924,7 +916,7 @@ static shape *translate_type_array(translator *t, const json_value *node, const 
       if (entry[j].length == entry[i].length &&
           memcmp(entry[j].u.string, entry[i].u.string, entry[i].length) == 0)
         return refuse_node(t, node, "The type array repeats %s",
-                      quote(t, q, entry[i].u.string, entry[i].length));
+                      quote(q, entry[i].u.string, entry[i].length));
     integer |= is_string(&entry[i], "integer");
     number |= is_string(&entry[i], "number");
   }
@@ -1048,7 +1040,7 @@ static bool mark_required(translator *t, const json_value *node, const property 
     const property *found = find_property(p, n, key->u.string, key->length);
     if (!found)
       return refuse_node(t, node, "Required property %s has no schema in \"properties\"",
-                    quote(t, q, key->u.string, key->length));
+                    quote(q, key->u.string, key->length));
     fields[found - p].optional = false;
   }
   return true;
@@ -1226,7 +1218,7 @@ static shape *translate_type(translator *t, const json_value *node, const json_v
            : ext == EXT_MAP ? translate_map(t, node)
                             : translate_array(t, node);
   return refuse_node(t, node, "Unsupported JSON Schema type %s",
-                quote(t, q, type->u.string, type->length));
+                quote(q, type->u.string, type->length));
 }
 
 /* §1.3 rules 4 to 6, with `type` standing for the node's "type". */
@@ -1326,7 +1318,7 @@ shorn_code shorn_schema_compile(const char *text, size_t length, const shorn_all
   s->allocator = s->arena.allocator = allocator;
   json_value *document = NULL;
   char *copy = arena_strdup(&s->arena, text, length);
-  shorn_code rc = copy ? json_parse(&s->arena, copy, length, &document, error) : error_nomem(error);
+  shorn_code rc = copy ? json_parse_as(&s->arena, copy, length, &document, error, "schema is not JSON") : error_nomem(error);
   if (rc == SHORN_OK) rc = schema_translate(s, document, error);
   if (rc != SHORN_OK) {
     shorn_schema_free(s);

@@ -237,3 +237,61 @@ bool buffer_json_string(shorn_buffer *b, const char *s, size_t n) {
 int buffer_json_utf8(shorn_buffer *b, const uint8_t *s, size_t n, size_t readable) {
   return json_string(b, s, n, readable, true);
 }
+
+/* The text of the character at s[0..n) inside a quote, into piece (room
+ * for six bytes); how many bytes of s it took goes to *used.  Returns the
+ * piece's length. */
+static size_t quote_piece(const uint8_t *s, size_t n, size_t *used, char *piece) {
+  uint8_t c = s[0];
+  *used = 1;
+  if (c < 0x80) {
+    if (c >= 0x20 && c != '"' && c != '\\') return (size_t)(*piece = (char)c, 1);
+    return (size_t)((char *)escape_ascii((uint8_t *)piece, c) - piece);
+  }
+  size_t len = utf8_sequence(s, n);
+  if (len) {
+    memcpy(piece, s, len);
+    *used = len;
+    return len;
+  }
+  if (c == 0xED && n >= 3 && s[1] >= 0xA0 && s[1] <= 0xBF && (s[2] & 0xC0) == 0x80) {
+    uint32_t u = 0xD000 | (uint32_t)(s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+    memcpy(piece, "\\u", 2);
+    hex_byte(piece + 2, (uint8_t)(u >> 8), false);
+    hex_byte(piece + 4, (uint8_t)u, false);
+    *used = 3;
+    return 6;
+  }
+  memcpy(piece, "\xEF\xBF\xBD", 3); /* U+FFFD */
+  return 3;
+}
+
+/* The quoted length of s[0..n), quotes included. */
+static size_t quoted_length(const uint8_t *s, size_t n) {
+  size_t total = 2, used;
+  char piece[6];
+  for (size_t i = 0; i < n; i += used) total += quote_piece(s + i, n - i, &used, piece);
+  return total;
+}
+
+const char *text_quote(char *out, size_t cap, const char *s, size_t n) {
+  const uint8_t *u = (const uint8_t *)s;
+  /* Without the whole, leave room for the ellipsis, the quote and the NUL. */
+  size_t room = quoted_length(u, n) < cap ? cap - 2 : cap - 2 - (sizeof TEXT_ELLIPSIS - 1);
+  size_t o = 0, used;
+  char piece[6];
+  out[o++] = '"';
+  for (size_t i = 0; i < n; i += used) {
+    size_t len = quote_piece(u + i, n - i, &used, piece);
+    if (o + len > room) {
+      memcpy(out + o, TEXT_ELLIPSIS, sizeof TEXT_ELLIPSIS - 1);
+      o += sizeof TEXT_ELLIPSIS - 1;
+      break;
+    }
+    memcpy(out + o, piece, len);
+    o += len;
+  }
+  out[o++] = '"';
+  out[o] = 0;
+  return out;
+}

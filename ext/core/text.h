@@ -88,4 +88,21 @@ SHORN_PRIVATE bool buffer_json_string(shorn_buffer *b, const char *s, size_t n);
  * rest of the payload, so that the scan runs in whole blocks. */
 SHORN_PRIVATE int buffer_json_utf8(shorn_buffer *b, const uint8_t *s, size_t n, size_t readable);
 
+/* The ellipsis that marks where a message's text was cut short. */
+#define TEXT_ELLIPSIS "\xE2\x80\xA6"
+
+/* Where to cut a longer text s at or before byte n so that no UTF-8
+ * sequence is split: s[n], the first byte dropped, must be readable. */
+static inline size_t utf8_cut(const char *s, size_t n) {
+  while (n > 0 && ((uint8_t)s[n] & 0xC0) == 0x80) n--;
+  return n;
+}
+
+/* Write s[0..n) (WTF-8) to out[0..cap) as a JSON string for a message,
+ * escaped as JSON.stringify escapes it, and NUL-terminated.  When it does
+ * not fit it is cut after a whole character or escape and "…" marks the
+ * cut inside the quotes; a byte that is not WTF-8 is written as U+FFFD.
+ * The result is strict UTF-8 whatever s holds.  cap >= 8; returns out. */
+SHORN_PRIVATE const char *text_quote(char *out, size_t cap, const char *s, size_t n);
+
 #endif

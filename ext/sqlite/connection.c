@@ -258,19 +258,34 @@ shorn_compiled *shorn_resolve_schema(shorn_state *st, const char *text, int n, c
   return c;
 }
 
+const char *shorn_schema_text(sqlite3_value *value, int *n, const char *function, shorn_failure *f) {
+  /* The type first: reading a value as text makes it text.  SQLite hands
+   * over a BLOB's bytes as text unchecked. */
+  bool blob = sqlite3_value_type(value) == SQLITE_BLOB;
+  const char *text = (const char *)sqlite3_value_text(value);
+  *n = sqlite3_value_bytes(value);
+  if (!text) {
+    f->code = SQLITE_NOMEM, f->message = NULL;
+    return NULL;
+  }
+  if (blob && !utf8_valid((const uint8_t *)text, (size_t)*n, (size_t)*n)) {
+    shorn_fail_with(f, SQLITE_ERROR, function,
+                    "the schema must be TEXT, or a BLOB of UTF-8 text; got a BLOB that is not UTF-8");
+    return NULL;
+  }
+  return text;
+}
+
 shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, sqlite3_value *value,
                                       const char *function) {
   /* For a name, auxdata makes its binding hold for the rest of the
    * statement's run; SQLite drops auxdata when the statement is reset. */
   shorn_compiled *c = sqlite3_get_auxdata(ctx, argument_index);
   if (c) return c;
-  const char *text = (const char *)sqlite3_value_text(value);
-  if (!text) {
-    sqlite3_result_error_nomem(ctx);
-    return NULL;
-  }
   shorn_failure f;
-  c = shorn_resolve_schema(sqlite3_user_data(ctx), text, sqlite3_value_bytes(value), function, &f);
+  int n;
+  const char *text = shorn_schema_text(value, &n, function, &f);
+  if (text) c = shorn_resolve_schema(sqlite3_user_data(ctx), text, n, function, &f);
   if (!c) {
     shorn_report_failure(ctx, &f);
     return NULL;
@@ -298,11 +313,20 @@ int shorn_width(sqlite3_value *value) {
   }
 }
 
-void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc) {
+const char *shorn_not_a_blob(sqlite3_value *payload) {
+  switch (sqlite3_value_type(payload)) {
+    case SQLITE_TEXT: return "the payload must be a BLOB; got TEXT";
+    case SQLITE_INTEGER: return "the payload must be a BLOB; got INTEGER";
+    case SQLITE_FLOAT: return "the payload must be a BLOB; got REAL";
+    default: return "the payload must be a BLOB; got NULL";
+  }
+}
+
+void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc, sqlite3_value *payload) {
   if (rc == SQLITE_NOMEM)
     sqlite3_result_error_nomem(ctx);
   else
-    shorn_report_text(ctx, function, SHORN_NOT_A_BLOB);
+    shorn_report_text(ctx, function, "%s", shorn_not_a_blob(payload));
 }
 
 shorn_buffer *shorn_output(sqlite3_context *ctx) {

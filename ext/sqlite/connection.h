@@ -101,6 +101,11 @@ typedef struct shorn_failure {
   char *message;
 } shorn_failure;
 
+/* The text of a schema argument: TEXT, or a BLOB that is UTF-8 text, as
+ * readfile() returns a file.  NULL with `failure` set otherwise. */
+SHORN_PRIVATE const char *shorn_schema_text(sqlite3_value *value, int *n, const char *function,
+                                            shorn_failure *failure);
+
 /* The compiled schema that `text` (inline JSON Schema, or a registered
  * name) stands for, from the connection's cache; NULL with `failure` set.
  * Valid while the connection's cache holds it: take a reference to keep it
@@ -138,21 +143,24 @@ SHORN_PRIVATE void shorn_report_text(sqlite3_context *ctx, const char *function,
  * REAL); 0 for anything else. */
 SHORN_PRIVATE int shorn_width(sqlite3_value *value);
 
-#define SHORN_NOT_A_BLOB "the payload must be a BLOB"
-
 /* A payload argument's bytes (never NULL): SQLITE_OK, SQLITE_MISMATCH when
- * it is neither BLOB nor TEXT (a TEXT payload is taken as its bytes), or
- * SQLITE_NOMEM.  shorn_report_payload reports either failure. */
+ * it is not a BLOB, or SQLITE_NOMEM.  TEXT is refused too: it is a JSON
+ * text or a hex spelling passed by mistake far more often than a payload,
+ * and its bytes would be read as whatever they happen to decode to.
+ * shorn_report_payload reports either failure. */
 static inline int shorn_payload(sqlite3_value *v, const uint8_t **data, size_t *n) {
-  int type = sqlite3_value_type(v);
-  if (type != SQLITE_BLOB && type != SQLITE_TEXT) return SQLITE_MISMATCH;
+  if (sqlite3_value_type(v) != SQLITE_BLOB) return SQLITE_MISMATCH;
   *data = sqlite3_value_blob(v);
   *n = (size_t)sqlite3_value_bytes(v);
   if (!*data && *n) return SQLITE_NOMEM;
   *data = *data ? *data : (const uint8_t *)"";
   return SQLITE_OK;
 }
-SHORN_PRIVATE void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc);
+SHORN_PRIVATE void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc, sqlite3_value *payload);
+
+/* Why `payload` (not a BLOB) is refused, naming what it is:
+ * "the payload must be a BLOB; got TEXT". */
+SHORN_PRIVATE const char *shorn_not_a_blob(sqlite3_value *payload);
 
 /* ---- registration -------------------------------------------------------- */
 

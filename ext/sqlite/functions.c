@@ -60,7 +60,7 @@ static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
   size_t n;
   int rc = shorn_payload(argv[0], &data, &n);
   if (rc != SQLITE_OK) {
-    shorn_report_payload(ctx, "shorn_decode", rc);
+    shorn_report_payload(ctx, "shorn_decode", rc, argv[0]);
     return;
   }
   int width = SHORN_REGISTRY_WIDTH;

@@ -102,7 +102,7 @@ static bool open_payload(sqlite3_context *ctx, sqlite3_value **argv, int width, 
   size_t n;
   int rc = shorn_payload(argv[0], &data, &n);
   if (rc != SQLITE_OK) {
-    shorn_report_payload(ctx, c->function, rc);
+    shorn_report_payload(ctx, c->function, rc, argv[0]);
     return false;
   }
   if (query_open(&c->q, compiled->schema, data, n, width, &c->error)) {
@@ -285,7 +285,7 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   } else if (!want_error) {
     sqlite3_result_int(ctx, rc == SQLITE_OK && decoded == SHORN_OK);
   } else if (rc == SQLITE_MISMATCH) {
-    sqlite3_result_text(ctx, SHORN_NOT_A_BLOB, -1, SQLITE_STATIC);
+    sqlite3_result_text(ctx, shorn_not_a_blob(argv[0]), -1, SQLITE_STATIC);
   } else if (decoded) {
     char text[SHORN_MESSAGE_MAX + 32];
     sqlite3_result_text(ctx, text, (int)shorn_error_format(&e, text, sizeof text), SQLITE_TRANSIENT);
@@ -460,13 +460,13 @@ static int cursor_core_error(rows_cursor *cur, const shorn_error *e) {
  * same (for a statement, a constant name keeps its meaning, as auxdata
  * keeps it for the scalar functions). */
 static int cursor_schema(rows_cursor *cur, sqlite3_value *value) {
-  const char *text = (const char *)sqlite3_value_text(value);
-  int n = sqlite3_value_bytes(value);
-  if (!text) return SQLITE_NOMEM;
+  shorn_failure f;
+  int n;
+  const char *text = shorn_schema_text(value, &n, cur->function, &f);
+  if (!text) return cursor_failed(cur, &f);
   if (cur->schema && n == cur->schema_length && memcmp(text, cur->schema_text, (size_t)n) == 0)
     return SQLITE_OK;
   forget_schema(cur);
-  shorn_failure f;
   shorn_compiled *c = shorn_resolve_schema(((rows_vtab *)cur->base.pVtab)->state, text, n, cur->function, &f);
   if (!c) return cursor_failed(cur, &f);
   c->refs++;
@@ -505,7 +505,7 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
   const uint8_t *data;
   size_t n;
   if ((rc = shorn_payload(arg[0], &data, &n)) != SQLITE_OK)
-    return rc == SQLITE_NOMEM ? rc : cursor_error(cur, SHORN_NOT_A_BLOB);
+    return rc == SQLITE_NOMEM ? rc : cursor_error(cur, shorn_not_a_blob(arg[0]));
   query q;
   shorn_error e;
   if (query_open(&q, cur->schema->schema, data, n, width, &e)) {

@@ -191,11 +191,11 @@ refuse 'the schema and the value cannot both come from stdin; give the value wit
 given "$grace"
 expect 1 '' 'shorn: cannot read missing.json: No such file or directory\n' encode missing.json
 expect 1 '' 'shorn: cannot read .: Is a directory\n' signature .
-expect 1 '' 'shorn: truncated.json: Invalid JSON: unexpected end of text at byte 8\n' encode truncated.json
+expect 1 '' 'shorn: truncated.json: schema is not JSON: unexpected end of text at byte 8\n' encode truncated.json
 expect 1 '' 'shorn: refused.json: Unsupported JSON Schema type "strin" at #/properties/a\n' encode refused.json
 expect 1 '' 'shorn: cannot read missing.json: No such file or directory\n' encode person.json --in missing.json
 given '{"type":'
-expect 1 '' 'shorn: stdin: Invalid JSON: unexpected end of text at byte 8\n' signature -
+expect 1 '' 'shorn: stdin: schema is not JSON: unexpected end of text at byte 8\n' signature -
 given ''
 expect 1 '' 'shorn: Invalid JSON: unexpected end of text at byte 0\n' encode person.json
 given '{"name":"Grace"} x'

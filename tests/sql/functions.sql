@@ -73,3 +73,29 @@ SELECT hex(shorn_encode('{"name":"Grace","age":45,"sex":"F"}', (SELECT schema FR
        shorn_decode(x'7236d12d05477261636500', (SELECT schema FROM person), 3.0),
        shorn_fingerprint((SELECT schema FROM person), 4.0);
 SELECT shorn_encode('1', '{}', 2.5);
+
+SELECT '-- errors quote as JSON.stringify does, and are strict UTF-8 when cut';
+SELECT shorn_encode('"\ud800"', '{"enum":["a"]}');
+SELECT shorn_encode('"a\"b\n"', '{"enum":["a"]}');
+SELECT shorn_encode('"a' || replace(printf('%30s', ''), ' ', 'é') || '"', '{"enum":["a"]}');
+SELECT shorn_encode('{"' || replace(printf('%150s', ''), ' ', 'é') || '":"x"}',
+                    '{"type":"object","additionalProperties":{"type":"integer"}}');
+SELECT shorn_encode('{"\ud800\"\u0001":1}', '{"type":"object"}');
+
+SELECT '-- which input is at fault';
+SELECT shorn_encode('{"a":', '{}');
+SELECT shorn_encode('1', '{"type":');
+SELECT shorn_decode(x'00', '{"type":');
+SELECT shorn_fingerprint('{"type":');
+SELECT shorn_decode('2d05477261636500', (SELECT schema FROM person));
+SELECT shorn_decode(2.5, (SELECT schema FROM person));
+-- A schema read from a file with readfile() is a BLOB of UTF-8 text.
+SELECT hex(shorn_encode('true', CAST('{"type":"boolean"}' AS BLOB)));
+SELECT shorn_encode('true', x'7bff7d');
+
+SELECT '-- limits are named';
+SELECT shorn_encode('9007199254740993', '{"type":"integer"}');
+SELECT shorn_encode('9007199254740993', '{"type":"integer","minimum":0}');
+SELECT shorn_encode('"' || printf('%.*c', 67108865, 'a') || '"', '{"type":"string"}');
+SELECT shorn_decode(x'8180802061', '{"type":"string"}');
+SELECT shorn_decode(x'c1843d00', '{"type":"array","items":{"type":"integer","minimum":0}}');

@@ -90,7 +90,7 @@ static void test_varints(void) {
   CHECK_STR(encode(UINT, "-0"), "00");
   CHECK_STR(encode(UINT, "-1"), "error: Expected an unsigned integer at $");
   CHECK_STR(encode(UINT, "1.5"), "error: Expected an unsigned integer at $");
-  CHECK_STR(encode(UINT, "9007199254740992"), "error: Expected an unsigned integer at $");
+  CHECK_STR(encode(UINT, "9007199254740992"), "error: Expected a safe unsigned integer (at most 2^53 - 1) at $");
   CHECK_STR(encode(UINT, "\"1\""), "error: Expected an unsigned integer at $");
   CHECK_STR(decode(UINT, "ffffffffffffff0f"), "9007199254740991");
   CHECK_STR(decode(UINT, "8100"), "error: Non-canonical variable-length integer at byte 2");
@@ -111,7 +111,9 @@ static void test_varints(void) {
   CHECK_STR(encode(INT, "9007199254740991"), "feffffffffffff1f");
   CHECK_STR(encode(INT, "-9007199254740991"), "fdffffffffffff1f");
   CHECK_STR(encode(INT, "4503599627370496"), "8080808080808010");
-  CHECK_STR(encode(INT, "9007199254740992"), "error: Expected an integer at $");
+  CHECK_STR(encode(INT, "9007199254740992"), "error: Expected a safe integer (at most 2^53 - 1 in magnitude) at $");
+  CHECK_STR(encode(INT, "-9007199254740993"), "error: Expected a safe integer (at most 2^53 - 1 in magnitude) at $");
+  CHECK_STR(encode(INT, "1.5"), "error: Expected an integer at $");
   CHECK_STR(decode(INT, "fdffffffffffff1f"), "-9007199254740991");
   CHECK_STR(decode(INT, "ffffffffffffff1f"), "error: Integer exceeds JavaScript's safe range at byte 8");
   CHECK_STR(decode(INT, "80808080808080808001"), "error: Integer exceeds JavaScript's safe range at byte 10");
@@ -417,10 +419,10 @@ static void test_dynamic_and_recursion(void) {
 static void test_limits(void) {
   const char *uints = "{\"type\":\"array\",\"items\":" UINT "}";
   /* A count over the limit is refused before the input is consulted. */
-  CHECK_STR(decode(uints, "c1843d00"), "error: Array length 1000001 exceeds the limit at byte 3");
+  CHECK_STR(decode(uints, "c1843d00"), "error: Array length 1000001 exceeds the limit of 1000000 at byte 3");
   CHECK_STR(decode(uints, "c0843d00"), "error: Array length 1000000 exceeds the remaining input at byte 3");
-  CHECK_STR(decode(STRING, "8180808001"), "error: Invalid byte length 268435457 at byte 5");
-  CHECK_STR(decode(STRING, "8180802061"), "error: Invalid byte length 67108865 at byte 4");
+  CHECK_STR(decode(STRING, "8180808001"), "error: Byte length 268435457 exceeds the limit of 67108864 at byte 5");
+  CHECK_STR(decode(STRING, "8180802061"), "error: Byte length 67108865 exceeds the limit of 67108864 at byte 4");
   CHECK_STR(decode(STRING, "8080802061"), "error: Unexpected end of input at byte 4");
   CHECK_STR(decode("{\"type\":\"object\",\"additionalProperties\":" UINT "}", "c0843d"),
             "error: Record size 1000000 exceeds the remaining input at byte 3");
@@ -505,7 +507,7 @@ static void test_bigint(void) {
   CHECK_STR(decode(BIGINT, "040100"), "error: Non-canonical bigint at byte 3");
   /* A header claiming 64 MiB + 1 bytes is refused before the input is; one
    * claiming 64 MiB is checked against the (short) input. */
-  CHECK_STR(decode(BIGINT, "82808040"), "error: BigInt magnitude of 67108865 bytes exceeds the limit at byte 4");
+  CHECK_STR(decode(BIGINT, "82808040"), "error: BigInt magnitude of 67108865 bytes exceeds the limit of 67108864 at byte 4");
   CHECK_STR(decode(BIGINT, "8080804000"), "error: Unexpected end of input at byte 4");
 }
 

@@ -103,6 +103,40 @@ static void test_escape(void) {
   }
 }
 
+/* text_quote escapes as JSON.stringify, lone surrogates included, and cuts
+ * a quote too long for its room after a whole character, marked with "…";
+ * shorn_error_format cuts the same way. */
+static void test_quote(void) {
+  char out[48];
+  CHECK_STR(text_quote(out, sizeof out, "\xed\xa0\x80", 3), "\"\\ud800\"");
+  CHECK_STR(text_quote(out, sizeof out, "a\"b\n\\", 5), "\"a\\\"b\\n\\\\\"");
+  CHECK_STR(text_quote(out, sizeof out, "\xff", 1), "\"\xef\xbf\xbd\"");
+  char e30[1 + 60];
+  e30[0] = 'a';
+  for (int i = 0; i < 30; i++) memcpy(e30 + 1 + 2 * i, "\xc3\xa9", 2);
+  text_quote(out, sizeof out, e30, sizeof e30);
+  CHECK(valid(out) && strlen(out) < sizeof out);
+  CHECK(strncmp(out, "\"a\xc3\xa9", 4) == 0 && strcmp(out + strlen(out) - 4, TEXT_ELLIPSIS "\"") == 0);
+  /* Every room and every length: strict UTF-8 that fits, and whole when
+   * it can be. */
+  for (size_t cap = 8; cap < 24; cap++)
+    for (size_t n = 0; n <= 12; n++) {
+      const char *s = "\xed\xb0\x80\xc3\xa9\"\x01\xf0\x9f\x98\x80z";
+      char small[24];
+      text_quote(small, cap, s, n);
+      CHECK(valid(small) && strlen(small) < cap && small[strlen(small) - 1] == '"');
+    }
+
+  shorn_error e = {.where = SHORN_WHERE_PATH};
+  strcpy(e.message, "Unknown enum value");
+  strcpy(e.path, "$.\xc3\xa9\xc3\xa9\xc3\xa9");
+  for (size_t cap = 1; cap < 32; cap++) {
+    char text[32];
+    size_t n = shorn_error_format(&e, text, cap);
+    CHECK(n == strlen(text) && n < cap && valid(text));
+  }
+}
+
 /* Strict UTF-8 by code point, independently of utf8_sequence's byte
  * ranges: the oracle for the block checks. */
 static bool reference_utf8(const uint8_t *s, size_t n) {
@@ -486,6 +520,7 @@ int main(void) {
   test_utf8();
   test_utf16_order();
   test_escape();
+  test_quote();
   test_utf8_blocks();
   test_json_accepts();
   test_json_refuses();

@@ -125,7 +125,7 @@ const cases = [
     arktype: type("number.integer"),
     signature: "int",
     values: [-5],
-    refused: [[2 ** 60, "Expected an integer at $"]],
+    refused: [[2 ** 60, "Expected a safe integer (at most 2^53 - 1 in magnitude) at $"]],
   },
   {
     name: "union",
