@@ -19,7 +19,7 @@
 #define SAFE_INTEGER_MAX 9007199254740991ull /* 2^53 - 1 */
 
 /* Room for a key quoted in a message; longer ones are cut. */
-#define QUOTE_MAX 72
+#define KEY_QUOTE_MAX 72
 
 static shorn_code fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static shorn_code fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) {
@@ -626,7 +626,7 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
   }
   /* Reported only after the whole tail, as the reference does: an ordering
    * error later in the tail is the one a reader sees. */
-  char quoted[QUOTE_MAX];
+  char quoted[KEY_QUOTE_MAX];
   if (repeated)
     return fail_at(d, d->p, "Extra property %s repeats a declared field",
                    text_quote(quoted, sizeof quoted, (const char *)repeated, repeated_length));
@@ -721,7 +721,7 @@ static shorn_code check_discriminant(decoder *d, const shape *s, uint64_t index)
     if (!f->optional || remaining(d) <= f->bit >> 3 || field_present(f, d->p)) return SHORN_OK;
     why = "omits";
   }
-  char on[QUOTE_MAX];
+  char on[KEY_QUOTE_MAX];
   return fail_at(d, d->p, "Union branch %llu %s its discriminant %s", (unsigned long long)index, why,
                  text_quote(on, sizeof on, s->u.choice.on, s->u.choice.on_length));
 }

@@ -56,7 +56,7 @@ static shorn_code encoder_nomem(encoder *e) { return error_nomem(e->error); }
 
 /* A string or collection past its limit, refused with both numbers, so a
  * reader sees how far over it is. */
-static shorn_code too_large(encoder *e, const char *what, uint64_t n, const char *unit, long limit) {
+static shorn_code too_large_value(encoder *e, const char *what, uint64_t n, const char *unit, long limit) {
   return encode_fail(e, "%s is too large: %llu %s, the limit is %ld", what, (unsigned long long)n, unit, limit);
 }
 
@@ -171,7 +171,7 @@ static shorn_code put_f32(encoder *e, double v) {
 
 static shorn_code put_string_value(encoder *e, const json_value *v) {
   if (v->flags & JSON_LONE_SURROGATE) return encode_fail(e, "String contains an unpaired surrogate");
-  if (v->length > SHORN_MAX_BYTES) return too_large(e, "String", v->length, "bytes", SHORN_MAX_BYTES);
+  if (v->length > SHORN_MAX_BYTES) return too_large_value(e, "String", v->length, "bytes", SHORN_MAX_BYTES);
   shorn_code rc = put_uvarint(e, v->length);
   return rc ? rc : put_bytes(e, v->u.string, v->length);
 }
@@ -215,7 +215,7 @@ static json_kind kind_of(const json_value *v) {
 }
 
 /* Room for a value quoted in a message: two fit in one with room to spare. */
-#define QUOTE_MAX 48
+#define VALUE_QUOTE_MAX 48
 
 static const char *const kind_names[KIND_COUNT] = {"array", "boolean", "null", "number", "object", "string"};
 
@@ -289,7 +289,7 @@ static shorn_code encode_entries(encoder *e, size_t first, size_t n, const shape
       continue; /* a later member repeats this key and wins */
     keys[unique++] = k;
   }
-  if (unique > SHORN_MAX_ELEMENTS) return too_large(e, "Record", unique, "entries", SHORN_MAX_ELEMENTS);
+  if (unique > SHORN_MAX_ELEMENTS) return too_large_value(e, "Record", unique, "entries", SHORN_MAX_ELEMENTS);
   shorn_code rc = put_uvarint(e, unique);
   for (size_t i = 0; i < unique && !rc; i++) {
     const json_value *k = e->scratch[first + i];
@@ -411,7 +411,7 @@ static shorn_code encode_array(encoder *e, const shape *s, const json_value *v) 
   if (fixed >= 0) {
     if (v->length != (uint64_t)fixed) return encode_fail(e, "Expected an array of %lld items", (long long)fixed);
   } else {
-    if (v->length > SHORN_MAX_ELEMENTS) return too_large(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
+    if (v->length > SHORN_MAX_ELEMENTS) return too_large_value(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
     if ((rc = put_uvarint(e, v->length))) return rc;
   }
   if (s->kind != SHAPE_SET) return encode_items(e, s->u.array.element, v, 0, NULL, 0);
@@ -444,7 +444,7 @@ static shorn_code encode_map_entries(encoder *e, const shape *s, const json_valu
 
 static shorn_code encode_map(encoder *e, const shape *s, const json_value *v) {
   if (v->type != JSON_ARRAY) return encode_fail(e, "Expected an array of [key, value] pairs");
-  if (v->length > SHORN_MAX_ELEMENTS) return too_large(e, "Map", v->length, "entries", SHORN_MAX_ELEMENTS);
+  if (v->length > SHORN_MAX_ELEMENTS) return too_large_value(e, "Map", v->length, "entries", SHORN_MAX_ELEMENTS);
   shorn_code rc = put_uvarint(e, v->length);
   if (rc) return rc;
   unique_set keys = {.identities.allocator = e->allocator};
@@ -464,7 +464,7 @@ static shorn_code encode_tuple(encoder *e, const shape *s, const json_value *v) 
   }
   if (!rest) return SHORN_OK;
   size_t n = v->length - fixed;
-  if (n > SHORN_MAX_ELEMENTS) return too_large(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
+  if (n > SHORN_MAX_ELEMENTS) return too_large_value(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
   shorn_code rc = put_uvarint(e, n);
   return rc ? rc : encode_items(e, rest, v, fixed, NULL, 0);
 }
@@ -498,7 +498,7 @@ static shorn_code encode_bytes(encoder *e, const json_value *v) {
   size_t bad;
   if (!base64_decode(v->u.string, v->length, e->out->data + at + 10, &n, &bad))
     return encode_fail(e, "Expected standard base64 with padding");
-  if (n > SHORN_MAX_BYTES) return too_large(e, "Byte array", n, "bytes", SHORN_MAX_BYTES);
+  if (n > SHORN_MAX_BYTES) return too_large_value(e, "Byte array", n, "bytes", SHORN_MAX_BYTES);
   shorn_code rc = put_uvarint(e, n);
   if (rc) return rc;
   memmove(e->out->data + e->out->length, e->out->data + at + 10, n);
@@ -579,7 +579,7 @@ static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
         if ((rc = put_tag(e, DYNAMIC_OBJECT))) return rc;
         return encode_record(e, v, NULL, depth + 1);
       }
-      if (v->length > SHORN_MAX_ELEMENTS) return too_large(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
+      if (v->length > SHORN_MAX_ELEMENTS) return too_large_value(e, "Array", v->length, "items", SHORN_MAX_ELEMENTS);
       if ((rc = put_tag(e, DYNAMIC_ARRAY)) || (rc = put_uvarint(e, v->length))) return rc;
       return encode_items(e, NULL, v, 0, NULL, depth + 1);
   }
@@ -590,13 +590,13 @@ static shorn_code encode_enum(encoder *e, const shape *s, const json_value *v) {
   if (!(v->type == JSON_NUMBER && is_negative_zero(v->u.number)))
     for (uint32_t i = 0; i < s->u.enumeration.count; i++)
       if (scalar_equals(&s->u.enumeration.members[i], v, false)) return put_uvarint(e, i);
-  char what[QUOTE_MAX];
+  char what[VALUE_QUOTE_MAX];
   describe_value(v, what, sizeof what);
   return encode_fail(e, "Unknown enum value %s", what);
 }
 
 static shorn_code encode_union(encoder *e, const shape *s, const json_value *v) {
-  char what[QUOTE_MAX], on[QUOTE_MAX];
+  char what[VALUE_QUOTE_MAX], on[VALUE_QUOTE_MAX];
   int branch = -1;
   if (s->u.choice.on) {
     const json_value *tag = v->type == JSON_OBJECT ? json_get(v, s->u.choice.on, s->u.choice.on_length) : NULL;

@@ -41,7 +41,7 @@
 #define SCHEMA_MAX_UNITS 1000000
 
 /* Room for a key or pointer quoted in a message; longer ones are cut. */
-#define QUOTE_MAX 48
+#define NODE_QUOTE_MAX 48
 
 /* One $ref pointer text (or the root's "#"), and what it expanded to. */
 typedef struct pointer_entry {
@@ -248,8 +248,8 @@ static void *translator_nomem(translator *t) {
 }
 
 /* `s` as JSON text for a message, cut short at a character boundary. */
-static const char *quote(char out[QUOTE_MAX], const char *s, size_t n) {
-  return text_quote(out, QUOTE_MAX, s, n);
+static const char *quote(char out[NODE_QUOTE_MAX], const char *s, size_t n) {
+  return text_quote(out, NODE_QUOTE_MAX, s, n);
 }
 
 static const char *describe_node(const json_value *v) {
@@ -524,7 +524,7 @@ static bool pointer_member(translator *t, const json_value *object, const json_v
 
 /* §1.10: the node a same-document pointer names. */
 static const json_value *resolve_pointer(translator *t, const json_value *site, const char *p, uint32_t n) {
-  char q[QUOTE_MAX];
+  char q[NODE_QUOTE_MAX];
   if (n == 0 || (n == 1 && p[0] == '#')) return t->document;
   if (n < 2 || p[0] != '#' || p[1] != '/')
     return refuse_node(t, site, "Only same-document references are supported, not $ref %s",
@@ -614,7 +614,7 @@ static const struct {
 /* The node's "x-shorn", which must suit its "type" (NULL when absent). */
 static bool read_extension(translator *t, const json_value *node, const json_value *type,
                            extension *out) {
-  char q[QUOTE_MAX];
+  char q[NODE_QUOTE_MAX];
   const json_value *x = member(node, "x-shorn");
   *out = EXT_NONE;
   if (!x) return true;
@@ -809,7 +809,7 @@ static bool kind_named(const char *name, uint32_t n, json_kind *kind) {
  * it in the union and no value could ever select that branch. */
 static bool disjoint_kinds(translator *t, const union_branch *b, uint32_t n, int8_t by_kind[KIND_COUNT],
                            bool *disjoint) {
-  char q[QUOTE_MAX];
+  char q[NODE_QUOTE_MAX];
   memset(by_kind, -1, KIND_COUNT);
   *disjoint = false;
   for (uint32_t i = 0; i < n; i++) {
@@ -896,7 +896,7 @@ static shape *translate_any_of(translator *t, const json_value *node, const char
 /* §1.5 and DESIGN.md: all null; one type and null; or two or more distinct
  * types, which mean the anyOf of one copy of the node per type. */
 static shape *translate_type_array(translator *t, const json_value *node, const json_value *types) {
-  char q[QUOTE_MAX];
+  char q[NODE_QUOTE_MAX];
   uint32_t n = types->length, nulls = 0;
   const json_value *entry = types->u.items;
   bool integer = false, number = false;
@@ -1031,7 +1031,7 @@ static shape *translate_map(translator *t, const json_value *node) {
 /* Every string in "required" must name a property (§1.9 step 4). */
 static bool mark_required(translator *t, const json_value *node, const property *p, field *fields,
                           uint32_t n) {
-  char q[QUOTE_MAX];
+  char q[NODE_QUOTE_MAX];
   const json_value *required = member(node, "required");
   if (!required || required->type != JSON_ARRAY) return true;
   for (uint32_t i = 0; i < required->length; i++) {
@@ -1198,7 +1198,7 @@ static shape *translate_untyped(translator *t, const json_value *node) {
 
 /* §1.3 rule 6, with x-shorn. */
 static shape *translate_type(translator *t, const json_value *node, const json_value *type) {
-  char q[QUOTE_MAX];
+  char q[NODE_QUOTE_MAX];
   extension ext;
   if (!read_extension(t, node, type, &ext)) return NULL;
   if (!type) return translate_untyped(t, node);
