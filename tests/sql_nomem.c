@@ -94,6 +94,19 @@ static const struct {
     {"SELECT * FROM shorn_tree(shorn_encode(" GRACE ", 'person', 3), 'person', 3)", false},
     {"SELECT shorn_extract(x'002d0547', 'person', '$')", true},
     {"SELECT * FROM shorn_each(x'002d05477261636500', 'person', '$[')", true},
+    /* Dispatch on fingerprints narrower than the registry's: every row
+     * compiled and fingerprinted, one found, several (98 at 1 byte), none. */
+    {"INSERT INTO shorn_schemas(name, schema) VALUES ('nothing', '{\"type\":\"null\"}'),"
+     " ('counter', '{\"type\":\"object\",\"properties\":{\"c\":{\"type\":\"integer\"}},"
+     "\"required\":[\"c\"]}')",
+     false},
+    {"SELECT shorn_decode(shorn_encode(" GRACE ", 'person', 1), 1),"
+     " shorn_extract(shorn_encode(" GRACE ", 'person', 2), 2, '$.name'),"
+     " shorn_valid(shorn_encode('null', 'nothing', 2), 2)",
+     false},
+    {"SELECT * FROM shorn_each(shorn_encode(" GRACE ", 'person', 3), 3)", false},
+    {"SELECT shorn_decode(x'98', 1)", true},
+    {"SELECT shorn_type(x'000000', 3)", true},
 };
 
 #define STATEMENTS (sizeof statements / sizeof *statements)

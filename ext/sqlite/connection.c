@@ -189,56 +189,182 @@ void shorn_report_text(sqlite3_context *ctx, const char *function, const char *f
   shorn_report_failure(ctx, &f);
 }
 
-/* The schema registered under `key` (a name, or a fingerprint in hex),
+/* Set `f` to the reason shorn_registry_find or registry_why gave, or to
+ * SQLITE_NOMEM when there is none. */
+static void fail_with_why(shorn_failure *f, int rc, const char *function, char *why) {
+  if (why)
+    shorn_fail_with(f, rc, function, "%s", why);
+  else
+    f->code = SQLITE_NOMEM, f->message = NULL;
+  sqlite3_free(why);
+}
+
+/* Compile the schema text registered under `key`, or find it compiled;
+ * NULL with `f` set. */
+static shorn_compiled *compile_registered(shorn_state *st, const char *text, int length, shorn_key kind,
+                                          const char *key, int n, const char *function, shorn_failure *f) {
+  shorn_error error;
+  shorn_compiled *c = cache_compile(st, text, length, &error);
+  if (!c && error.code != SHORN_ERROR_NOMEM) {
+    /* Only a registry written around the virtual table gets here. */
+    char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
+    shorn_error_format(&error, message, sizeof message);
+    shorn_fail_with(f, SQLITE_ERROR, function, "the schema registered %s '%.*s' does not compile: %s",
+                    kind == SHORN_KEY_NAME ? "as" : "with fingerprint", n, key, message);
+  } else if (!c) {
+    f->code = SQLITE_NOMEM, f->message = NULL;
+  }
+  return c;
+}
+
+/* The schema registered under a name or a 4-byte fingerprint, which the
+ * registry's table indexes: one row, read and compiled; a reference the
+ * caller releases. */
+static shorn_compiled *indexed_schema(shorn_state *st, shorn_key kind, const char *key, int n,
+                                      const char *function, shorn_failure *f) {
+  char *text, *why;
+  int length = 0;
+  int rc = shorn_registry_find(st->db, kind, key, n, &text, &length, &why);
+  if (rc != SQLITE_OK) {
+    fail_with_why(f, rc, function, why);
+    return NULL;
+  }
+  shorn_compiled *c = compile_registered(st, text, length, kind, key, n, function, f);
+  sqlite3_free(text);
+  if (c) c->refs++;
+  return c;
+}
+
+/* Why the registry has nothing under `key`: `rc` is SQLITE_DONE when the
+ * lookup found no row, else the error of preparing (`prepared` false) or
+ * stepping its statement, which is fixed, so that failing to prepare it
+ * means there is no registry.  Returns the error code and sets *why (NULL
+ * when memory ran out). */
+static int registry_why(sqlite3 *db, int rc, bool prepared, shorn_key kind, const char *key, int key_length,
+                        char **why) {
+  *why = NULL;
+  if (rc == SQLITE_DONE || (!prepared && rc == SQLITE_ERROR)) {
+    *why = sqlite3_mprintf(kind == SHORN_KEY_NAME ? "no schema named '%.*s' is registered%s"
+                                                  : "no schema with fingerprint %.*s is registered%s",
+                           key_length, key,
+                           rc == SQLITE_DONE ? " in " SHORN_REGISTRY_TABLE
+                                             : ": there is no table main." SHORN_REGISTRY_TABLE
+                                               " (CREATE VIRTUAL TABLE " SHORN_REGISTRY_TABLE
+                                               " USING shorn_registry)");
+    rc = SQLITE_ERROR;
+  } else if (rc != SQLITE_NOMEM) {
+    *why = sqlite3_mprintf("cannot read main." SHORN_REGISTRY_TABLE ": %s", sqlite3_errmsg(db));
+  }
+  return *why ? rc : SQLITE_NOMEM;
+}
+
+/* The row `rows` stands on, compiled; NULL with `f` set. */
+static shorn_compiled *row_schema(shorn_state *st, sqlite3_stmt *rows, const char *function, shorn_failure *f) {
+  const char *name = (const char *)sqlite3_column_text(rows, 0);
+  const char *text = (const char *)sqlite3_column_text(rows, 1);
+  if (name && text)
+    return compile_registered(st, text, sqlite3_column_bytes(rows, 1), SHORN_KEY_NAME, name,
+                              sqlite3_column_bytes(rows, 0), function, f);
+  f->code = SQLITE_NOMEM, f->message = NULL;
+  return NULL;
+}
+
+/* The one registered schema whose fingerprint `width` bytes wide is `key`
+ * (hex).  The registry stores only the 4-byte fingerprint and each width
+ * has its own hash, so every registered schema is compiled (once: the
+ * cache keeps it by its text) and its narrower fingerprint computed.  The
+ * registry is small, and what is found is cached under its fingerprint
+ * until the registry changes, as a name is; computing rather than storing
+ * keeps the registry's table as existing databases have it.  A reference
+ * the caller releases: compiling the rows after it may evict it from the
+ * cache. */
+static shorn_compiled *scanned_schema(shorn_state *st, const char *key, int width, const char *function,
+                                      shorn_failure *f) {
+  sqlite3_stmt *rows;
+  int rc = sqlite3_prepare_v2(st->db, "SELECT name, schema FROM main." SHORN_REGISTRY_TABLE "_data ORDER BY name",
+                              -1, &rows, NULL);
+  sqlite3_str *names = sqlite3_str_new(st->db);
+  shorn_compiled *found = NULL, *c;
+  int matches = 0;
+  while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+    if ((rc = sqlite3_step(rows)) != SQLITE_ROW || !(c = row_schema(st, rows, function, f))) break;
+    unsigned char bytes[SHORN_REGISTRY_WIDTH];
+    char hex[2 * SHORN_REGISTRY_WIDTH];
+    shorn_error error;
+    shorn_schema_fingerprint(c->schema, width, bytes, &error);
+    hex_bytes(hex, bytes, (size_t)width);
+    if (memcmp(hex, key, (size_t)(2 * width)) != 0) continue;
+    sqlite3_str_appendf(names, "%s'%s'", matches++ ? ", " : "", sqlite3_column_text(rows, 0));
+    shorn_compiled_release(found);
+    found = c;
+    c->refs++;
+  }
+  char *why;
+  bool ok = false;
+  if (rc == SQLITE_ROW) { /* row_schema failed and set `f` */
+  } else if (rc != SQLITE_DONE || !matches) {
+    int code = registry_why(st->db, rc, rows != NULL, SHORN_KEY_FINGERPRINT, key, 2 * width, &why);
+    fail_with_why(f, code, function, why);
+  } else if (sqlite3_str_errcode(names) != SQLITE_OK) {
+    f->code = SQLITE_NOMEM, f->message = NULL;
+  } else if (matches > 1) {
+    shorn_fail_with(f, SQLITE_ERROR, function,
+                    "fingerprint %.*s at %d byte%s is shared by registered schemas %s; pass the schema",
+                    2 * width, key, width, width == 1 ? "" : "s", sqlite3_str_value(names));
+  } else {
+    ok = true;
+  }
+  sqlite3_free(sqlite3_str_finish(names));
+  sqlite3_finalize(rows);
+  if (!ok) shorn_compiled_release(found);
+  return ok ? found : NULL;
+}
+
+/* The schema registered under `key` (a name, or a fingerprint in hex: 8
+ * digits for the 4-byte one the registry keys, fewer for a narrower one),
  * compiled. */
 static shorn_compiled *registered_schema(shorn_state *st, shorn_key kind, const char *key, int n,
                                          const char *function, shorn_failure *f) {
   registry_refresh(st);
   shorn_compiled *c = cache_find(st, kind, key, n);
   if (c) return c;
-  char *text, *why;
-  int length = 0;
-  int rc = shorn_registry_find(st->db, kind, key, n, &text, &length, &why);
-  if (rc != SQLITE_OK) {
-    if (why)
-      shorn_fail_with(f, rc, function, "%s", why);
-    else
-      f->code = SQLITE_NOMEM, f->message = NULL;
-    sqlite3_free(why);
-    return NULL;
-  }
-  shorn_error error;
-  c = cache_compile(st, text, length, &error);
-  sqlite3_free(text);
-  if (!c && error.code != SHORN_ERROR_NOMEM) {
-    /* Only a registry written around the virtual table gets here. */
-    char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
-    shorn_error_format(&error, message, sizeof message);
-    shorn_fail_with(f, SQLITE_ERROR, function, "the schema registered %s '%.*s' does not compile: %s",
-              kind == SHORN_KEY_NAME ? "as" : "with fingerprint", n, key, message);
-    return NULL;
-  }
-  if (!c || !cache_store(st, kind, key, n, c)) {
+  c = kind == SHORN_KEY_FINGERPRINT && n < 2 * SHORN_REGISTRY_WIDTH ? scanned_schema(st, key, n / 2, function, f)
+                                                                     : indexed_schema(st, kind, key, n, function, f);
+  if (!c) return NULL;
+  bool stored = cache_store(st, kind, key, n, c);
+  shorn_compiled_release(c);
+  if (!stored) {
     f->code = SQLITE_NOMEM, f->message = NULL;
     return NULL;
   }
   return c;
 }
 
-shorn_compiled *shorn_prefixed_schema(sqlite3_context *ctx, const uint8_t *data, size_t n) {
-  shorn_failure f;
-  shorn_compiled *c = NULL;
-  if (n < SHORN_REGISTRY_WIDTH) {
-    shorn_fail_with(&f, SQLITE_ERROR, "shorn_decode",
-                    "the payload is too short to start with a %d-byte fingerprint (its length is %d)",
-                    SHORN_REGISTRY_WIDTH, (int)n);
-  } else {
-    char hex[2 * SHORN_REGISTRY_WIDTH];
-    hex_bytes(hex, data, SHORN_REGISTRY_WIDTH);
-    c = registered_schema(sqlite3_user_data(ctx), SHORN_KEY_FINGERPRINT, hex, sizeof hex, "shorn_decode", &f);
+shorn_compiled *shorn_dispatch(shorn_state *st, const uint8_t *data, size_t n, int width, const char *function,
+                               shorn_failure *f) {
+  if (n < (size_t)width) {
+    shorn_fail_with(f, SQLITE_ERROR, function,
+                    "the payload is too short to start with a %d-byte fingerprint (its length is %d)", width, (int)n);
+    return NULL;
   }
+  char hex[2 * SHORN_REGISTRY_WIDTH];
+  hex_bytes(hex, data, (size_t)width);
+  return registered_schema(st, SHORN_KEY_FINGERPRINT, hex, 2 * width, function, f);
+}
+
+shorn_compiled *shorn_prefixed_schema(sqlite3_context *ctx, const uint8_t *data, size_t n, int width,
+                                      const char *function) {
+  shorn_failure f;
+  shorn_compiled *c = shorn_dispatch(sqlite3_user_data(ctx), data, n, width, function, &f);
   if (!c) shorn_report_failure(ctx, &f);
   return c;
+}
+
+shorn_compiled *shorn_dispatched_schema(sqlite3_context *ctx, sqlite3_value *value, const uint8_t *data, size_t n,
+                                        const char *function, int *width) {
+  if ((*width = shorn_width(value))) return shorn_prefixed_schema(ctx, data, n, *width, function);
+  shorn_report_text(ctx, function, SHORN_BAD_WIDTH);
+  return NULL;
 }
 
 /* Inline JSON Schema is an object, so its text starts with '{' after any
@@ -385,19 +511,8 @@ int shorn_registry_find(sqlite3 *db, shorn_key kind, const char *key, int key_le
     *text = schema ? sqlite3_malloc(*length ? *length : 1) : NULL;
     if (*text) memcpy(*text, schema, (size_t)*length);
     rc = *text ? SQLITE_OK : SQLITE_NOMEM;
-  } else if (rc == SQLITE_DONE || (!st && rc == SQLITE_ERROR)) {
-    /* The statement is fixed: failing to prepare it means no registry. */
-    *why = sqlite3_mprintf(kind == SHORN_KEY_NAME ? "no schema named '%.*s' is registered%s"
-                                                  : "no schema with fingerprint %.*s is registered%s",
-                           key_length, key,
-                           rc == SQLITE_DONE ? " in " SHORN_REGISTRY_TABLE
-                                             : ": there is no table main." SHORN_REGISTRY_TABLE
-                                               " (CREATE VIRTUAL TABLE " SHORN_REGISTRY_TABLE
-                                               " USING shorn_registry)");
-    rc = *why ? SQLITE_ERROR : SQLITE_NOMEM;
-  } else if (rc != SQLITE_NOMEM) {
-    *why = sqlite3_mprintf("cannot read main." SHORN_REGISTRY_TABLE ": %s", sqlite3_errmsg(db));
-    if (!*why) rc = SQLITE_NOMEM;
+  } else {
+    rc = registry_why(db, rc, st != NULL, kind, key, key_length, why);
   }
   sqlite3_finalize(st);
   return rc;

@@ -127,10 +127,33 @@ SHORN_PRIVATE void shorn_report_failure(sqlite3_context *ctx, shorn_failure *fai
 SHORN_PRIVATE shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, sqlite3_value *value,
                                       const char *function);
 
-/* The registered schema whose fingerprint starts the payload, as
- * shorn_encode(json, name, 4) writes it; NULL after reporting an error on
- * `ctx`. */
-SHORN_PRIVATE shorn_compiled *shorn_prefixed_schema(sqlite3_context *ctx, const uint8_t *data, size_t n);
+/* The registered schema whose fingerprint `width` bytes wide starts the
+ * payload, as shorn_encode(json, name, width) writes it: dispatch.  NULL
+ * with `failure` set when the payload is too short, or no registered schema
+ * or several have that fingerprint (likely at 1 or 2 bytes).  Valid as
+ * shorn_resolve_schema's result is. */
+SHORN_PRIVATE shorn_compiled *shorn_dispatch(shorn_state *st, const uint8_t *data, size_t n, int width,
+                                             const char *function, shorn_failure *failure);
+
+/* shorn_dispatch, NULL after reporting an error on `ctx`. */
+SHORN_PRIVATE shorn_compiled *shorn_prefixed_schema(sqlite3_context *ctx, const uint8_t *data, size_t n, int width,
+                                                    const char *function);
+
+/* Schemas are text (JSON Schema or a registered name), so a number in a
+ * schema argument's place is fp_bytes: dispatch on the payload's
+ * fingerprint of that width.  A number is an INTEGER or a REAL; whether it
+ * is a width, shorn_width says. */
+static inline bool shorn_is_number(sqlite3_value *v) {
+  int type = sqlite3_value_type(v);
+  return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
+}
+
+/* For a number `value` in the schema's place: its width in *width and the
+ * schema shorn_prefixed_schema dispatches to; NULL after reporting an
+ * error on `ctx`. */
+SHORN_PRIVATE shorn_compiled *shorn_dispatched_schema(sqlite3_context *ctx, sqlite3_value *value,
+                                                      const uint8_t *data, size_t n, const char *function,
+                                                      int *width);
 
 /* Report a core error as "<function>: <message at where>". */
 SHORN_PRIVATE void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error *error);
@@ -142,6 +165,10 @@ SHORN_PRIVATE void shorn_report_text(sqlite3_context *ctx, const char *function,
  * an integral value (better-sqlite3 binds every JavaScript number as a
  * REAL); 0 for anything else. */
 SHORN_PRIVATE int shorn_width(sqlite3_value *value);
+
+#define SHORN_BAD_WIDTH "fingerprint width must be 1, 2, 3 or 4"
+#define SHORN_ONE_WIDTH \
+  "fp_bytes in place of the schema is the payload's fingerprint width; no second fp_bytes may follow"
 
 /* A payload argument's bytes (never NULL): SQLITE_OK, SQLITE_MISMATCH when
  * it is not a BLOB, or SQLITE_NOMEM.  TEXT is refused too: it is a JSON

@@ -3,6 +3,7 @@
  *
  *   shorn_encode(json, schema [, fp_bytes])        JSON text to a payload
  *   shorn_decode(payload [, schema [, fp_bytes]])  a payload to JSON text
+ *   shorn_decode(payload, fp_bytes)                 the same, by dispatch
  *   shorn_fingerprint(schema [, fp_bytes])         the fingerprint, in hex
  *   shorn_signature(schema)                        the canonical signature
  *   shorn_stats()                                  the connection's counts
@@ -26,7 +27,7 @@ static bool width_argument(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   *width = fallback;
   if (argc <= index) return true;
   *width = shorn_width(argv[index]);
-  if (!*width) shorn_report_text(ctx, function, "fingerprint width must be 1, 2, 3 or 4");
+  if (!*width) shorn_report_text(ctx, function, SHORN_BAD_WIDTH);
   return *width != 0;
 }
 
@@ -52,8 +53,10 @@ static void encode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
   shorn_result_output(ctx, false);
 }
 
-/* shorn_decode(payload) reads the schema off the payload's fingerprint;
- * shorn_decode(payload, schema [, width]) is told it. */
+/* shorn_decode(payload) reads the schema off the payload's 4-byte
+ * fingerprint, shorn_decode(payload, fp_bytes) off its fp_bytes-byte one
+ * (a number, where a schema is text); shorn_decode(payload, schema [,
+ * fp_bytes]) is told it. */
 static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (any_null(argc, argv)) return;
   const uint8_t *data;
@@ -66,7 +69,11 @@ static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
   int width = SHORN_REGISTRY_WIDTH;
   shorn_compiled *c = NULL;
   if (argc == 1)
-    c = shorn_prefixed_schema(ctx, data, n);
+    c = shorn_prefixed_schema(ctx, data, n, width, "shorn_decode");
+  else if (shorn_is_number(argv[1]) && argc == 3)
+    shorn_report_text(ctx, "shorn_decode", SHORN_ONE_WIDTH);
+  else if (shorn_is_number(argv[1]))
+    c = shorn_dispatched_schema(ctx, argv[1], data, n, "shorn_decode", &width);
   else if (width_argument(ctx, argc, argv, 2, 0, "shorn_decode", &width))
     c = shorn_schema_argument(ctx, 1, argv[1], "shorn_decode");
   if (!c) return;

@@ -9,10 +9,15 @@
  *   shorn_each(payload, schema [, fp_bytes] [, path])        as json_each
  *   shorn_tree(payload, schema [, fp_bytes] [, path])        as json_tree
  *
+ *   shorn_extract(payload, fp_bytes, path, ...), shorn_type(payload,
+ *   fp_bytes [, path]), ... shorn_tree(payload, fp_bytes [, path])
+ *       the same by dispatch: the registered schema whose fp_bytes-byte
+ *       fingerprint starts the payload
+ *
  * Each returns what the JSON function returns over shorn_decode(payload,
  * schema): the same values, of the same SQL types.  fp_bytes is told from a
- * path by its type: a number (INTEGER, or a REAL with an integral
- * value, as Node binds one) right after the schema.
+ * schema or a path by its type: a number (INTEGER, or a REAL with an
+ * integral value, as Node binds one), where they are text.
  */
 #include <string.h>
 
@@ -24,14 +29,6 @@
 #include "sqlite/json_text.h"
 
 /* ---- arguments ----------------------------------------------------------- */
-
-#define BAD_WIDTH "fingerprint width must be 1, 2, 3 or 4"
-
-/* fp_bytes is told from a path by its type: a number, where a path is text. */
-static bool is_width(sqlite3_value *v) {
-  int type = sqlite3_value_type(v);
-  return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
-}
 
 /* A parsed path argument and the buffers its answers are written into.
  * Held as auxdata, so that a constant path is parsed once a statement and
@@ -93,11 +90,21 @@ typedef struct call {
   shorn_error error;
 } call;
 
-/* Open the payload `argv[0]` with schema `argv[1]` and the given width;
- * false after reporting an error. */
+/* Whether the call dispatches (fp_bytes in the schema's place) and
+ * `has_width`, fp_bytes in its own place too: an error, reported. */
+static bool second_width(sqlite3_context *ctx, sqlite3_value **argv, bool has_width, const char *function) {
+  bool twice = has_width && shorn_is_number(argv[1]);
+  if (twice) shorn_report_text(ctx, function, SHORN_ONE_WIDTH);
+  return twice;
+}
+
+/* Open the payload `argv[0]` with schema `argv[1]` and the given width, or
+ * with the schema its fingerprint names when `argv[1]` is fp_bytes; false
+ * after reporting an error. */
 static bool open_payload(sqlite3_context *ctx, sqlite3_value **argv, int width, call *c) {
-  shorn_compiled *compiled = shorn_schema_argument(ctx, 1, argv[1], c->function);
-  if (!compiled) return false;
+  bool dispatch = shorn_is_number(argv[1]);
+  shorn_compiled *compiled = dispatch ? NULL : shorn_schema_argument(ctx, 1, argv[1], c->function);
+  if (!dispatch && !compiled) return false;
   const uint8_t *data;
   size_t n;
   int rc = shorn_payload(argv[0], &data, &n);
@@ -105,6 +112,7 @@ static bool open_payload(sqlite3_context *ctx, sqlite3_value **argv, int width, 
     shorn_report_payload(ctx, c->function, rc, argv[0]);
     return false;
   }
+  if (dispatch && !(compiled = shorn_dispatched_schema(ctx, argv[1], data, n, c->function, &width))) return false;
   if (query_open(&c->q, compiled->schema, data, n, width, &c->error)) {
     shorn_report(ctx, c->function, &c->error);
     return false;
@@ -195,8 +203,9 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
   }
   if (is_null(argv[0]) || is_null(argv[1])) return;
   int first = 2, width = 0;
-  if (is_width(argv[2]) && (!(width = shorn_width(argv[2])) || argc == ++first)) {
-    shorn_report_text(ctx, c.function, width ? "a path must follow fp_bytes" : BAD_WIDTH);
+  if (second_width(ctx, argv, shorn_is_number(argv[2]), c.function)) return;
+  if (shorn_is_number(argv[2]) && (!(width = shorn_width(argv[2])) || argc == ++first)) {
+    shorn_report_text(ctx, c.function, width ? "a path must follow fp_bytes" : SHORN_BAD_WIDTH);
     return;
   }
   if (!open_payload(ctx, argv, width, &c)) return;
@@ -238,10 +247,11 @@ static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   c.function = "shorn_type";
   if (is_null(argv[0]) || is_null(argv[1]) || (argc == 4 && is_null(argv[2]))) return;
   /* (payload, schema), (…, path), (…, fp_bytes) or (…, fp_bytes, path). */
-  bool has_width = argc == 4 || (argc == 3 && is_width(argv[2]));
+  bool has_width = argc == 4 || (argc == 3 && shorn_is_number(argv[2]));
+  if (second_width(ctx, argv, has_width, c.function)) return;
   int width = 0, path_index = argc == 4 ? 3 : argc == 3 && !has_width ? 2 : 0;
-  if (has_width && (!is_width(argv[2]) || !(width = shorn_width(argv[2])))) {
-    shorn_report_text(ctx, c.function, BAD_WIDTH);
+  if (has_width && (!shorn_is_number(argv[2]) || !(width = shorn_width(argv[2])))) {
+    shorn_report_text(ctx, c.function, SHORN_BAD_WIDTH);
     return;
   }
   if (!open_payload(ctx, argv, width, &c)) return;
@@ -267,17 +277,23 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   const char *function = want_error ? "shorn_error" : "shorn_valid";
   for (int i = 0; i < argc; i++)
     if (is_null(argv[i])) return;
+  if (second_width(ctx, argv, argc == 3, function)) return;
+  /* fp_bytes, in the schema's place when the call dispatches. */
+  bool dispatch = shorn_is_number(argv[1]);
+  sqlite3_value *fp_bytes = dispatch ? argv[1] : argc == 3 ? argv[2] : NULL;
   int width = 0;
-  if (argc == 3 && (!is_width(argv[2]) || !(width = shorn_width(argv[2])))) {
-    shorn_report_text(ctx, function, BAD_WIDTH);
+  if (fp_bytes && (!shorn_is_number(fp_bytes) || !(width = shorn_width(fp_bytes)))) {
+    shorn_report_text(ctx, function, SHORN_BAD_WIDTH);
     return;
   }
-  shorn_compiled *compiled = shorn_schema_argument(ctx, 1, argv[1], function);
-  if (!compiled) return;
+  shorn_compiled *compiled = dispatch ? NULL : shorn_schema_argument(ctx, 1, argv[1], function);
+  if (!dispatch && !compiled) return;
   const uint8_t *data;
   size_t n;
   shorn_error e;
   int rc = shorn_payload(argv[0], &data, &n);
+  /* A payload that is not one has no fingerprint to dispatch on: invalid. */
+  if (dispatch && rc == SQLITE_OK && !(compiled = shorn_prefixed_schema(ctx, data, n, width, function))) return;
   shorn_code decoded =
       rc == SQLITE_OK ? shorn_decode(compiled->schema, data, n, width, NULL, &e) : SHORN_OK;
   if (rc == SQLITE_NOMEM || decoded == SHORN_ERROR_NOMEM) {
@@ -490,25 +506,35 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
   if ((idx_num & 3) != 3) return SQLITE_OK;
   /* The third argument is fp_bytes when a number, else the path. */
   sqlite3_value *fp = arg[ROWS_COLUMN_FP_BYTES - ROWS_COLUMN_PAYLOAD], **root = &arg[ROWS_COLUMN_ROOT - ROWS_COLUMN_PAYLOAD];
-  if (fp && !is_width(fp) && !is_null(fp)) {
-    if (*root) return cursor_error(cur, BAD_WIDTH);
+  if (fp && !shorn_is_number(fp) && !is_null(fp)) {
+    if (*root) return cursor_error(cur, SHORN_BAD_WIDTH);
     *root = fp;
     arg[ROWS_COLUMN_FP_BYTES - ROWS_COLUMN_PAYLOAD] = fp = NULL;
   }
   for (int i = 0; i < ARGUMENTS; i++)
     if (arg[i] && is_null(arg[i])) return SQLITE_OK;
+  /* A number in the schema's place is fp_bytes: dispatch. */
+  sqlite3_value *schema = arg[ROWS_COLUMN_SCHEMA - ROWS_COLUMN_PAYLOAD];
+  bool dispatch = shorn_is_number(schema);
+  if (dispatch && fp) return cursor_error(cur, SHORN_ONE_WIDTH);
+  if (dispatch) fp = schema;
   int width = fp ? shorn_width(fp) : 0;
-  if (fp && !width) return cursor_error(cur, BAD_WIDTH);
+  if (fp && !width) return cursor_error(cur, SHORN_BAD_WIDTH);
 
-  int rc = cursor_schema(cur, arg[ROWS_COLUMN_SCHEMA - ROWS_COLUMN_PAYLOAD]);
+  int rc = dispatch ? SQLITE_OK : cursor_schema(cur, schema);
   if (rc != SQLITE_OK) return rc;
   const uint8_t *data;
   size_t n;
   if ((rc = shorn_payload(arg[0], &data, &n)) != SQLITE_OK)
     return rc == SQLITE_NOMEM ? rc : cursor_error(cur, shorn_not_a_blob(arg[0]));
+  /* A dispatched schema is the cache's, which nothing below touches. */
+  shorn_failure f;
+  shorn_compiled *compiled =
+      dispatch ? shorn_dispatch(((rows_vtab *)cur->base.pVtab)->state, data, n, width, cur->function, &f) : cur->schema;
+  if (!compiled) return cursor_failed(cur, &f);
   query q;
   shorn_error e;
-  if (query_open(&q, cur->schema->schema, data, n, width, &e)) {
+  if (query_open(&q, compiled->schema, data, n, width, &e)) {
     query_close(&q);
     return cursor_core_error(cur, &e);
   }
