@@ -4,7 +4,9 @@
  * The JSON text is parsed into a DOM first, because the wire wants an
  * object's fields in canonical order and the text may list them in any.
  * Errors carry the path of the value that failed, collected while the
- * walk unwinds so that a successful encode pays nothing for it.
+ * walk unwinds so that a successful encode pays nothing for it.  A shape
+ * with validation keywords (validate.c) has its value checked against them
+ * first, unless the call is unchecked.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include "shape.h"
 #include "text.h"
 #include "unique.h"
+#include "validate.h"
 
 typedef struct path_segment {
   const char *key; /* NULL for an array index */
@@ -41,6 +44,8 @@ typedef struct encoder {
   const json_value **scratch_here; /* its first storage, on the C stack */
   path_segment *path; /* innermost first */
   size_t path_length, path_capacity;
+  bool checked; /* validation keywords are checked */
+  validator validator;
 } encoder;
 
 static shorn_code encode_fail(encoder *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -665,17 +670,27 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
   return encode_fail(e, "Unknown shape");
 }
 
+/* The value against its shape's validation keywords; a refusal about an
+ * item or a property name points at it. */
+static shorn_code check_keywords(encoder *e, const shape *s, const json_value *v) {
+  validation_site site;
+  shorn_code rc = validation_check(&e->validator, s, s->keywords, v, e->error, &site);
+  if (rc != SHORN_ERROR_ENCODE || site.kind == SITE_NONE) return rc;
+  return site.kind == SITE_INDEX ? at_index(e, rc, site.index) : at_key(e, rc, site.key, site.key_length);
+}
+
 static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) {
   if (unlikely(e->nesting == NESTING_MAX))
     return encode_fail(e, "Value nests deeper than %d levels", NESTING_MAX);
   e->nesting++;
-  shorn_code rc = encode_shape(e, s, v);
+  shorn_code rc = s->keywords && e->checked ? check_keywords(e, s, v) : SHORN_OK;
+  if (!rc) rc = encode_shape(e, s, v);
   e->nesting--;
   return rc;
 }
 
-shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
-                        shorn_buffer *out, shorn_error *error) {
+static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
+                                 shorn_buffer *out, shorn_error *error, bool checked) {
   if (fingerprint_width < 0 || fingerprint_width > 4)
     return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
   /* The DOM and the scratch stack start on the C stack: a record of a few
@@ -691,13 +706,18 @@ shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, 
   }
   uint32_t depth_here[16] = {0};
   const json_value *scratch_here[64];
+  /* Without `out` the value is checked into a buffer of the call's own. */
+  shorn_buffer discarded = {.allocator = s->allocator};
+  if (!out) out = &discarded;
   encoder e = {.out = out,
                .error = error,
                .allocator = s->allocator,
                .ref_depth = depth_here,
                .scratch = scratch_here,
                .scratch_capacity = 64,
-               .scratch_here = scratch_here};
+               .scratch_here = scratch_here,
+               .checked = checked,
+               .validator = {.allocator = s->allocator}};
   size_t mark = out->length;
   if (s->def_count > 16 &&
       !(e.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e.ref_depth)))
@@ -713,6 +733,18 @@ shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, 
   if (e.ref_depth != depth_here) mem_free(s->allocator, e.ref_depth);
   array_free(s->allocator, (void *)e.scratch, scratch_here);
   mem_free(s->allocator, e.path);
+  validator_release(&e.validator);
+  shorn_buffer_free(&discarded);
   arena_free(&dom);
   return rc;
+}
+
+shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
+                        shorn_buffer *out, shorn_error *error) {
+  return encode_checked(s, json, length, fingerprint_width, out, error, true);
+}
+
+shorn_code shorn_encode_unchecked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
+                                  shorn_buffer *out, shorn_error *error) {
+  return encode_checked(s, json, length, fingerprint_width, out, error, false);
 }

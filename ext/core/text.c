@@ -71,6 +71,26 @@ static int32_t next_unit(unit_reader *r) {
   return (int32_t)(0xD800 | (c >> 10));
 }
 
+size_t wtf8_to_utf16(const char *s, size_t n, uint16_t *out) {
+  const uint8_t *p = (const uint8_t *)s, *end = p + n;
+  size_t k = 0;
+  while (p < end) {
+    if (*p < 0x80) {
+      out[k++] = *p++;
+      continue;
+    }
+    uint32_t c = wtf8_next(&p);
+    if (c < 0x10000) {
+      out[k++] = (uint16_t)c;
+    } else {
+      c -= 0x10000;
+      out[k++] = (uint16_t)(0xD800 | c >> 10);
+      out[k++] = (uint16_t)(0xDC00 | (c & 0x3FF));
+    }
+  }
+  return k;
+}
+
 int utf16_compare(const char *a, size_t an, const char *b, size_t bn) {
   size_t n = an < bn ? an : bn, i = 0;
   while (i < n && a[i] == b[i]) i++;
