@@ -11,9 +11,10 @@
  *
  * Without the `u` flag JavaScript matches UTF-16 code units, which is what
  * PCRE2's 16-bit library does without UTF mode.  A pattern that uses
- * `\p{…}`, `\P{…}` or `\u{…}`, which mean something only with `u`, is read
- * as with it (PCRE2_UTF, code points): the validators that write such
- * patterns (Zod's and Valibot's emoji) compile them with `u`.
+ * `\p{…}`, `\P{…}` or `\u{…}`, which mean something only with `u`, or that
+ * JavaScript reads only with `u`, is read as with it (PCRE2_UTF, code
+ * points): the validators that write such patterns (Zod's and Valibot's
+ * emoji) compile them with `u`.
  */
 #define PCRE2_CODE_UNIT_WIDTH 16
 #include <pcre2.h>
@@ -784,6 +785,17 @@ static shorn_code compile_rewritten(pattern_engine *e, rewriter *r, const patter
   return SHORN_OK;
 }
 
+/* Rewrite the pattern read with or without `u`: false when JavaScript
+ * would refuse it so, or memory ran out (r->nomem). */
+static bool rewrite_as(rewriter *r, bool unicode) {
+  r->unicode = unicode;
+  r->at = 0;
+  r->groups = r->name_count = 0;
+  r->out.length = 0;
+  r->error = NULL;
+  return count_groups(r) && rewrite(r);
+}
+
 shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, const pattern **out, char *why,
                            size_t cap) {
   rewriter r = {.allocator = e->allocator};
@@ -791,10 +803,15 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
   if (!src) return SHORN_ERROR_NOMEM;
   r.src = src;
   r.n = wtf8_to_utf16(source, n, src);
-  r.unicode = wants_unicode(r.src, r.n);
-  shorn_code rc = SHORN_OK;
-  if (!count_groups(&r) || !rewrite(&r))
-    rc = r.nomem ? SHORN_ERROR_NOMEM : SHORN_ERROR_SCHEMA;
+  /* A pattern that JavaScript reads only with `u` (a class range between
+   * two astral characters) was written for it too. */
+  bool unicode = wants_unicode(r.src, r.n);
+  bool read = rewrite_as(&r, unicode);
+  if (!read && !unicode && !r.nomem) {
+    const char *plain_error = r.error;
+    if (!(read = rewrite_as(&r, true)) && !r.nomem) r.error = plain_error;
+  }
+  shorn_code rc = read ? SHORN_OK : r.nomem ? SHORN_ERROR_NOMEM : SHORN_ERROR_SCHEMA;
   if (rc == SHORN_ERROR_SCHEMA) snprintf(why, cap, "%s", r.error);
   if (!rc) rc = compile_rewritten(e, &r, out, why, cap);
   mem_free(e->allocator, src);

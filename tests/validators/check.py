@@ -57,6 +57,39 @@ class Checks:
             print(f"FAIL {what}:\n  got      {got}\n  expected {expected}")
 
 
+class Differential:
+    """Per validator: the values on which shorn_check's verdict was the
+    validator's, and those on which it was the documented other one."""
+
+    def __init__(self):
+        self.agreed, self.differed, self.skipped = {}, {}, {}
+
+    def summary(self):
+        libs = sorted(set(self.agreed) | set(self.differed))
+        return "differential: " + ", ".join(
+            f"{lib} {self.agreed.get(lib, 0)} agree, {self.differed.get(lib, 0)} documented differences "
+            f"({self.skipped.get(lib, 0)} left out)" for lib in libs)
+
+
+def check_differential(db, checks, differential, case):
+    """The validator's verdict on each value against shorn_check's: NULL is
+    acceptance.  A sample with agree false is a documented difference, on
+    which shorn must say the opposite."""
+    lib, name = case["lib"], f"{case['lib']} {case['name']!r}"
+    signature = query(db, "SELECT shorn_signature(?)", case["schema"])
+    checks.expect(f"{name}: the compile", signature.startswith("error: "), False)
+    differential.skipped[lib] = differential.skipped.get(lib, 0) + case["skipped"]
+    for s in case["samples"]:
+        got = query(db, "SELECT shorn_check(?, ?) IS NULL", s["json"], case["schema"]) == "1"
+        want = s["accepted"] if s["agree"] else not s["accepted"]
+        verdict = lambda ok: "accepted" if ok else "refused"
+        checks.expect(f"{name}: shorn_check({s['json']}) (the validator {verdict(s['accepted'])}"
+                      f"{'' if s['agree'] else ', a documented difference'})", verdict(got), verdict(want))
+        if got == want:
+            counts = differential.agreed if s["agree"] else differential.differed
+            counts[lib] = counts.get(lib, 0) + 1
+
+
 def check_case(db, checks, case):
     name = f"{case['lib']} {case['name']!r}"
     if "error" in case:
@@ -104,7 +137,7 @@ def sql_examples(doc):
 def check_doc(db, checks, cases, doc, script):
     known = set()
     for case in cases:
-        if "schema" in case:
+        if "schema" in case and case.get("kind") != "differential":
             known.add(dump(without_dialect(json.loads(case["schema"]))))
         known.update(dump(json.loads(s["json"])) for s in case.get("samples", []))
     for statement, expected in sql_examples(doc):
@@ -146,10 +179,15 @@ def main():
     checks = Checks()
     with open(cases_path, encoding="utf-8") as f:
         cases = [json.loads(line) for line in f]
+    differential = Differential()
     for case in cases:
-        check_case(db, checks, case)
+        if case.get("kind") == "differential":
+            check_differential(db, checks, differential, case)
+        else:
+            check_case(db, checks, case)
     with open(doc_path, encoding="utf-8") as f, open(script_path, encoding="utf-8") as g:
         check_doc(db, checks, cases, f.read(), g.read())
+    print(differential.summary())
     print(f"validators: {checks.passed} passed, {checks.failed} failed")
     sys.exit(1 if checks.failed else 0)
 
