@@ -37,14 +37,23 @@ struct pattern_engine {
   const shorn_allocator *allocator;
   pcre2_general_context *general;
   pcre2_compile_context *compile;
-  pcre2_match_context *match;
+  pcre2_match_context *lean; /* the lent match data's limits: it may not grow */
+  pcre2_match_context *limits; /* the rest of a match's: steps and depth */
   pattern *patterns;
-  /* Match data one encode borrows and gives back, so that a row costs no
-   * allocation; an atomic exchange, since threads share a schema. */
-  _Atomic(pcre2_match_data *) spare;
+  /* Match data, with PCRE2's first frames to backtrack in, made with the
+   * engine and lent to one encode at a time, so that a row costs no
+   * allocation; a match that needs more frames, or an encode that finds it
+   * out, makes its own.  An atomic exchange, since threads share a schema;
+   * `warm` once its frames are there. */
+  _Atomic(pcre2_match_data *) lent;
+  bool warm;
 };
 
 /* ---- the engine ------------------------------------------------------------ */
+
+/* PCRE2's first frames to backtrack in (its START_FRAMES_SIZE), which the
+ * lent match data keeps: a match that needs more retries in its own. */
+#define LEAN_HEAP_KIB 20
 
 static void *engine_malloc(PCRE2_SIZE size, void *allocator) {
   return mem_alloc(allocator, size ? size : 1);
@@ -58,17 +67,23 @@ pattern_engine *pattern_engine_new(const shorn_allocator *allocator) {
   pattern_engine *e = mem_calloc(allocator, 1, sizeof *e);
   if (!e) return NULL;
   e->allocator = allocator;
-  atomic_init(&e->spare, NULL);
+  atomic_init(&e->lent, NULL);
   e->general = pcre2_general_context_create(engine_malloc, engine_free_block, (void *)allocator);
   e->compile = e->general ? pcre2_compile_context_create(e->general) : NULL;
-  e->match = e->compile ? pcre2_match_context_create(e->general) : NULL;
-  if (!e->match) {
+  e->limits = e->compile ? pcre2_match_context_create(e->general) : NULL;
+  e->lean = e->limits ? pcre2_match_context_create(e->general) : NULL;
+  pcre2_match_data *data = e->lean ? pcre2_match_data_create(1, e->general) : NULL;
+  if (!data) {
     pattern_engine_free(e);
     return NULL;
   }
-  pcre2_set_match_limit(e->match, PATTERN_MATCH_LIMIT);
-  pcre2_set_depth_limit(e->match, PATTERN_MATCH_LIMIT);
-  pcre2_set_heap_limit(e->match, PATTERN_HEAP_LIMIT_KIB);
+  atomic_store(&e->lent, data);
+  for (int i = 0; i < 2; i++) {
+    pcre2_match_context *c = i ? e->lean : e->limits;
+    pcre2_set_match_limit(c, PATTERN_MATCH_LIMIT);
+    pcre2_set_depth_limit(c, PATTERN_MATCH_LIMIT);
+  }
+  pcre2_set_heap_limit(e->lean, LEAN_HEAP_KIB);
   return e;
 }
 
@@ -79,8 +94,9 @@ void pattern_engine_free(pattern_engine *e) {
     pcre2_code_free(p->code);
     mem_free(e->allocator, p);
   }
-  pcre2_match_data_free(atomic_load(&e->spare));
-  pcre2_match_context_free(e->match);
+  pcre2_match_data_free(atomic_load(&e->lent));
+  pcre2_match_context_free(e->lean);
+  pcre2_match_context_free(e->limits);
   pcre2_compile_context_free(e->compile);
   pcre2_general_context_free(e->general);
   mem_free(e->allocator, e);
@@ -682,6 +698,20 @@ static bool rewrite_group_start(rewriter *r, group_kind *kind) {
   return fail(r, "Invalid group");
 }
 
+/* A `.*` or `.*?` that starts an alternative of the whole pattern, skipped:
+ * a pattern matches somewhere with it exactly where it matches without,
+ * and PCRE2 spells `.` as a class, where its own `.*` it would have tried
+ * only at line starts, so kept it would try every place and every length
+ * of a long string that fails: time quadratic in the string's length. */
+static bool leading_dot_star(rewriter *r) {
+  if (peek(r, 1) != '*' || r->at + 1 >= r->n) return false;
+  size_t after = peek(r, 2) == '?' && r->at + 2 < r->n ? 3 : 2;
+  uint16_t next = r->at + after < r->n ? peek(r, after) : 0;
+  if (next == '*' || next == '+' || next == '?' || next == '{') return false; /* left for JavaScript's refusal */
+  r->at += after;
+  return true;
+}
+
 static bool rewrite(rewriter *r) {
   uint8_t kinds[GROUP_DEPTH_MAX];
   size_t depth = 0;
@@ -698,6 +728,7 @@ static bool rewrite(rewriter *r) {
         last = TERM_ASSERTION;
         break;
       case '.':
+        if (!depth && last == TERM_NONE && leading_dot_star(r)) break;
         r->at++;
         emit(r, "[^\\n\\r\\x{2028}\\x{2029}]");
         last = TERM_ATOM;
@@ -781,6 +812,14 @@ static shorn_code compile_rewritten(pattern_engine *e, rewriter *r, const patter
   }
   *p = (pattern){compiled, e, r->unicode, e->patterns};
   e->patterns = p;
+  /* The lent match data gets its frames now, as the schema's memory: a
+   * match on no text makes PCRE2 allocate them. */
+  if (!e->warm) {
+    pcre2_match_data *data = atomic_exchange(&e->lent, NULL);
+    static const uint16_t nothing[1] = {0};
+    e->warm = data && pcre2_match(compiled, nothing, 0, 0, 0, data, e->lean) != PCRE2_ERROR_NOMEMORY;
+    atomic_store(&e->lent, data);
+  }
   *out = p;
   return SHORN_OK;
 }
@@ -824,17 +863,42 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
 /* A string this short is matched from the C stack. */
 #define UNITS_HERE 256
 
+static pattern_result result_of(int rc) {
+  if (rc >= 0) return PATTERN_MATCH;
+  if (rc == PCRE2_ERROR_NOMATCH) return PATTERN_NO_MATCH;
+  if (rc == PCRE2_ERROR_NOMEMORY) return PATTERN_NOMEM;
+  return PATTERN_LIMIT;
+}
+
+/* A match in match data of the call's own, whose memory to backtrack in
+ * is bounded by what the string is long (pattern.h). */
+static pattern_result match_apart(pattern_matcher *m, const pattern *p, const uint16_t *units, size_t n,
+                                  size_t bytes) {
+  pattern_engine *e = p->engine;
+  if (!m->own_data) {
+    pcre2_match_data *data = pcre2_match_data_create(1, e->general);
+    pcre2_match_context *limits = data ? pcre2_match_context_copy(e->limits) : NULL;
+    if (!limits) {
+      pcre2_match_data_free(data);
+      return PATTERN_NOMEM;
+    }
+    m->own_data = data;
+    m->own_limits = limits;
+  }
+  uint64_t kib = PATTERN_HEAP_FIXED_KIB + ((uint64_t)bytes * PATTERN_HEAP_PER_BYTE + 1023) / 1024;
+  pcre2_set_heap_limit(m->own_limits, kib < PATTERN_HEAP_LIMIT_KIB ? (uint32_t)kib : PATTERN_HEAP_LIMIT_KIB);
+  return result_of(
+      pcre2_match(p->code, units, n, 0, p->unicode ? PCRE2_NO_UTF_CHECK : 0, m->own_data, m->own_limits));
+}
+
 pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s, size_t n, bool lone_surrogate) {
   if (p->unicode && lone_surrogate) return PATTERN_MATCH;
-  if (!m->match_data) {
-    m->engine = p->engine;
-    m->match_data = atomic_exchange(&p->engine->spare, NULL);
-    if (!m->match_data && !(m->match_data = pcre2_match_data_create(1, p->engine->general))) return PATTERN_NOMEM;
-  }
+  pattern_engine *e = p->engine;
+  m->engine = e;
   uint16_t here[UNITS_HERE], *units = here;
   if (n > UNITS_HERE) {
     if (m->capacity < n) {
-      uint16_t *grown = mem_realloc(p->engine->allocator, m->units, n * sizeof *grown);
+      uint16_t *grown = mem_realloc(e->allocator, m->units, n * sizeof *grown);
       if (!grown) return PATTERN_NOMEM;
       m->units = grown;
       m->capacity = n;
@@ -842,18 +906,19 @@ pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s,
     units = m->units;
   }
   size_t length = wtf8_to_utf16(s, n, units);
-  int rc = pcre2_match(p->code, units, length, 0, p->unicode ? PCRE2_NO_UTF_CHECK : 0, m->match_data,
-                       p->engine->match);
-  if (rc >= 0) return PATTERN_MATCH;
-  if (rc == PCRE2_ERROR_NOMATCH) return PATTERN_NO_MATCH;
-  if (rc == PCRE2_ERROR_NOMEMORY) return PATTERN_NOMEM;
-  return PATTERN_LIMIT;
+  if (!m->lent && !m->own_data) m->lent = atomic_exchange(&e->lent, NULL);
+  if (m->lent) {
+    int rc = pcre2_match(p->code, units, length, 0, p->unicode ? PCRE2_NO_UTF_CHECK : 0, m->lent, e->lean);
+    if (rc != PCRE2_ERROR_HEAPLIMIT) return result_of(rc);
+  }
+  return match_apart(m, p, units, length, n);
 }
 
 void pattern_matcher_release(pattern_matcher *m) {
-  if (m->match_data) pcre2_match_data_free(atomic_exchange(&m->engine->spare, (pcre2_match_data *)m->match_data));
-  if (m->units) mem_free(m->engine->allocator, m->units);
-  m->match_data = NULL;
-  m->units = NULL;
-  m->capacity = 0;
+  if (!m->engine) return;
+  if (m->lent) pcre2_match_data_free(atomic_exchange(&m->engine->lent, (pcre2_match_data *)m->lent));
+  pcre2_match_data_free(m->own_data);
+  pcre2_match_context_free(m->own_limits);
+  mem_free(m->engine->allocator, m->units);
+  *m = (pattern_matcher){0};
 }

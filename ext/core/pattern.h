@@ -12,9 +12,14 @@ typedef struct pattern pattern;
  * the schema's allocator and freed with it. */
 typedef struct pattern_engine pattern_engine;
 
-/* What one match may spend (PCRE2's match and heap limits): a pattern that
- * backtracks catastrophically refuses the value rather than run for hours. */
+/* What one match may spend: a pattern that backtracks catastrophically
+ * refuses the value rather than run for hours or hold gigabytes.  Steps are
+ * PCRE2's match limit; its memory to backtrack in (its heap limit) is
+ * bounded as the rest of an encode is, by what the string is long: a fixed
+ * part and so much per byte, up to a ceiling. */
 #define PATTERN_MATCH_LIMIT 1000000
+#define PATTERN_HEAP_FIXED_KIB 64
+#define PATTERN_HEAP_PER_BYTE 512
 #define PATTERN_HEAP_LIMIT_KIB 16384
 
 /* The longest pattern, in UTF-16 code units of the PCRE2 pattern it
@@ -30,12 +35,14 @@ SHORN_PRIVATE void pattern_engine_free(pattern_engine *engine);
 SHORN_PRIVATE shorn_code pattern_compile(pattern_engine *engine, const char *source, size_t n,
                                          const pattern **out, char *why, size_t cap);
 
-/* One encode's scratch for matching: PCRE2's match data (borrowed from the
- * engine and given back) and room for the UTF-16 form of a long string.
- * Start it zeroed. */
+/* One encode's scratch for matching: the match data the engine lends
+ * (given back when the encode ends), match data and limits of the call's
+ * own for a match that needs more, and room for the UTF-16 form of a long
+ * string.  Start it zeroed. */
 typedef struct pattern_matcher {
-  pattern_engine *engine; /* the engine the match data came from */
-  void *match_data;
+  pattern_engine *engine; /* whose allocator the rest came from */
+  void *lent;
+  void *own_data, *own_limits;
   uint16_t *units;
   size_t capacity;
 } pattern_matcher;
@@ -43,7 +50,7 @@ typedef struct pattern_matcher {
 typedef enum pattern_result {
   PATTERN_NO_MATCH,
   PATTERN_MATCH,
-  PATTERN_LIMIT, /* the match passed PCRE2's match or heap limit */
+  PATTERN_LIMIT, /* the match passed its limit of steps or memory */
   PATTERN_NOMEM
 } pattern_result;
 

@@ -737,8 +737,10 @@ static shorn_code check_string(validator *v, const rule *r, const json_value *s,
       if (m == PATTERN_NOMEM) return error_nomem(e);
       text_quote(quoted, sizeof quoted, r->u.pattern.source, r->u.pattern.length);
       if (m == PATTERN_LIMIT)
-        return refuse_value(e, "Pattern %s gave up on this string: the match passed PCRE2's limits (%d steps, %d MiB)",
-                            quoted, PATTERN_MATCH_LIMIT, PATTERN_HEAP_LIMIT_KIB / 1024);
+        return refuse_value(e,
+                            "Pattern %s gave up on this string: the match passed its limits (%d steps; %d KiB "
+                            "and %d bytes a byte of the string to backtrack in)",
+                            quoted, PATTERN_MATCH_LIMIT, PATTERN_HEAP_FIXED_KIB, PATTERN_HEAP_PER_BYTE);
       return refuse_value(e, "Invalid string: must match pattern %s", quoted);
     }
     default:
@@ -880,5 +882,5 @@ shorn_code validation_check(validator *v, const shape *sh, const validation *rul
 }
 
 void validator_release(validator *v) {
-  if (v->matcher.engine) pattern_matcher_release(&v->matcher);
+  pattern_matcher_release(&v->matcher);
 }
