@@ -44,6 +44,7 @@ typedef struct encoder {
   const json_value **scratch_here; /* its first storage, on the C stack */
   path_segment *path; /* innermost first */
   size_t path_length, path_capacity;
+  path_segment *path_here; /* its first storage, on the C stack */
   bool checked; /* validation keywords are checked */
   validator validator;
 } encoder;
@@ -66,14 +67,16 @@ static shorn_code too_large_value(encoder *e, const char *what, uint64_t n, cons
 }
 
 /* On the way out of a failed child, note where it was.  Only value errors
- * get a path; running out of memory has nowhere to point. */
+ * get a path; running out of memory has nowhere to point, and a path cut
+ * short for want of memory would point somewhere else (shorn_check hands
+ * it out as an answer), so that is running out of memory too. */
 static shorn_code at_segment(encoder *e, shorn_code rc, const char *key, uint32_t key_length,
                              uint64_t index) {
   if (rc != SHORN_ERROR_ENCODE) return rc;
   if (e->path_length == e->path_capacity) {
     path_segment *p =
-        array_grow(e->allocator, e->path, &e->path_capacity, e->path_length + 1, sizeof *p, NULL);
-    if (!p) return rc; /* the message stands without its full path */
+        array_grow(e->allocator, e->path, &e->path_capacity, e->path_length + 1, sizeof *p, e->path_here);
+    if (!p) return encoder_nomem(e);
     e->path = p;
   }
   e->path[e->path_length++] = (path_segment){key, key_length, index};
@@ -99,8 +102,8 @@ static bool is_identifier(const char *s, size_t n) {
 
 /* `$.tags[3]`, `$."a key"`: SQLite's JSON path spelling, so the path can be
  * pasted into shorn_extract.  Cut short at a character boundary with "…"
- * when it will not fit. */
-static void format_path(encoder *e) {
+ * when it will not fit.  False when memory ran out. */
+static bool format_path(encoder *e) {
   shorn_buffer b = {.allocator = e->allocator};
   bool ok = buffer_byte(&b, '$');
   for (size_t i = e->path_length; ok && i-- > 0;) {
@@ -116,16 +119,17 @@ static void format_path(encoder *e) {
     }
   }
   char *path = e->error->path;
-  size_t n = ok ? b.length : 1;
-  if (n >= SHORN_PATH_MAX) {
+  size_t n = b.length;
+  if (ok && n >= SHORN_PATH_MAX) {
     n = utf8_cut((const char *)b.data, SHORN_PATH_MAX - sizeof TEXT_ELLIPSIS);
     memcpy(path, b.data, n);
     memcpy(path + n, TEXT_ELLIPSIS, sizeof TEXT_ELLIPSIS);
-  } else {
-    memcpy(path, ok ? (const char *)b.data : "$", n);
+  } else if (ok) {
+    memcpy(path, b.data, n);
     path[n] = 0;
   }
   shorn_buffer_free(&b);
+  return ok;
 }
 
 /* ---- writers ------------------------------------------------------------ */
@@ -706,6 +710,7 @@ static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t
   }
   uint32_t depth_here[16] = {0};
   const json_value *scratch_here[64];
+  path_segment path_here[16];
   /* Without `out` the value is checked into a buffer of the call's own. */
   shorn_buffer discarded = {.allocator = s->allocator};
   if (!out) out = &discarded;
@@ -716,6 +721,9 @@ static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t
                .scratch = scratch_here,
                .scratch_capacity = 64,
                .scratch_here = scratch_here,
+               .path = path_here,
+               .path_capacity = 16,
+               .path_here = path_here,
                .checked = checked,
                .validator = {.allocator = s->allocator}};
   size_t mark = out->length;
@@ -728,11 +736,11 @@ static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t
     rc = put_bytes(&e, prefix, (size_t)fingerprint_width);
   }
   if (!rc) rc = encode_value(&e, s->root, value);
-  if (rc == SHORN_ERROR_ENCODE) format_path(&e);
+  if (rc == SHORN_ERROR_ENCODE && !format_path(&e)) rc = error_nomem(error);
   if (rc) out->length = mark;
   if (e.ref_depth != depth_here) mem_free(s->allocator, e.ref_depth);
   array_free(s->allocator, (void *)e.scratch, scratch_here);
-  mem_free(s->allocator, e.path);
+  array_free(s->allocator, e.path, path_here);
   validator_release(&e.validator);
   shorn_buffer_free(&discarded);
   arena_free(&dom);

@@ -813,12 +813,13 @@ static shorn_code compile_rewritten(pattern_engine *e, rewriter *r, const patter
   *p = (pattern){compiled, e, r->unicode, e->patterns};
   e->patterns = p;
   /* The lent match data gets its frames now, as the schema's memory: a
-   * match on no text makes PCRE2 allocate them. */
+   * match on no text makes PCRE2 allocate them.  The schema is not shared
+   * yet, so the match data is there. */
   if (!e->warm) {
-    pcre2_match_data *data = atomic_exchange(&e->lent, NULL);
+    pcre2_match_data *data = atomic_load(&e->lent);
     static const uint16_t nothing[1] = {0};
-    e->warm = data && pcre2_match(compiled, nothing, 0, 0, 0, data, e->lean) != PCRE2_ERROR_NOMEMORY;
-    atomic_store(&e->lent, data);
+    if (pcre2_match(compiled, nothing, 0, 0, 0, data, e->lean) == PCRE2_ERROR_NOMEMORY) return SHORN_ERROR_NOMEM;
+    e->warm = true;
   }
   *out = p;
   return SHORN_OK;

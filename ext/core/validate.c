@@ -654,17 +654,19 @@ static sameness find_repeat(const shorn_allocator *a, const json_value *array, u
   if (!items) return SAME_NOMEM;
   for (uint32_t i = 0; i < n; i++) items[i] = (hashed_item){value_hash(&array->u.items[i], 0), i};
   qsort(items, n, sizeof *items, compare_hashed);
+  /* Within one hash, items are in index order: once past the repeat found
+   * so far, nothing nearer the front can follow. */
   sameness failure = SAME_NO;
   for (uint32_t i = 0; i < n && failure == SAME_NO; i++)
-    for (uint32_t j = i + 1; j < n && items[j].hash == items[i].hash && failure == SAME_NO; j++) {
-      if (items[j].index > *later) continue;
+    for (uint32_t j = i + 1; j < n && items[j].hash == items[i].hash && items[j].index < *later; j++) {
       sameness s = same_value(a, &array->u.items[items[i].index], &array->u.items[items[j].index], 0);
       if (s == SAME_YES) {
         *earlier = items[i].index;
         *later = items[j].index;
-        break; /* a later j repeats the same earlier i, or one already found */
+      } else if (s != SAME_NO) {
+        failure = s;
+        break;
       }
-      if (s != SAME_NO) failure = s;
     }
   mem_free(a, items);
   return failure != SAME_NO ? failure : *later == UINT32_MAX ? SAME_NO : SAME_YES;
