@@ -687,7 +687,7 @@ static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) 
   if (unlikely(e->nesting == NESTING_MAX))
     return encode_fail(e, "Value nests deeper than %d levels", NESTING_MAX);
   e->nesting++;
-  shorn_code rc = s->keywords && e->checked ? check_keywords(e, s, v) : SHORN_OK;
+  shorn_code rc = s->keywords && e->checked && !validation_passes(s->keywords, v) ? check_keywords(e, s, v) : SHORN_OK;
   if (!rc) rc = encode_shape(e, s, v);
   e->nesting--;
   return rc;

@@ -30,6 +30,7 @@ struct pattern {
   pcre2_code *code;
   pattern_engine *engine;
   bool unicode;
+  bool jit; /* PCRE2's JIT compiled it */
   pattern *next; /* the engine's list */
 };
 
@@ -810,7 +811,7 @@ static shorn_code compile_rewritten(pattern_engine *e, rewriter *r, const patter
     pcre2_code_free(compiled);
     return SHORN_ERROR_NOMEM;
   }
-  *p = (pattern){compiled, e, r->unicode, e->patterns};
+  *p = (pattern){compiled, e, r->unicode, false, e->patterns};
   e->patterns = p;
   /* The lent match data gets its frames now, as the schema's memory: a
    * match on no text makes PCRE2 allocate them.  The schema is not shared
@@ -818,9 +819,18 @@ static shorn_code compile_rewritten(pattern_engine *e, rewriter *r, const patter
   if (!e->warm) {
     pcre2_match_data *data = atomic_load(&e->lent);
     static const uint16_t nothing[1] = {0};
-    if (pcre2_match(compiled, nothing, 0, 0, 0, data, e->lean) == PCRE2_ERROR_NOMEMORY) return SHORN_ERROR_NOMEM;
+    if (pcre2_match(compiled, nothing, 0, 0, PCRE2_NO_JIT, data, e->lean) == PCRE2_ERROR_NOMEMORY)
+      return SHORN_ERROR_NOMEM;
     e->warm = true;
   }
+  /* PCRE2's JIT makes machine code of it, which matches a short string in
+   * a tenth of the interpreter's time (its setup per match is most of what
+   * the interpreter spends).  The code lives in executable memory PCRE2
+   * maps for itself, where no allocator of ours can give it; where JIT
+   * cannot be had but for memory, the interpreter matches. */
+  int jit = pcre2_jit_compile(compiled, PCRE2_JIT_COMPLETE);
+  if (jit == PCRE2_ERROR_NOMEMORY) return SHORN_ERROR_NOMEM;
+  p->jit = jit == 0;
   *out = p;
   return SHORN_OK;
 }
@@ -864,6 +874,10 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
 /* A string this short is matched from the C stack. */
 #define UNITS_HERE 256
 
+/* PCRE2's JIT code reads a little past a string's end, in blocks, and
+ * throws away what it read: zeros there keep that read defined. */
+#define UNITS_PAST 32
+
 static pattern_result result_of(int rc) {
   if (rc >= 0) return PATTERN_MATCH;
   if (rc == PCRE2_ERROR_NOMATCH) return PATTERN_NO_MATCH;
@@ -888,18 +902,18 @@ static pattern_result match_apart(pattern_matcher *m, const pattern *p, const ui
   }
   uint64_t kib = PATTERN_HEAP_FIXED_KIB + ((uint64_t)bytes * PATTERN_HEAP_PER_BYTE + 1023) / 1024;
   pcre2_set_heap_limit(m->own_limits, kib < PATTERN_HEAP_LIMIT_KIB ? (uint32_t)kib : PATTERN_HEAP_LIMIT_KIB);
-  return result_of(
-      pcre2_match(p->code, units, n, 0, p->unicode ? PCRE2_NO_UTF_CHECK : 0, m->own_data, m->own_limits));
+  return result_of(pcre2_match(p->code, units, n, 0, (p->unicode ? PCRE2_NO_UTF_CHECK : 0) | PCRE2_NO_JIT,
+                               m->own_data, m->own_limits));
 }
 
 pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s, size_t n, bool lone_surrogate) {
   if (p->unicode && lone_surrogate) return PATTERN_MATCH;
   pattern_engine *e = p->engine;
   m->engine = e;
-  uint16_t here[UNITS_HERE], *units = here;
+  uint16_t here[UNITS_HERE + UNITS_PAST], *units = here;
   if (n > UNITS_HERE) {
     if (m->capacity < n) {
-      uint16_t *grown = mem_realloc(e->allocator, m->units, n * sizeof *grown);
+      uint16_t *grown = mem_realloc(e->allocator, m->units, (n + UNITS_PAST) * sizeof *grown);
       if (!grown) return PATTERN_NOMEM;
       m->units = grown;
       m->capacity = n;
@@ -907,12 +921,19 @@ pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s,
     units = m->units;
   }
   size_t length = wtf8_to_utf16(s, n, units);
+  memset(units + length, 0, UNITS_PAST * sizeof *units);
   if (!m->lent && !m->own_data) m->lent = atomic_exchange(&e->lent, NULL);
+  /* JIT code where there is some, then the interpreter in the lent match
+   * data's frames, then in the call's own: each when the one before ran
+   * out of room (its stack, the lent frames). */
+  uint32_t options = p->unicode ? PCRE2_NO_UTF_CHECK : 0;
+  int rc = PCRE2_ERROR_HEAPLIMIT;
   if (m->lent) {
-    int rc = pcre2_match(p->code, units, length, 0, p->unicode ? PCRE2_NO_UTF_CHECK : 0, m->lent, e->lean);
-    if (rc != PCRE2_ERROR_HEAPLIMIT) return result_of(rc);
+    rc = p->jit ? pcre2_jit_match(p->code, units, length, 0, 0, m->lent, e->lean) : PCRE2_ERROR_JIT_STACKLIMIT;
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
+      rc = pcre2_match(p->code, units, length, 0, options | PCRE2_NO_JIT, m->lent, e->lean);
   }
-  return match_apart(m, p, units, length, n);
+  return rc == PCRE2_ERROR_HEAPLIMIT ? match_apart(m, p, units, length, n) : result_of(rc);
 }
 
 void pattern_matcher_release(pattern_matcher *m) {

@@ -183,25 +183,63 @@ static shorn_code compile_strings(validation_compiler *c, const json_value *node
 static shorn_code compile_node(validation_compiler *c, const json_value *node, const json_value *top, bool values,
                                int depth, rule_list *list);
 
+/* A validation of `count` rules, with the summary validation_passes reads. */
+static validation *new_validation(arena *a, const rule *rules, uint32_t count, uint8_t types) {
+  validation *v = arena_alloc(a, sizeof *v);
+  if (!v) return NULL;
+  *v = (validation){.rules = rules, .count = count, .types = types, .numbers_bounded = true, .strings_sized = true,
+                    .arrays_sized = true, .low = -INFINITY, .high = INFINITY, .string_bytes_max = UINT64_MAX,
+                    .items_max = INFINITY};
+  for (uint32_t i = 0; i < count; i++) {
+    const rule *r = &rules[i];
+    double b = r->bound;
+    switch (r->kind) {
+      case RULE_MINIMUM:
+      case RULE_EXCLUSIVE_MINIMUM:
+        if (b > v->low || (b == v->low && r->kind == RULE_EXCLUSIVE_MINIMUM))
+          v->low = b, v->low_open = r->kind == RULE_EXCLUSIVE_MINIMUM;
+        break;
+      case RULE_MAXIMUM:
+      case RULE_EXCLUSIVE_MAXIMUM:
+        if (b < v->high || (b == v->high && r->kind == RULE_EXCLUSIVE_MAXIMUM))
+          v->high = b, v->high_open = r->kind == RULE_EXCLUSIVE_MAXIMUM;
+        break;
+      case RULE_MIN_LENGTH:
+        if (4 * b > (double)v->string_bytes_min)
+          v->string_bytes_min = 4 * b < (double)UINT64_MAX ? (uint64_t)(4 * b) : UINT64_MAX;
+        break;
+      case RULE_MAX_LENGTH:
+        if (b < (double)v->string_bytes_max) v->string_bytes_max = (uint64_t)b;
+        break;
+      case RULE_MIN_ITEMS:
+        if (b > v->items_min) v->items_min = b;
+        break;
+      case RULE_MAX_ITEMS:
+        if (b < v->items_max) v->items_max = b;
+        break;
+      case RULE_MULTIPLE_OF: v->numbers_bounded = false; break;
+      case RULE_PATTERN:
+      case RULE_FORMAT: v->strings_sized = false; break;
+      case RULE_UNIQUE_ITEMS: v->arrays_sized = false; break;
+      case RULE_ONE_OF_VALUES:
+      case RULE_ANY_OF: v->numbers_bounded = v->strings_sized = v->arrays_sized = false; break;
+      default: break;
+    }
+  }
+  return v;
+}
+
 /* A sub-schema's rules as a validation of its own (propertyNames, a union
  * branch); *out NULL when it has none. */
 static shorn_code compile_apart(validation_compiler *c, const json_value *node, bool values, int depth,
                                 const validation **out) {
   rule_list list = {0};
   shorn_code rc = compile_node(c, node, node, values, depth, &list);
-  validation *v = NULL;
-  rule *rules = NULL;
   *out = NULL;
   if (!rc && list.count) {
-    v = arena_alloc(&c->schema->arena, sizeof *v);
-    rules = arena_alloc(&c->schema->arena, list.count * sizeof *rules);
-    if (!v || !rules) {
-      rc = error_nomem(c->error);
-    } else {
-      memcpy(rules, list.items, list.count * sizeof *rules);
-      *v = (validation){rules, list.count, list.types};
-      *out = v;
-    }
+    rule *rules = arena_alloc(&c->schema->arena, list.count * sizeof *rules);
+    if (rules) memcpy(rules, list.items, list.count * sizeof *rules);
+    if (!rules || !(*out = new_validation(&c->schema->arena, rules, list.count, list.types))) rc = error_nomem(c->error);
   }
   mem_free(c->schema->allocator, list.items);
   return rc;
@@ -288,9 +326,8 @@ shorn_code validation_compile_any_of(validation_compiler *c, const json_value *c
                                      const validation **out) {
   *out = NULL;
   const validation **alternatives = arena_alloc(&c->schema->arena, count * sizeof *alternatives);
-  validation *v = arena_alloc(&c->schema->arena, sizeof *v);
   rule *r = arena_alloc(&c->schema->arena, sizeof *r);
-  if (!alternatives || !v || !r) return error_nomem(c->error);
+  if (!alternatives || !r) return error_nomem(c->error);
   uint8_t types = 0;
   for (uint32_t i = 0; i < count; i++) {
     shorn_code rc = compile_apart(c, branches[i], true, 0, &alternatives[i]);
@@ -300,20 +337,16 @@ shorn_code validation_compile_any_of(validation_compiler *c, const json_value *c
     types |= alternatives[i]->types;
   }
   *r = (rule){.kind = RULE_ANY_OF, .u.any_of = {alternatives, count}};
-  *v = (validation){r, 1, types};
-  *out = v;
-  return SHORN_OK;
+  return (*out = new_validation(&c->schema->arena, r, 1, types)) ? SHORN_OK : error_nomem(c->error);
 }
 
 const validation *validation_join(arena *a, const validation *first, const validation *second) {
   if (!first || !second) return first ? first : second;
-  validation *v = arena_alloc(a, sizeof *v);
   rule *rules = arena_alloc(a, (first->count + second->count) * sizeof *rules);
-  if (!v || !rules) return NULL;
+  if (!rules) return NULL;
   memcpy(rules, first->rules, first->count * sizeof *rules);
   memcpy(rules + first->count, second->rules, second->count * sizeof *rules);
-  *v = (validation){rules, first->count + second->count, (uint8_t)(first->types | second->types)};
-  return v;
+  return new_validation(a, rules, first->count + second->count, (uint8_t)(first->types | second->types));
 }
 
 /* ---- formats, as Valibot checks them ---------------------------------------- */
@@ -502,6 +535,7 @@ static const char *const format_names[] = {[FORMAT_EMAIL] = "email", [FORMAT_IPV
                                            [FORMAT_TIME] = "time"};
 
 static bool format_holds(format_kind f, const char *s, size_t n) {
+  if (!n) return false; /* none of them is empty */
   switch (f) {
     case FORMAT_EMAIL: return email_format(s, n);
     case FORMAT_IPV4: return ipv4_format(s, n);
@@ -523,7 +557,7 @@ typedef struct members {
 static int compare_keys(const void *a, const void *b) {
   const json_value *x = *(const json_value *const *)a, *y = *(const json_value *const *)b;
   size_t n = x->length < y->length ? x->length : y->length;
-  int c = memcmp(x->u.string, y->u.string, n);
+  int c = n ? memcmp(x->u.string, y->u.string, n) : 0;
   if (c) return c;
   if (x->length != y->length) return x->length < y->length ? -1 : 1;
   return (x > y) - (x < y); /* of repeated keys the later comes last */
@@ -534,10 +568,11 @@ static bool sorted_members(const shorn_allocator *a, const json_value *object, m
   m->keys = object->length ? mem_alloc(a, object->length * sizeof *m->keys) : NULL;
   if (object->length && !m->keys) return false;
   for (uint32_t i = 0; i < object->length; i++) m->keys[i] = &object->u.items[2 * i];
-  qsort(m->keys, object->length, sizeof *m->keys, compare_keys);
+  if (object->length > 1) qsort(m->keys, object->length, sizeof *m->keys, compare_keys);
   for (uint32_t i = 0; i < object->length; i++) {
     const json_value *k = m->keys[i], *next = i + 1 < object->length ? m->keys[i + 1] : NULL;
-    if (next && next->length == k->length && memcmp(next->u.string, k->u.string, k->length) == 0) continue;
+    if (next && next->length == k->length && (!k->length || memcmp(next->u.string, k->u.string, k->length) == 0))
+      continue;
     m->keys[m->count++] = k;
   }
   return true;
@@ -557,8 +592,9 @@ static sameness same_object(const shorn_allocator *a, const json_value *x, const
   sameness s = mx.count == my.count ? SAME_YES : SAME_NO;
   for (uint32_t i = 0; s == SAME_YES && i < mx.count; i++) {
     const json_value *k = mx.keys[i], *l = my.keys[i];
-    s = k->length == l->length && memcmp(k->u.string, l->u.string, k->length) == 0 ? same_value(a, k + 1, l + 1, depth + 1)
-                                                                                 : SAME_NO;
+    s = k->length == l->length && (!k->length || memcmp(k->u.string, l->u.string, k->length) == 0)
+            ? same_value(a, k + 1, l + 1, depth + 1)
+            : SAME_NO;
   }
   mem_free(a, mx.keys);
   mem_free(a, my.keys);
@@ -573,7 +609,8 @@ static sameness same_value(const shorn_allocator *a, const json_value *x, const 
   switch (x->type) {
     case JSON_NUMBER: return x->u.number == y->u.number ? SAME_YES : SAME_NO;
     case JSON_STRING:
-      return x->length == y->length && memcmp(x->u.string, y->u.string, x->length) == 0 ? SAME_YES : SAME_NO;
+      return x->length == y->length && (!x->length || memcmp(x->u.string, y->u.string, x->length) == 0) ? SAME_YES
+                                                                                                     : SAME_NO;
     case JSON_ARRAY: {
       if (x->length != y->length) return SAME_NO;
       sameness s = SAME_YES;
@@ -623,7 +660,8 @@ static uint64_t value_hash(const json_value *v, int depth) {
         const json_value *k = &v->u.items[2 * i];
         bool repeated = false;
         for (uint32_t j = i + 1; j < v->length && !repeated; j++)
-          repeated = v->u.items[2 * j].length == k->length && memcmp(v->u.items[2 * j].u.string, k->u.string, k->length) == 0;
+          repeated = v->u.items[2 * j].length == k->length &&
+                     (!k->length || memcmp(v->u.items[2 * j].u.string, k->u.string, k->length) == 0);
         if (!repeated) sum += mix(bytes_hash(k->u.string, k->length), value_hash(k + 1, depth + 1));
       }
       return mix(h, sum);

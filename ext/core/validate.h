@@ -61,7 +61,30 @@ struct validation {
   const rule *rules;
   uint32_t count;
   uint8_t types; /* 1 << json_type for each type a rule looks at; values of others skip it */
+  /* What the encoder decides without a call (validation_passes): a number
+   * whose only rules are bounds, between `low` and `high`; a string whose
+   * only rules are lengths, of between so many bytes (a code point is one
+   * to four of them, so those lengths pass uncounted); an array whose only
+   * rules are its count's. */
+  bool numbers_bounded, strings_sized, arrays_sized, low_open, high_open;
+  double low, high;
+  uint64_t string_bytes_min, string_bytes_max;
+  double items_min, items_max; /* an array whose only rules are its count's */
 };
+
+/* Whether `value` passes `v` for certain, without the full check; false
+ * leaves it to validation_check, which also says why. */
+static inline bool validation_passes(const validation *v, const json_value *value) {
+  if (!(v->types & (1u << value->type))) return true;
+  if (value->type == JSON_NUMBER) {
+    double x = value->u.number;
+    return v->numbers_bounded && (v->low_open ? x > v->low : x >= v->low) && (v->high_open ? x < v->high : x <= v->high);
+  }
+  if (value->type == JSON_ARRAY)
+    return v->arrays_sized && value->length >= v->items_min && value->length <= v->items_max;
+  return value->type == JSON_STRING && v->strings_sized && value->length >= v->string_bytes_min &&
+         value->length <= v->string_bytes_max;
+}
 
 /* ---- compiling ------------------------------------------------------------- */
 

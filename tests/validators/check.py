@@ -8,10 +8,12 @@ expects of it, and the validator's verdict on each sample.  Each schema must
 compile to its signature, each accepted value encode and decode back to the
 validator's output (as shorn_decode writes it: keys in UTF-16 order,
 JavaScript's numbers), and each refusal be the error expected.  Then every
-example of the guide: its SQL gives the results written under it, every
-JSON quoted in that SQL is a schema or a value of the cases, and its code
-(JavaScript blocks, and the libraries' columns of its tables) is found in
-schemas.mjs.
+example of the guide: its SQL gives the results written under it (the
+```text block after it), every JSON quoted in that SQL is a schema or a
+value of the cases, and its code (JavaScript blocks, and the libraries'
+columns of its tables) is found in schemas.mjs.  Then the differential
+cases: each validator's verdict on each generated value must be
+shorn_check's, but where a sample is marked a documented difference.
 """
 import json
 import re
@@ -106,7 +108,12 @@ def check_case(db, checks, case):
     checks.expect(f"{name}: the signature", signature, json.dumps(case["signature"], separators=(",", ":")))
     for s in case["samples"]:
         what = f"{name}: {s['kind']} {s['json']}"
-        verdict = "rejected" if s["kind"] == "rejected" else "accepted"
+        verdict = "rejected" if s["kind"] in ("rejected", "refusedToo") else "accepted"
+        if s["kind"] == "refusedToo":
+            checks.expect(f"{what}: the validator", "accepted" if s["accepted"] else "rejected", verdict)
+            got = query(db, "SELECT hex(shorn_encode(?, ?))", s["json"], schema)
+            checks.expect(what, got, "error: shorn_encode: " + s["expect"])
+            continue
         if s["kind"] == "rejected" or not s["accepted"]:
             checks.expect(f"{what}: the validator", "accepted" if s["accepted"] else "rejected", verdict)
             continue
@@ -119,28 +126,37 @@ def check_case(db, checks, case):
 
 
 def sql_examples(doc):
-    """(statement, expected) pairs from the doc's ```sql blocks: the `-- `
-    lines after a statement are its result."""
-    for block in re.findall(r"```sql\n(.*?)```", doc, re.S):
-        statement, expected = [], []
-        for line in block.splitlines():
-            if line.startswith("-- "):
-                expected.append(line[3:])
-                continue
-            if expected:
-                yield " ".join(statement), "\n".join(expected)
-                statement, expected = [], []
-            statement.append(line)
-        yield " ".join(statement), "\n".join(expected)
+    """(statement, expected) pairs: each ```sql block is followed by a ```text
+    block with one line per statement, its result as the sqlite3 shell
+    prints it, or "error: " and the error's message."""
+    blocks = re.findall(r"```sql\n(.*?)```\s*```text\n(.*?)```", doc, re.S)
+    checks_count = len(re.findall(r"```sql\n", doc))
+    if checks_count != len(blocks):
+        yield "a ```sql block without its ```text block", str(checks_count - len(blocks))
+    for sql, text in blocks:
+        statements, current = [], []
+        for line in sql.splitlines():
+            current.append(line)
+            if line.rstrip().endswith(";"):
+                statements.append(" ".join(current))
+                current = []
+        results = text.splitlines()
+        if len(results) != len(statements) or current:
+            yield " ".join(statements), f"{len(results)} results for {len(statements)} statements"
+            continue
+        yield from zip(statements, results)
 
 
 def check_doc(db, checks, cases, doc, script):
     known = set()
     for case in cases:
-        if "schema" in case and case.get("kind") != "differential":
+        if "schema" in case:
             known.add(dump(without_dialect(json.loads(case["schema"]))))
         known.update(dump(json.loads(s["json"])) for s in case.get("samples", []))
     for statement, expected in sql_examples(doc):
+        if statement.startswith("a ```sql block"):
+            checks.expect(f"docs: {statement}", expected, "0")
+            continue
         checks.expect(f"docs: {statement}", query(db, statement), expected)
         for blob, literal in re.findall(r"([xX]?)'((?:[^']|'')*)'", statement):
             if blob:
