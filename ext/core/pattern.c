@@ -7,7 +7,7 @@
  * spelled \x{…}, and each construct whose meaning differs between the two
  * is spelled out as JavaScript means it (`.`, `\s`, `$`, backreferences,
  * legacy octal and identity escapes, `{` that starts no quantifier, empty
- * classes).  What JavaScript refuses is refused here, in V8's words.
+ * classes).  What JavaScript refuses is refused here, in words like V8's.
  *
  * Without the `u` flag JavaScript matches UTF-16 code units, which is what
  * PCRE2's 16-bit library does without UTF mode.  A pattern that uses

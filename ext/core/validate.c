@@ -32,7 +32,7 @@
  * recurses. */
 #define UNIQUE_DEPTH_MAX 128
 
-/* Room for a pattern or a value quoted in a message. */
+/* Room for a pattern quoted in a message. */
 #define RULE_QUOTE_MAX 72
 
 #define TYPE_BIT(t) (1u << (t))

@@ -466,6 +466,12 @@ int main(void) {
     if (strcmp(got, c->want) != 0) fprintf(stderr, "  schema %s, value %s\n", c->schema, c->json);
   }
   for (size_t i = 0; i < COUNT_OF(schema_cases); i++) CHECK_STR(verdict(schema_cases[i].schema, "null"), schema_cases[i].want);
+  /* allOf in allOf, deeper than the rules are read. */
+  char deep[4096] = "{\"type\":\"string\"", *o = deep + strlen(deep);
+  for (int i = 0; i < 70; i++) o += sprintf(o, ",\"allOf\":[{\"maxLength\":%d", 100 - i);
+  for (int i = 0; i < 70; i++) o += sprintf(o, "}]");
+  sprintf(o, "}");
+  CHECK(strncmp(verdict(deep, "\"x\""), "schema: allOf and propertyNames nest deeper than 64 levels at #/", 64) == 0);
   check_patterns();
   check_matching_edges();
   check_unchecked();
