@@ -46,7 +46,9 @@ typedef struct encoder {
   size_t path_length, path_capacity;
   path_segment *path_here; /* its first storage, on the C stack */
   bool checked; /* validation keywords are checked */
-  validator validator;
+  /* Storage for the validator, made ready the first time a value needs
+   * more than validation_passes: most encodes never do. */
+  validator *validator, *validator_here;
 } encoder;
 
 static shorn_code encode_fail(encoder *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -674,11 +676,17 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
   return encode_fail(e, "Unknown shape");
 }
 
-/* The value against its shape's validation keywords; a refusal about an
- * item or a property name points at it. */
+/* The value against its shape's validation keywords, unless the call is
+ * unchecked; a refusal about an item or a property name points at it.  Out
+ * of encode_value's way, which stays small enough to be inlined. */
 static shorn_code check_keywords(encoder *e, const shape *s, const json_value *v) {
+  if (!e->checked || validation_passes(s->keywords, v)) return SHORN_OK;
+  if (!e->validator) {
+    e->validator = e->validator_here;
+    *e->validator = (validator){.allocator = e->allocator};
+  }
   validation_site site;
-  shorn_code rc = validation_check(&e->validator, s, s->keywords, v, e->error, &site);
+  shorn_code rc = validation_check(e->validator, s, s->keywords, v, e->error, &site);
   if (rc != SHORN_ERROR_ENCODE || site.kind == SITE_NONE) return rc;
   return site.kind == SITE_INDEX ? at_index(e, rc, site.index) : at_key(e, rc, site.key, site.key_length);
 }
@@ -686,9 +694,12 @@ static shorn_code check_keywords(encoder *e, const shape *s, const json_value *v
 static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) {
   if (unlikely(e->nesting == NESTING_MAX))
     return encode_fail(e, "Value nests deeper than %d levels", NESTING_MAX);
+  if (unlikely(s->keywords != NULL)) {
+    shorn_code rc = check_keywords(e, s, v);
+    if (rc) return rc;
+  }
   e->nesting++;
-  shorn_code rc = s->keywords && e->checked && !validation_passes(s->keywords, v) ? check_keywords(e, s, v) : SHORN_OK;
-  if (!rc) rc = encode_shape(e, s, v);
+  shorn_code rc = encode_shape(e, s, v);
   e->nesting--;
   return rc;
 }
@@ -714,6 +725,7 @@ static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t
   /* Without `out` the value is checked into a buffer of the call's own. */
   shorn_buffer discarded = {.allocator = s->allocator};
   if (!out) out = &discarded;
+  validator validator_here;
   encoder e = {.out = out,
                .error = error,
                .allocator = s->allocator,
@@ -725,7 +737,7 @@ static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t
                .path_capacity = 16,
                .path_here = path_here,
                .checked = checked,
-               .validator = {.allocator = s->allocator}};
+               .validator_here = &validator_here};
   size_t mark = out->length;
   if (s->def_count > 16 &&
       !(e.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e.ref_depth)))
@@ -741,8 +753,8 @@ static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t
   if (e.ref_depth != depth_here) mem_free(s->allocator, e.ref_depth);
   array_free(s->allocator, (void *)e.scratch, scratch_here);
   array_free(s->allocator, e.path, path_here);
-  validator_release(&e.validator);
-  shorn_buffer_free(&discarded);
+  if (e.validator) validator_release(e.validator);
+  if (discarded.data) shorn_buffer_free(&discarded);
   arena_free(&dom);
   return rc;
 }

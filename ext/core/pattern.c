@@ -213,7 +213,10 @@ static uint32_t next_char(rewriter *r) {
 static bool is_decimal(uint16_t c) { return c >= '0' && c <= '9'; }
 static bool is_octal(uint16_t c) { return c >= '0' && c <= '7'; }
 static int source_hex_value(uint16_t c) {
-  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                : -1;
 }
 static bool is_ascii_letter(uint16_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool is_name_char(uint16_t c, bool first) {
@@ -412,7 +415,8 @@ static bool read_escape(rewriter *r, bool in_class, class_atom *a) {
     case 'v': a->c = 0x0B; break;
     case 'c': {
       uint16_t next = peek(r, 1);
-      if (r->at + 1 < r->n && (is_ascii_letter(next) || (in_class && !r->unicode && (is_decimal(next) || next == '_')))) {
+      bool control = is_ascii_letter(next) || (in_class && !r->unicode && (is_decimal(next) || next == '_'));
+      if (r->at + 1 < r->n && control) {
         r->at += 2;
         a->c = next % 32;
         return true;
@@ -493,7 +497,8 @@ static term rewrite_escape(rewriter *r) {
   if (c >= '1' && c <= '9') {
     size_t i = 0;
     uint64_t number = 0;
-    while (r->at + i < r->n && is_decimal(peek(r, i)) && number <= UINT32_MAX) number = number * 10 + (peek(r, i++) - '0');
+    while (r->at + i < r->n && is_decimal(peek(r, i)) && number <= UINT32_MAX)
+      number = number * 10 + (peek(r, i++) - '0');
     if (number <= r->groups) {
       r->at += i;
       emit_backreference(r, (uint32_t)number);
@@ -793,7 +798,8 @@ static bool wants_unicode(const uint16_t *s, size_t n) {
 static shorn_code compile_rewritten(pattern_engine *e, rewriter *r, const pattern **out, char *why, size_t cap) {
   int code;
   PCRE2_SIZE offset;
-  uint32_t options = PCRE2_MATCH_UNSET_BACKREF | PCRE2_NEVER_BACKSLASH_C | (r->unicode ? PCRE2_UTF : PCRE2_NEVER_UTF);
+  uint32_t options =
+      PCRE2_MATCH_UNSET_BACKREF | PCRE2_NEVER_BACKSLASH_C | (r->unicode ? PCRE2_UTF : PCRE2_NEVER_UTF);
   static const uint16_t empty[1] = {0};
   pcre2_code *compiled = pcre2_compile(r->out.data ? r->out.data : empty, r->out.length, options, &code, &offset,
                                        e->compile);

@@ -1291,7 +1291,7 @@ static node_keywords *keyword_slot(const translator *t, const json_value *node) 
 
 static bool keywords_of(translator *t, const json_value *node, const validation **out) {
   if (t->keyword_count >= t->keyword_mask / 2) {
-    uint32_t size = t->keyword_mask ? 2 * (t->keyword_mask + 1) : 64, old_size = t->keyword_mask ? t->keyword_mask + 1 : 0;
+    uint32_t old_size = t->keyword_mask ? t->keyword_mask + 1 : 0, size = old_size ? 2 * old_size : 64;
     node_keywords *old = t->keywords, *grown = mem_calloc(t->allocator, size, sizeof *grown);
     if (!grown) return translator_nomem(t);
     t->keywords = grown;

@@ -72,7 +72,8 @@ static shorn_code refuse(validation_compiler *c, const json_value *at, const cha
 
 static shorn_code add_rule(validation_compiler *c, rule_list *list, rule r, uint8_t types) {
   if (list->count == list->capacity) {
-    rule *grown = array_grow(c->schema->allocator, list->items, &list->capacity, list->count + 1, sizeof *grown, NULL);
+    rule *grown =
+        array_grow(c->schema->allocator, list->items, &list->capacity, list->count + 1, sizeof *grown, NULL);
     if (!grown) return error_nomem(c->error);
     list->items = grown;
   }
@@ -239,7 +240,8 @@ static shorn_code compile_apart(validation_compiler *c, const json_value *node, 
   if (!rc && list.count) {
     rule *rules = arena_alloc(&c->schema->arena, list.count * sizeof *rules);
     if (rules) memcpy(rules, list.items, list.count * sizeof *rules);
-    if (!rules || !(*out = new_validation(&c->schema->arena, rules, list.count, list.types))) rc = error_nomem(c->error);
+    if (!rules || !(*out = new_validation(&c->schema->arena, rules, list.count, list.types)))
+      rc = error_nomem(c->error);
   }
   mem_free(c->schema->allocator, list.items);
   return rc;
@@ -614,7 +616,8 @@ static sameness same_value(const shorn_allocator *a, const json_value *x, const 
     case JSON_ARRAY: {
       if (x->length != y->length) return SAME_NO;
       sameness s = SAME_YES;
-      for (uint32_t i = 0; s == SAME_YES && i < x->length; i++) s = same_value(a, &x->u.items[i], &y->u.items[i], depth + 1);
+      for (uint32_t i = 0; s == SAME_YES && i < x->length; i++)
+        s = same_value(a, &x->u.items[i], &y->u.items[i], depth + 1);
       return s;
     }
     case JSON_OBJECT: return same_object(a, x, y, depth);
@@ -684,7 +687,8 @@ static int compare_hashed(const void *a, const void *b) {
 /* The first item that repeats an earlier one: *later its index (UINT32_MAX
  * when none) and *earlier the one it repeats.  Items are hashed and sorted,
  * and only items of one hash compared in full. */
-static sameness find_repeat(const shorn_allocator *a, const json_value *array, uint32_t *earlier, uint32_t *later) {
+static sameness find_repeat(const shorn_allocator *a, const json_value *array, uint32_t *earlier,
+                            uint32_t *later) {
   *later = UINT32_MAX;
   uint32_t n = array->length;
   if (n < 2) return SAME_NO;
@@ -762,8 +766,9 @@ static shorn_code check_string(validator *v, const rule *r, const json_value *s,
       /* A string has at most as many code points as bytes, and at least a
        * quarter as many: most strings are settled without counting. */
       double most = s->length, fewest = ceil(s->length / 4.0);
-      bool ok = r->kind == RULE_MIN_LENGTH ? (fewest >= r->bound || (double)wtf8_code_points(s->u.string, s->length) >= r->bound)
-                                           : (most <= r->bound || (double)wtf8_code_points(s->u.string, s->length) <= r->bound);
+      bool ok = r->kind == RULE_MIN_LENGTH
+                    ? fewest >= r->bound || (double)wtf8_code_points(s->u.string, s->length) >= r->bound
+                    : most <= r->bound || (double)wtf8_code_points(s->u.string, s->length) <= r->bound;
       if (ok) return SHORN_OK;
       number_format(r->bound, bound);
       return r->kind == RULE_MIN_LENGTH
@@ -857,13 +862,15 @@ static shorn_code check_object(validator *v, const shape *sh, const rule *r, con
         rc = refuse_value(e, "Invalid property name: %s", message + (about_string ? sizeof string - 1 : 0));
       }
     }
-    if (rc == SHORN_ERROR_ENCODE) *site = (validation_site){.kind = SITE_KEY, .key = k->u.string, .key_length = k->length};
+    if (rc == SHORN_ERROR_ENCODE)
+      *site = (validation_site){.kind = SITE_KEY, .key = k->u.string, .key_length = k->length};
     if (rc) return rc;
   }
   return SHORN_OK;
 }
 
-static shorn_code check_array(validator *v, const rule *r, const json_value *a, shorn_error *e, validation_site *site) {
+static shorn_code check_array(validator *v, const rule *r, const json_value *a, shorn_error *e,
+                              validation_site *site) {
   char bound[NUMBER_TEXT_MAX];
   if (r->kind == RULE_UNIQUE_ITEMS) {
     uint32_t earlier = 0, later;
@@ -871,7 +878,8 @@ static shorn_code check_array(validator *v, const rule *r, const json_value *a, 
       case SAME_NO: return SHORN_OK;
       case SAME_NOMEM: return error_nomem(e);
       case SAME_TOO_DEEP:
-        return refuse_value(e, "Items nest deeper than %d levels, too deep to compare for \"uniqueItems\"", UNIQUE_DEPTH_MAX);
+        return refuse_value(e, "Items nest deeper than %d levels, too deep to compare for \"uniqueItems\"",
+                            UNIQUE_DEPTH_MAX);
       default:
         *site = (validation_site){.kind = SITE_INDEX, .index = later};
         return refuse_value(e, "Not unique: repeats item %u (\"uniqueItems\")", (unsigned)earlier);

@@ -78,7 +78,8 @@ static inline bool validation_passes(const validation *v, const json_value *valu
   if (!(v->types & (1u << value->type))) return true;
   if (value->type == JSON_NUMBER) {
     double x = value->u.number;
-    return v->numbers_bounded && (v->low_open ? x > v->low : x >= v->low) && (v->high_open ? x < v->high : x <= v->high);
+    return v->numbers_bounded && (v->low_open ? x > v->low : x >= v->low) &&
+           (v->high_open ? x < v->high : x <= v->high);
   }
   if (value->type == JSON_ARRAY)
     return v->arrays_sized && value->length >= v->items_min && value->length <= v->items_max;
@@ -97,7 +98,8 @@ typedef struct validation_compiler {
 /* The validation keywords of `node`, and of the members of its allOf;
  * *out NULL when it has none.  A keyword the node's wire shape already
  * enforces is left out. */
-SHORN_PRIVATE shorn_code validation_compile(validation_compiler *c, const json_value *node, const validation **out);
+SHORN_PRIVATE shorn_code validation_compile(validation_compiler *c, const json_value *node,
+                                            const validation **out);
 
 /* For a union one shape stands for (ArkType's uuid: a pattern branch and
  * const branches): a value passes when one branch's keywords, its const

@@ -86,7 +86,8 @@ static void check_function(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   }
   shorn_error error;
   /* Encoded into the connection's buffer, which is not handed out. */
-  shorn_code rc = shorn_encode(c->schema, json, (size_t)sqlite3_value_bytes(argv[0]), 0, shorn_output(ctx), &error);
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  shorn_code rc = shorn_encode(c->schema, json, n, 0, shorn_output(ctx), &error);
   if (rc == SHORN_ERROR_NOMEM) {
     sqlite3_result_error_nomem(ctx);
   } else if (rc) {
