@@ -853,7 +853,7 @@ static shorn_code check_object(validator *v, const shape *sh, const rule *r, con
     if (!r->u.names) {
       rc = refuse_value(e, "Invalid property name: \"propertyNames\" is false");
     } else {
-      validation_site inner = {SITE_NONE};
+      validation_site inner = {.kind = SITE_NONE};
       if ((rc = check_rules(v, sh, r->u.names, k, e, &inner)) == SHORN_ERROR_ENCODE) {
         static const char string[] = "Invalid string: ";
         char message[SHORN_MESSAGE_MAX];
@@ -893,7 +893,7 @@ static shorn_code check_array(validator *v, const rule *r, const json_value *a, 
 
 static shorn_code check_any_of(validator *v, const shape *sh, const rule *r, const json_value *x, shorn_error *e) {
   for (uint32_t i = 0; i < r->u.any_of.count; i++) {
-    validation_site ignored = {SITE_NONE};
+    validation_site ignored = {.kind = SITE_NONE};
     shorn_code rc = check_rules(v, sh, r->u.any_of.alternatives[i], x, e, &ignored);
     if (rc != SHORN_ERROR_ENCODE) return rc;
   }
