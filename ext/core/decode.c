@@ -79,8 +79,7 @@ static shorn_code emit_number(decoder *d, double v) {
 }
 
 /* A safe integer prints as its digits, so an integer shape skips
- * emit_number's path for doubles (a sixth of decoding the benchmark's
- * record of thirty numbers, twenty of them integers). */
+ * emit_number's path for doubles. */
 static shorn_code emit_integer(decoder *d, int64_t v) {
   if (!buffer_reserve(d->out, 21)) return decoder_nomem(d); /* "-" and 20 digits */
   char *o = (char *)d->out->data + d->out->length;
@@ -104,8 +103,7 @@ static shorn_code emit_string(decoder *d, const uint8_t *s, size_t n) {
 /* A varint of two to eight bytes read from one 8-byte load, when eight
  * bytes remain: its length from the first byte without a continuation bit,
  * its seven-bit groups packed by halving steps rather than a loop that
- * mispredicts its exit (a quarter of validating the record of thirty
- * numbers).  False for anything else, including a non-canonical last byte,
+ * mispredicts its exit.  False for anything else, including a non-canonical last byte,
  * which the byte loops then read and report as the reference does. */
 static inline bool read_varint8(const decoder *d, uint64_t *value, size_t *length) {
   if (d->end - d->p < 8) return false;
@@ -305,8 +303,7 @@ static shorn_code decode_index(decoder *d, uint32_t count, const char *what, uin
 }
 
 /* The scalars most fields hold, inlined into the loops of objects and
- * arrays as well as decode_shape: a call and a dispatch less per value took
- * 8% off the instructions of decoding the record of thirty numbers.
+ * arrays as well as decode_shape: a call and a dispatch less per value.
  * NOT_SCALAR when `s` is no such scalar, else its shorn_code. */
 #define NOT_SCALAR (-1)
 static ALWAYS_INLINE int decode_scalar(decoder *d, const shape *s) {

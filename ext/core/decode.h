@@ -33,7 +33,7 @@ SHORN_PRIVATE shorn_code decode_value(decoder *d, const shape *s);
 SHORN_PRIVATE shorn_code decode_marking(const shorn_schema *s, const uint8_t *data, size_t length, int fingerprint_width,
                           field_marks *marks, shorn_error *error);
 /* Counts, lengths, uint: 8 bytes at most.  Most are one byte, read inline
- * rather than with a call (5% of decoding the benchmark's person record). */
+ * rather than with a call, which small records feel. */
 SHORN_PRIVATE shorn_code read_uvarint_long(decoder *d, uint64_t *value);
 static inline shorn_code read_uvarint(decoder *d, uint64_t *value) {
   if (likely(d->p < d->end && *d->p < 0x80)) {

@@ -146,7 +146,7 @@ shorn_code query_open(query *q, const shorn_schema *s, const uint8_t *data, size
                       int fingerprint_width, shorn_error *error) {
   /* Only what query_close reads is set ahead of a failure, and only the
    * depths the schema's definitions use are zeroed: clearing the whole
-   * query was a tenth of extracting a field of the benchmark's person. */
+   * query would cost more than extracting a small record's field. */
   q->d.ref_depth = q->depth_here;
   shorn_code rc = decode_marking(s, data, length, fingerprint_width, &q->marks, error);
   if (rc) return rc;
