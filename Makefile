@@ -139,10 +139,12 @@ check: $(UNIT_BIN) $(BUILD)/vectors $(BUILD)/shorn $(REPLAY_BIN) $(BUILD)/sql_no
 	@for h in $(FUZZERS); do ./$(BUILD)/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
 	./$(BUILD)/sql_nomem
 
-# The shell and Python tests load the extension itself; SQL, the command and
-# the header agree on the version.
+# The shell and Python tests load the extension itself; every SQL and shell
+# example of the README and docs/ prints what the page says; SQL, the
+# command and the header agree on the version.
 check-loadable: all
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(BUILD)/shorn)
+	$(PYTHON) tests/docs/examples.py $(abspath $(BUILD)/shorn) $(BUILD)/shorn README.md docs/*.md
 	SHORN_EXTENSION=$(abspath $(BUILD)/shorn) $(PYTHON) -m unittest discover -s tests/python -t tests/python
 	@sql=$$($(SQLITE) :memory: ".load $(BUILD)/shorn" "SELECT shorn_version()") && cli=$$(./$(BUILD)/shorn --version) && \
 	test "$$sql $$cli" = "$(VERSION) $(VERSION)" && echo "version: $(VERSION) in shorn.h, SQL and the command"
@@ -167,14 +169,15 @@ check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION)
 
 # Schemas written with Zod, Valibot and ArkType (npm, versions locked in
 # tests/validators), emitted as JSON Schema by each library, through the
-# extension; then docs/validators.md's examples.  Node and npm come from the
-# machine, or from Debian when it has none.
+# extension; then docs/validators.md's examples, and the README's Zod
+# example run.  Node and npm come from the machine, or from Debian when it
+# has none.
 check-validators: all
 	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
 	npm ci --prefix tests/validators --no-audit --no-fund --loglevel=error >/dev/null
 	node tests/validators/schemas.mjs > $(BUILD)/validators.jsonl
 	$(PYTHON) tests/validators/check.py $(abspath $(BUILD)/shorn) $(BUILD)/validators.jsonl \
-	  docs/validators.md tests/validators/schemas.mjs
+	  docs/validators.md tests/validators/schemas.mjs README.md
 
 SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
@@ -251,11 +254,12 @@ python-package: $(EXTENSION)
 
 # Each package as a fresh user installs it, in a scratch folder, then tested
 # there: pip's into a venv of Debian's python3; npm's from the tarball, beside
-# better-sqlite3 built from source (a minute and more).  Node's test runner
+# better-sqlite3 built from source (a minute and more); each runs the
+# README's example for its language.  Node's test runner
 # goes last, so its count closes make test's output.
 check-bindings: python-package $(NODE_PACKAGE)
-	tests/bindings/python.sh $(PYTHON) bindings/python
-	tests/bindings/node.sh $(NODE_PACKAGE)
+	SHORN_README=$(abspath README.md) tests/bindings/python.sh $(PYTHON) bindings/python
+	SHORN_README=$(abspath README.md) tests/bindings/node.sh $(NODE_PACKAGE)
 
 # ---- fuzzing -------------------------------------------------------------
 # `make fuzz [FUZZ_SECONDS=60]`: each harness of tests/fuzz/, built with
