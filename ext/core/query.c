@@ -410,7 +410,7 @@ static inline shorn_code resolve(query *q, query_node *n) {
     q->d.p = n->at;
     switch (n->shape->kind) {
       case SHAPE_NULLABLE: {
-        bool present;
+        bool present = false;
         if ((rc = read_marker(&q->d, &present)) || !present) return rc; /* null stays the nullable */
         n->shape = n->shape->u.inner;
         break;
@@ -487,7 +487,7 @@ static shorn_code find_member(query *q, const query_node *n, const path_step *st
   q->d.p = n->at;
   if (s->kind == SHAPE_RECORD) return find_entry(q, s->u.record, step, out);
   if (s->kind == SHAPE_ANY) {
-    dynamic_tag tag;
+    dynamic_tag tag = DYNAMIC_NULL;
     if ((rc = read_tag(&q->d, &tag)) || tag != DYNAMIC_OBJECT) return rc;
     return find_entry(q, &dynamic_value, step, out);
   }
@@ -564,7 +564,7 @@ static shorn_code find_element(query *q, const query_node *n, const path_step *s
       return SHORN_OK;
     }
     case SHAPE_ANY: {
-      dynamic_tag tag;
+      dynamic_tag tag = DYNAMIC_NULL;
       if ((rc = read_tag(&q->d, &tag)) || tag != DYNAMIC_ARRAY) return rc;
       element = &dynamic_value;
       if ((rc = read_count(&q->d, 1, "Array length", &count))) return rc;
