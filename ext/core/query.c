@@ -413,18 +413,21 @@ static inline shorn_code resolve(query *q, query_node *n) {
         bool present = false;
         if ((rc = read_marker(&q->d, &present)) || !present) return rc; /* null stays the nullable */
         n->shape = n->shape->u.inner;
+        hops = 0;
         break;
       }
       case SHAPE_UNION: {
         uint64_t branch;
         if ((rc = read_branch(&q->d, n->shape, &branch))) return rc;
         n->shape = n->shape->u.choice.branches[branch];
+        hops = 0;
         break;
       }
       case SHAPE_REF:
-        /* More hops than definitions, no byte read between: a cycle that
-         * reads nothing ({"$ref":"#"}), which the decoder refuses once a
-         * definition opens too many levels. */
+        /* More hops than definitions with no byte read between (a marker
+         * or a branch resets the count): a cycle that reads nothing
+         * ({"$ref":"#"}), which the decoder refuses once a definition
+         * opens too many levels. */
         if (++hops > q->def_count) return decode_value(&q->d, n->shape);
         n->shape = n->shape->u.ref.target;
         break;
