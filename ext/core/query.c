@@ -225,8 +225,7 @@ static int64_t fixed_width(const shape *s) {
 }
 
 /* `count` varints: the bytes up to the count-th without a continuation
- * bit, counted eight at a time (an array of integers, a tenth of the
- * instructions of passing them one by one). */
+ * bit, counted eight bytes at a time rather than a call per value. */
 static bool pass_varints(decoder *d, uint64_t count) {
   const uint8_t *p = d->p;
   while (count && d->end - p >= 8) {
