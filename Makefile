@@ -5,7 +5,8 @@
 #   make test   every test: unit, vectors, SQL, Python, the builds users make,
 #               Zod, Valibot and ArkType schemas; sanitizers; valgrind
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
-#   make bench  shorn against SQLite's JSON functions (scripts/bench-results.md)
+#   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
+#               JSON functions (scripts/bench-results.md, docs/performance.md)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
 #   make install   the command to $(PREFIX)/bin; the extension, libshorn.a
