@@ -5,7 +5,8 @@
 #   make test   every test: unit, vectors, SQL, Python, the builds users make,
 #               Zod, Valibot and ArkType schemas; sanitizers; valgrind
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
-#   make bench  shorn against SQLite's JSON functions (scripts/bench-results.md)
+#   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
+#               JSON functions (scripts/bench-results.md, docs/performance.md)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
 #   make install   the command to $(PREFIX)/bin; the extension, libshorn.a
@@ -197,13 +198,57 @@ test: deps
 demo: deps all
 	$(SQLITE) -bail -cmd ".load $(BUILD)/shorn" :memory: < sql/tutorial.sql
 
-# shorn against SQLite's JSON functions, timed in one process over the same
-# rows; prints the table and writes it to scripts/bench-results.md.
-$(BUILD)/bench: scripts/bench.c $(BUILD)/core.a
-	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lsqlite3 -lm -o $@
+# ---- the SQLite that users run today ---------------------------------------
+# SQLite as Node users get it: the amalgamation better-sqlite3 ships, from
+# the npm registry, compiled as better-sqlite3 compiles it (its
+# deps/defines.gypi, -O3 -DNDEBUG), with loadable extensions enabled.  Fixed
+# under build/, not $(BUILD), so every configuration shares the one compile.
+# A program links against it with -I$(SQLITE_CURRENT_INC)
+# $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS).  The package holds no
+# shell.c, so there is no sqlite3 shell of this version.
+BETTER_SQLITE3 := 12.11.1
+SQLITE_CURRENT := build/sqlite-current
+SQLITE_CURRENT_INC := $(SQLITE_CURRENT)
+SQLITE_CURRENT_LIB := $(SQLITE_CURRENT)/libsqlite3.a
+SQLITE_CURRENT_LIBS := -lpthread -ldl -lm
 
-bench: all $(BUILD)/bench
-	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db --out scripts/bench-results.md
+build/better-sqlite3-$(BETTER_SQLITE3).tgz:
+	@mkdir -p build
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
+	npm pack --silent --pack-destination build better-sqlite3@$(BETTER_SQLITE3) >/dev/null
+
+# -m: the files take the time of extraction, not the package's 1985.
+$(SQLITE_CURRENT)/sqlite3.c: build/better-sqlite3-$(BETTER_SQLITE3).tgz
+	@mkdir -p $(SQLITE_CURRENT)
+	tar -xzmf $< -C $(SQLITE_CURRENT) --strip-components=3 package/deps/sqlite3/sqlite3.c \
+	  package/deps/sqlite3/sqlite3.h package/deps/sqlite3/sqlite3ext.h
+	tar -xzmf $< -C $(SQLITE_CURRENT) --strip-components=2 package/deps/defines.gypi
+$(SQLITE_CURRENT)/sqlite3.h $(SQLITE_CURRENT)/defines.gypi: $(SQLITE_CURRENT)/sqlite3.c
+
+$(SQLITE_CURRENT_LIB): $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/defines.gypi
+	$(CC) -O3 -DNDEBUG -w $$(sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi) \
+	  -DSQLITE_ENABLE_LOAD_EXTENSION -c $< -o $(SQLITE_CURRENT)/sqlite3.o
+	@rm -f $@
+	ar rcs $@ $(SQLITE_CURRENT)/sqlite3.o
+
+# ---- the benchmark ---------------------------------------------------------
+# shorn against SQLite's JSON functions, timed in one process over the same
+# rows: bench against the current SQLite's JSONB, then bench-system over
+# the database bench built, against Debian's SQLite and its text JSON
+# functions; one source, see scripts/bench.c.  Prints both tables and
+# writes them to scripts/bench-results.md.
+$(BUILD)/bench: scripts/bench.c $(BUILD)/core.a $(SQLITE_CURRENT_LIB)
+	$(CC) $(CFLAGS) $(WARN) -DBENCH_SQLITE_ORIGIN='"built from better-sqlite3 $(BETTER_SQLITE3)"' -Iext \
+	  -I$(SQLITE_CURRENT_INC) $< $(BUILD)/core.a $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS) -o $@
+
+$(BUILD)/bench-system: scripts/bench.c $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -DBENCH_SQLITE_ORIGIN='"the system library, -lsqlite3"' -Iext $< $(BUILD)/core.a \
+	  -lsqlite3 -lm -o $@
+
+bench: all $(BUILD)/bench $(BUILD)/bench-system
+	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
+	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
+	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-text.md | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
