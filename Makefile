@@ -26,8 +26,12 @@ PYTHON  := /usr/bin/python3
 SQLITE  := sqlite3
 
 # What a fresh Debian machine lacks for `make test` and `make demo`.
-PACKAGES := gcc g++ make libc6-dev libsqlite3-dev sqlite3 python3 valgrind pkgconf \
+PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev sqlite3 python3 valgrind pkgconf \
   python3-venv python3-wheel
+
+# What every program and library of shorn links: GMP converts BigInts to and
+# from decimal (ext/core/bigint.c).
+LIBS := -lgmp -lm
 
 # The one definition of the version is SHORN_VERSION in ext/shorn.h.
 VERSION := $(shell sed -n 's/^\#define SHORN_VERSION "\(.*\)"/\1/p' ext/shorn.h)
@@ -80,7 +84,7 @@ $(BUILD)/pic/%.o: ext/%.c
 	$(CC) $(CFLAGS) $(WARN) -Iext -MMD -MP -fPIC -fvisibility=hidden -c $< -o $@
 
 $(EXTENSION): $(PIC_OBJ)
-	$(CC) $(CFLAGS) -shared $^ -lm -o $@
+	$(CC) $(CFLAGS) -shared $^ $(LIBS) -o $@
 
 # The amalgamation: scripts/amalgamate.py joins ext/ into one C file, every
 # internal function static, and one public header.
@@ -96,17 +100,19 @@ $(BUILD)/libshorn.a: $(AMALGAMATION)/shorn.c
 	@rm -f $@
 	ar rcs $@ $(AMALGAMATION)/libshorn.o
 
-$(BUILD)/shorn.pc: ext/shorn.h
+# libshorn.a is a static library only, so what it links is in Libs: Libs.private
+# is read by pkg-config --static alone.
+$(BUILD)/shorn.pc: ext/shorn.h Makefile
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	  'Name: shorn' 'Description: the shorn binary format: a JSON Schema gives every byte its meaning' \
-	  'Version: $(VERSION)' 'Libs: -L$${libdir} -lshorn -lm' 'Cflags: -I$${includedir}' > $@
+	  'Version: $(VERSION)' 'Libs: -L$${libdir} -lshorn $(LIBS)' 'Cflags: -I$${includedir}' > $@
 
 # The command line tool: the core, and the command's own file.
 $(BUILD)/shorn: ext/cli/main.c $(BUILD)/core.a
-	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lm -o $@
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
 
 $(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h $(BUILD)/core.a
-	$(CC) $(CFLAGS) $(WARN) -Iext $< $(TEST_OBJ) $(BUILD)/core.a -lm -o $@
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(TEST_OBJ) $(BUILD)/core.a $(LIBS) -o $@
 
 # The SQLite layer's reading of JSON text uses nothing of SQLite's.
 $(BUILD)/test_query: $(BUILD)/obj/sqlite/json_text.o
@@ -116,12 +122,16 @@ $(BUILD)/test_query: TEST_OBJ := $(BUILD)/obj/sqlite/json_text.o
 $(BUILD)/vectors: tests/canonical.h
 $(BUILD)/sql_nomem: tests/counting.h
 $(BUILD)/vectors $(BUILD)/sql_nomem: $(BUILD)/%: tests/%.c $(SQLITE_OBJ) $(BUILD)/core.a
-	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 -lm -o $@
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
+
+# Peak memory at the byte layout's limits, through SQL.
+$(BUILD)/limits: tests/limits/limits.c tests/unit/check.h $(SQLITE_OBJ) $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
 
 # A fuzz harness with replay.c's main() instead of libFuzzer, to run a corpus.
 $(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) $(FUZZ_SCHEMAS) $(HARNESS_FLAGS) -Iext $< tests/fuzz/replay.c $(HARNESS_OBJ) \
-	  $(BUILD)/core.a $(HARNESS_LIBS) -lm -o $@
+	  $(BUILD)/core.a $(HARNESS_LIBS) $(LIBS) -o $@
 
 # The query harness goes through SQL, with the extension linked in.
 $(BUILD)/replay_query $(BUILD)/fuzz_query: $(SQLITE_OBJ)
@@ -154,15 +164,15 @@ check-loadable: all
 # libshorn.a, which exports the public API alone, through the public header
 # from C and from C++.  Then the layers of ext/: what may include what.
 check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION)
-	cd $(AMALGAMATION) && $(CC) -O2 -shared -fPIC shorn.c -o shorn.$(SO) -lm
+	cd $(AMALGAMATION) && $(CC) -O2 -shared -fPIC shorn.c -o shorn.$(SO) $(LIBS)
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(AMALGAMATION)/shorn)
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) tests/builds/embed.c $(AMALGAMATION)/shorn.c \
-	  -lsqlite3 -lm -o $(BUILD)/embed
+	  -lsqlite3 $(LIBS) -o $(BUILD)/embed
 	./$(BUILD)/embed
-	$(CC) $(CFLAGS) $(WARN) -I$(AMALGAMATION) tests/builds/public_api.c $(BUILD)/libshorn.a -lm -o $(BUILD)/public_api
+	$(CC) $(CFLAGS) $(WARN) -I$(AMALGAMATION) tests/builds/public_api.c $(BUILD)/libshorn.a $(LIBS) -o $(BUILD)/public_api
 	./$(BUILD)/public_api
 	$(CXX) $(CFLAGS) -std=c++11 -Wall -Wextra -x c++ -I$(AMALGAMATION) tests/builds/public_api.c -x none \
-	  $(BUILD)/libshorn.a -lm -o $(BUILD)/public_api_cxx
+	  $(BUILD)/libshorn.a $(LIBS) -o $(BUILD)/public_api_cxx
 	./$(BUILD)/public_api_cxx
 	tests/builds/symbols.sh $(BUILD)/libshorn.a $(EXTENSION)
 	$(PYTHON) tests/builds/layers.py ext
@@ -200,7 +210,7 @@ demo: deps all
 # shorn against SQLite's JSON functions, timed in one process over the same
 # rows; prints the table and writes it to scripts/bench-results.md.
 $(BUILD)/bench: scripts/bench.c $(BUILD)/core.a
-	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lsqlite3 -lm -o $@
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
 
 bench: all $(BUILD)/bench
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db --out scripts/bench-results.md
@@ -282,7 +292,7 @@ dict_query := query
 # Only asked for with CC=clang BUILD=$(FUZZ_BUILD), by the fuzz target.
 $(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer $(WARN) $(FUZZ_SCHEMAS) $(HARNESS_FLAGS) -Iext $< $(HARNESS_OBJ) \
-	  $(BUILD)/core.a $(HARNESS_LIBS) -lm -o $@
+	  $(BUILD)/core.a $(HARNESS_LIBS) $(LIBS) -o $@
 
 $(FUZZ_BUILD)/seeds/made: tests/fuzz/corpus.py tests/fuzz/schemas.jsonl $(wildcard tests/vectors/*.jsonl)
 	rm -rf $(FUZZ_BUILD)/seeds
