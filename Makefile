@@ -3,7 +3,8 @@
 #               build/shorn, the command
 #   make demo   the SQL tutorial in the sqlite3 shell, extension loaded
 #   make test   every test: unit, vectors, SQL, Python, the builds users make,
-#               Zod, Valibot and ArkType schemas; sanitizers; valgrind
+#               Zod, Valibot and ArkType schemas, memory at the layout's
+#               limits; sanitizers; valgrind
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make bench  shorn against SQLite's JSON functions (scripts/bench-results.md)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
@@ -55,7 +56,7 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable check-builds check-validators test demo bench amalgamation install \
+.PHONY: all deps check check-loadable check-builds check-limits check-validators test demo bench amalgamation install \
   check-install fuzz clean node-package python-package check-bindings
 all: $(EXTENSION) $(BUILD)/shorn
 
@@ -177,6 +178,15 @@ check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION)
 	tests/builds/symbols.sh $(BUILD)/libshorn.a $(EXTENSION)
 	$(PYTHON) tests/builds/layers.py ext
 
+# Peak memory of a 64 MiB string, an array of 1,000,000 integers and a BigInt
+# encoded and decoded through SQL, each in a process of its own, within a
+# multiple of input plus output (docs/limits.md).  The BigInt is 8 MiB here,
+# about 10 s of CPU in all; LIMITS_BIGINT_BYTES=67108864, the layout's limit,
+# about 80 s.
+LIMITS_BIGINT_BYTES ?= 8388608
+check-limits: $(BUILD)/limits
+	./$(BUILD)/limits --bigint-bytes $(LIMITS_BIGINT_BYTES)
+
 # Schemas written with Zod, Valibot and ArkType (npm, versions locked in
 # tests/validators), emitted as JSON Schema by each library, through the
 # extension; then docs/validators.md's examples, and the README's Zod
@@ -193,7 +203,7 @@ SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 test: deps
-	$(MAKE) check check-loadable check-builds check-validators
+	$(MAKE) check check-loadable check-builds check-validators check-limits
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile

@@ -3,22 +3,22 @@
  *
  * JSON can spell a BigInt only in decimal, and the byte layout lets a
  * magnitude reach 64 MiB (161,614,249 digits), so the conversion must stay
- * well below quadratic or a hostile payload hangs the query: GMP's
- * mpn_get_str and mpn_set_str divide and conquer over its fastest
- * multiplication, and take seconds at that size (docs/performance.md).
+ * well below quadratic or a hostile payload holds a query for an hour:
+ * GMP's mpn_get_str and mpn_set_str divide and conquer over its fastest
+ * multiplication (docs/performance.md has the times).
  *
  * Memory.  GMP's mpz functions allocate through what
  * mp_set_memory_functions sets for the whole process, which a library must
  * not set (no global state), so only mpn functions are called here, on
  * buffers of ours: the limbs and the digits, as large as the value, come
- * from the schema's allocator or are the output buffer itself, which SQLite's
- * accounting sees.  The trade-off: the scratch GMP allocates inside those
- * calls, beyond a few hundred digits and at most about 8 times the
- * magnitude's bytes, comes from GMP's own allocator (the C library's unless
- * the application set another), which SQLite does not count and whose
- * failure aborts the process; docs/limits.md has the figures.  It is bounded
- * because every size reaching GMP is within the layout's limit: decode
- * refuses a header wider than 64 MiB before calling bigint_json, and
+ * from the schema's allocator or are the output buffer itself, which
+ * SQLite's accounting sees.  The trade-off: the scratch that GMP allocates
+ * inside those calls, from a few hundred digits on, about 6 times the
+ * magnitude's bytes (400 MB at 64 MiB), comes from GMP's own allocator (the
+ * C library's unless the application set another), which SQLite does not
+ * count and whose failure aborts the process (docs/limits.md).  It is
+ * bounded because every size reaching GMP is within the layout's limit:
+ * decode refuses a header wider than 64 MiB before calling bigint_json, and
  * bigint_encode refuses more than 161,614,249 digits before converting.
  */
 #include <gmp.h>
