@@ -13,11 +13,11 @@
  * buffers of ours: the limbs and the digits, as large as the value, come
  * from the schema's allocator or are the output buffer itself, which
  * SQLite's accounting sees.  The trade-off: the scratch that GMP allocates
- * inside those calls, from a few hundred digits on, about 6 times the
- * magnitude's bytes (400 MB at 64 MiB), comes from GMP's own allocator (the
- * C library's unless the application set another), which SQLite does not
- * count and whose failure aborts the process (docs/limits.md).  It is
- * bounded because every size reaching GMP is within the layout's limit:
+ * inside those calls for a long value, a small multiple of the magnitude,
+ * comes from GMP's own allocator (the C library's unless the application
+ * set another), which SQLite does not count and whose failure aborts the
+ * process (docs/limits.md).  It is bounded because every size reaching GMP
+ * is within the layout's limit:
  * decode refuses a header wider than 64 MiB before calling bigint_json, and
  * bigint_encode refuses more than 161,614,249 digits before converting.
  */
@@ -32,9 +32,9 @@ _Static_assert(GMP_NAIL_BITS == 0, "every bit of a limb is a bit of the value");
  * 161,614,249 of them. */
 #define BIGINT_DIGITS_MAX 161614249u
 
-/* Limbs, and in encode the digits too, of values up to about 600 digits fit
- * in this much room on the C stack; GMP itself allocates nothing below about
- * that size, so the common short BigInt costs no allocation. */
+/* Limbs, and in encode the digits too, of values of a few hundred digits
+ * fit in this much room on the C stack; GMP itself allocates nothing for
+ * values that short, so the common short BigInt costs no allocation. */
 #define BIGINT_LOCAL_LIMBS 128
 
 /* At most the digits of a number of `bits` bits: bits log10(2) + 1, where

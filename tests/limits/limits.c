@@ -35,12 +35,11 @@
 
 #include "../unit/check.h"
 
-/* Measured with glibc on x86-64 (docs/limits.md): encoding the array adds
- * 4.0 times its input and output, its parsed JSON (some 30 bytes an element
- * for about 10); the BigInt's up to 3.2 (2.8 at 64 MiB), most of it GMP's
- * scratch; the string 1.5, one copy that SQLite makes of the result.  SLACK
- * covers what does not grow with the value: the allocators' rounding, the
- * statement, the schema. */
+/* From the measurements in docs/limits.md: the most is encoding the array,
+ * whose parsed JSON takes more than its short text, then the BigInt's,
+ * mostly GMP's scratch; the string's is one copy SQLite makes of the
+ * result.  SLACK covers what does not grow with the value: the allocators'
+ * rounding, the statement, the schema. */
 #define FACTOR 4
 #define SLACK ((size_t)8 << 20)
 
