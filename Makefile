@@ -3,7 +3,8 @@
 #               build/shorn, the command
 #   make demo   the SQL tutorial in the sqlite3 shell, extension loaded
 #   make test   every test: unit, vectors, SQL, Python, the builds users make,
-#               Zod, Valibot and ArkType schemas; sanitizers; valgrind
+#               Zod, Valibot and ArkType schemas, memory at the layout's
+#               limits; sanitizers; valgrind
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
 #               JSON functions (scripts/bench-results.md, docs/performance.md)
@@ -27,8 +28,12 @@ PYTHON  := /usr/bin/python3
 SQLITE  := sqlite3
 
 # What a fresh Debian machine lacks for `make test` and `make demo`.
-PACKAGES := gcc g++ make libc6-dev libsqlite3-dev sqlite3 python3 valgrind pkgconf \
+PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev sqlite3 python3 valgrind pkgconf \
   python3-venv python3-wheel
+
+# What every program and library of shorn links: GMP converts BigInts to and
+# from decimal (ext/core/bigint.c).
+LIBS := -lgmp -lm
 
 # The one definition of the version is SHORN_VERSION in ext/shorn.h.
 VERSION := $(shell sed -n 's/^\#define SHORN_VERSION "\(.*\)"/\1/p' ext/shorn.h)
@@ -52,7 +57,7 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable check-builds check-validators test demo bench amalgamation install \
+.PHONY: all deps check check-loadable check-builds check-limits check-validators test demo bench amalgamation install \
   check-install fuzz clean node-package python-package check-bindings
 all: $(EXTENSION) $(BUILD)/shorn
 
@@ -81,7 +86,7 @@ $(BUILD)/pic/%.o: ext/%.c
 	$(CC) $(CFLAGS) $(WARN) -Iext -MMD -MP -fPIC -fvisibility=hidden -c $< -o $@
 
 $(EXTENSION): $(PIC_OBJ)
-	$(CC) $(CFLAGS) -shared $^ -lm -o $@
+	$(CC) $(CFLAGS) -shared $^ $(LIBS) -o $@
 
 # The amalgamation: scripts/amalgamate.py joins ext/ into one C file, every
 # internal function static, and one public header.
@@ -97,17 +102,19 @@ $(BUILD)/libshorn.a: $(AMALGAMATION)/shorn.c
 	@rm -f $@
 	ar rcs $@ $(AMALGAMATION)/libshorn.o
 
-$(BUILD)/shorn.pc: ext/shorn.h
+# libshorn.a is a static library only, so what it links is in Libs: Libs.private
+# is read by pkg-config --static alone.
+$(BUILD)/shorn.pc: ext/shorn.h Makefile
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	  'Name: shorn' 'Description: the shorn binary format: a JSON Schema gives every byte its meaning' \
-	  'Version: $(VERSION)' 'Libs: -L$${libdir} -lshorn -lm' 'Cflags: -I$${includedir}' > $@
+	  'Version: $(VERSION)' 'Libs: -L$${libdir} -lshorn $(LIBS)' 'Cflags: -I$${includedir}' > $@
 
 # The command line tool: the core, and the command's own file.
 $(BUILD)/shorn: ext/cli/main.c $(BUILD)/core.a
-	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lm -o $@
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
 
 $(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h $(BUILD)/core.a
-	$(CC) $(CFLAGS) $(WARN) -Iext $< $(TEST_OBJ) $(BUILD)/core.a -lm -o $@
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(TEST_OBJ) $(BUILD)/core.a $(LIBS) -o $@
 
 # The SQLite layer's reading of JSON text uses nothing of SQLite's.
 $(BUILD)/test_query: $(BUILD)/obj/sqlite/json_text.o
@@ -117,12 +124,16 @@ $(BUILD)/test_query: TEST_OBJ := $(BUILD)/obj/sqlite/json_text.o
 $(BUILD)/vectors: tests/canonical.h
 $(BUILD)/sql_nomem: tests/counting.h
 $(BUILD)/vectors $(BUILD)/sql_nomem: $(BUILD)/%: tests/%.c $(SQLITE_OBJ) $(BUILD)/core.a
-	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 -lm -o $@
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
+
+# Peak memory at the byte layout's limits, through SQL.
+$(BUILD)/limits: tests/limits/limits.c tests/unit/check.h $(SQLITE_OBJ) $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
 
 # A fuzz harness with replay.c's main() instead of libFuzzer, to run a corpus.
 $(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) $(FUZZ_SCHEMAS) $(HARNESS_FLAGS) -Iext $< tests/fuzz/replay.c $(HARNESS_OBJ) \
-	  $(BUILD)/core.a $(HARNESS_LIBS) -lm -o $@
+	  $(BUILD)/core.a $(HARNESS_LIBS) $(LIBS) -o $@
 
 # The query harness goes through SQL, with the extension linked in.
 $(BUILD)/replay_query $(BUILD)/fuzz_query: $(SQLITE_OBJ)
@@ -153,20 +164,29 @@ check-loadable: all
 # The builds users make of the amalgamation: a loadable extension, by the
 # command README gives, through the SQL tests; linked into a program; and
 # libshorn.a, which exports the public API alone, through the public header
-# from C and from C++.  Then the layers of ext/: what may include what.
-check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION)
-	cd $(AMALGAMATION) && $(CC) -O2 -shared -fPIC shorn.c -o shorn.$(SO) -lm
+# from C and from C++.  Then the layers of ext/: what may include what.  The
+# benchmark is built too (against the system SQLite), as it reaches inside.
+check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/bench-system
+	cd $(AMALGAMATION) && $(CC) -O2 -shared -fPIC shorn.c -o shorn.$(SO) $(LIBS)
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(AMALGAMATION)/shorn)
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) tests/builds/embed.c $(AMALGAMATION)/shorn.c \
-	  -lsqlite3 -lm -o $(BUILD)/embed
+	  -lsqlite3 $(LIBS) -o $(BUILD)/embed
 	./$(BUILD)/embed
-	$(CC) $(CFLAGS) $(WARN) -I$(AMALGAMATION) tests/builds/public_api.c $(BUILD)/libshorn.a -lm -o $(BUILD)/public_api
+	$(CC) $(CFLAGS) $(WARN) -I$(AMALGAMATION) tests/builds/public_api.c $(BUILD)/libshorn.a $(LIBS) -o $(BUILD)/public_api
 	./$(BUILD)/public_api
 	$(CXX) $(CFLAGS) -std=c++11 -Wall -Wextra -x c++ -I$(AMALGAMATION) tests/builds/public_api.c -x none \
-	  $(BUILD)/libshorn.a -lm -o $(BUILD)/public_api_cxx
+	  $(BUILD)/libshorn.a $(LIBS) -o $(BUILD)/public_api_cxx
 	./$(BUILD)/public_api_cxx
 	tests/builds/symbols.sh $(BUILD)/libshorn.a $(EXTENSION)
 	$(PYTHON) tests/builds/layers.py ext
+
+# Peak memory of a 64 MiB string, an array of 1,000,000 integers and a BigInt
+# encoded and decoded through SQL, each in a process of its own, within a
+# multiple of input plus output (docs/limits.md).  The BigInt is 8 MiB here,
+# to stay quick; LIMITS_BIGINT_BYTES=67108864 runs the layout's limit.
+LIMITS_BIGINT_BYTES ?= 8388608
+check-limits: $(BUILD)/limits
+	./$(BUILD)/limits --bigint-bytes $(LIMITS_BIGINT_BYTES)
 
 # Schemas written with Zod, Valibot and ArkType (npm, versions locked in
 # tests/validators), emitted as JSON Schema by each library, through the
@@ -184,7 +204,7 @@ SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 test: deps
-	$(MAKE) check check-loadable check-builds check-validators
+	$(MAKE) check check-loadable check-builds check-validators check-limits
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
@@ -239,11 +259,11 @@ $(SQLITE_CURRENT_LIB): $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/defines.gyp
 # writes them to scripts/bench-results.md.
 $(BUILD)/bench: scripts/bench.c $(BUILD)/core.a $(SQLITE_CURRENT_LIB)
 	$(CC) $(CFLAGS) $(WARN) -DBENCH_SQLITE_ORIGIN='"built from better-sqlite3 $(BETTER_SQLITE3)"' -Iext \
-	  -I$(SQLITE_CURRENT_INC) $< $(BUILD)/core.a $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS) -o $@
+	  -I$(SQLITE_CURRENT_INC) $< $(BUILD)/core.a $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS) $(LIBS) -o $@
 
 $(BUILD)/bench-system: scripts/bench.c $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -DBENCH_SQLITE_ORIGIN='"the system library, -lsqlite3"' -Iext $< $(BUILD)/core.a \
-	  -lsqlite3 -lm -o $@
+	  -lsqlite3 $(LIBS) -o $@
 
 bench: all $(BUILD)/bench $(BUILD)/bench-system
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
@@ -327,7 +347,7 @@ dict_query := query
 # Only asked for with CC=clang BUILD=$(FUZZ_BUILD), by the fuzz target.
 $(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer $(WARN) $(FUZZ_SCHEMAS) $(HARNESS_FLAGS) -Iext $< $(HARNESS_OBJ) \
-	  $(BUILD)/core.a $(HARNESS_LIBS) -lm -o $@
+	  $(BUILD)/core.a $(HARNESS_LIBS) $(LIBS) -o $@
 
 $(FUZZ_BUILD)/seeds/made: tests/fuzz/corpus.py tests/fuzz/schemas.jsonl $(wildcard tests/vectors/*.jsonl)
 	rm -rf $(FUZZ_BUILD)/seeds
