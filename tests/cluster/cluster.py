@@ -11,7 +11,8 @@ after it; the killed node restarted, and the new leader killed in turn.
 
 sqld: a primary and two replicas that load the extension from
 --extensions-path, a third replica without it, and one whose trusted.lst
-names another build; through sqld's HTTP API (Hrana).
+names another build; through sqld's HTTP API (Hrana).  Then libSQL's
+embedded replica of the primary (embedded.mjs, run by node).
 
 Every process is started with a parent-death signal and stopped in a
 `finally`, so none outlives the test, however it ends; only loopback ports
@@ -35,6 +36,7 @@ import urllib.request
 import dqlite_wire
 
 HOST = "127.0.0.1"
+HERE = os.path.dirname(os.path.abspath(__file__))
 # Generous for a loaded two-core machine; a healthy run needs a fraction.
 START_SECONDS = 30
 ELECTION_SECONDS = 60
@@ -510,9 +512,40 @@ def sqld_cluster(checks, processes, folder, sqld, extension, version):
     checks.refused("sqld replica-bare: the registry", lambda: plain.query("SELECT name FROM shorn_schemas"),
                    "no such module: shorn_registry")
 
+    events += 1
+    embedded_replica(checks, primary, folder, http, extension, events)
+
     for name in nodes:
         code = processes.stop(name)
         checks.equal(f"sqld {name} stops on SIGTERM", code, 0)
+
+
+def embedded_replica(checks, primary, folder, http, extension, events):
+    """libSQL's embedded replica of the primary (embedded.mjs, with npm's
+    libsql): it cannot load the extension, a second connection can."""
+    began = time.monotonic()
+    done = subprocess.run(["node", os.path.join(HERE, "embedded.mjs"), f"http://{HOST}:{http}", extension,
+                           os.path.join(folder, "embedded.db"), str(events), event(events)[0]],
+                          capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise RuntimeError("embedded.mjs failed: " + done.stderr.strip())
+    seen = json.loads(done.stdout)
+    where = "libSQL embedded replica"
+    checks.equal(f"{where}: loadExtension refused", seen["loadExtension"], "error: LoadExtensionNotSupported")
+    checks.equal(f"{where}: its own connection has no shorn_decode", seen["replicaDecode"],
+                 "error: no such function: shorn_decode")
+    checks.equal(f"{where}: a write through it, encoded by the primary", seen["write"], 1)
+    checks.equal(f"{where}: the primary has it", primary.query(f"SELECT shorn_decode(payload, 'event') FROM events WHERE id = {events}"),
+                 [(event(events)[1],)])
+    checks.equal(f"{where}: a second connection decodes every event, synced",
+                 [tuple(row) for row in seen["decoded"]], [(n, event(n)[1]) for n in range(1, events + 1)])
+    checks.equal(f"{where}: ... reads through the index", seen["byUser"], [n for n in range(1, events + 1) if n % 3 == 0])
+    checks.contains(f"{where}: ... whose plan uses it", seen["plan"], "USING INDEX events_by_user")
+    checks.equal(f"{where}: ... and with query_only writes nothing", seen["readerWrite"],
+                 "error: attempt to write a readonly database")
+    checks.equal(f"{where}: libsql's readonly option lets writes through (docs/distributed.md says so)",
+                 seen["readonlyOption"], "writes allowed")
+    print(f"sqld: the embedded replica's checks in {time.monotonic() - began:.1f} s", flush=True)
 
 
 def main():
