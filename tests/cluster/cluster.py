@@ -155,7 +155,6 @@ class Processes:
         with open(log, "ab") as out:
             self.running[name] = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out,
                                                   stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
-        return self.running[name]
 
     def check_alive(self, name):
         code = self.running[name].poll()
@@ -202,7 +201,11 @@ class DqliteDatabase:
     def __init__(self, address, name="shorn"):
         self.address = address
         self.connection = dqlite_wire.Connection(address)
-        self.connection.open(name)
+        try:
+            self.connection.open(name)
+        except dqlite_wire.DqliteError:
+            self.connection.close()
+            raise
 
     def close(self):
         self.connection.close()
@@ -279,6 +282,10 @@ def check_writes(checks, where, db, n):
                    lambda: db.execute("INSERT INTO events(payload) VALUES (x'ff')"), CHECK_ERROR)
 
 
+def all_voters(members):
+    return members if all(role == "voter" for _, _, role in members) else None
+
+
 def shell(addresses, command):
     """go-dqlite's `dqlite` shell, as an operator would use it."""
     done = subprocess.run(["dqlite", "-s", ",".join(addresses), "shorn", command], capture_output=True,
@@ -311,8 +318,7 @@ def dqlite_cluster(checks, processes, folder, node, version):
         for i in (1, 2):
             c.add(i + 1, addresses[i])
             c.assign(i + 1, dqlite_wire.VOTER)
-        members = wait_for("three voters", ELECTION_SECONDS,
-                           lambda: c.cluster() if all(r == "voter" for _, _, r in c.cluster()) else None)
+        members = wait_for("three voters", ELECTION_SECONDS, lambda: all_voters(c.cluster()))
     checks.equal("dqlite: the cluster", members, [(i + 1, addresses[i], "voter") for i in range(3)])
     checks.equal("dqlite shell: .cluster", shell(addresses, ".cluster"),
                  "\n".join(f"{i + 1}|{addresses[i]}|voter" for i in range(3)))
