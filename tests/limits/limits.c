@@ -33,6 +33,7 @@
 #include "shorn.h"
 #include "shorn_sqlite.h"
 
+#include "../residues.h"
 #include "../unit/check.h"
 
 /* From the measurements in docs/limits.md: the most is encoding the array,
@@ -148,29 +149,6 @@ static uint8_t *bigint_payload(size_t bytes, size_t *n) {
   if (!p[h + bytes - 1]) p[h + bytes - 1] = 1;
   *n = h + bytes;
   return p;
-}
-
-/* The value modulo a few primes, from the magnitude and from the digits,
- * must agree: three bytes or nine digits a step keep each step below
- * 2^64. */
-static bool same_residues(const uint8_t *magnitude, size_t n, const char *digits, size_t count) {
-  static const uint64_t primes[] = {2147483647u, 2147483629u, 1000000007u, 998244353u};
-  for (size_t k = 0; k < sizeof primes / sizeof *primes; k++) {
-    uint64_t p = primes[k], from_bytes = 0, from_digits = 0;
-    for (size_t i = n; i > 0;) {
-      uint64_t chunk = 0, scale = 1;
-      for (size_t stop = i > 3 ? i - 3 : 0; i > stop; scale <<= 8) chunk = chunk << 8 | magnitude[--i];
-      from_bytes = (from_bytes * scale + chunk) % p;
-    }
-    for (size_t i = 0; i < count;) {
-      uint64_t chunk = 0, scale = 1;
-      for (size_t stop = count - i > 9 ? i + 9 : count; i < stop; scale *= 10)
-        chunk = chunk * 10 + (uint64_t)(digits[i++] - '0');
-      from_digits = (from_digits * scale + chunk) % p;
-    }
-    if (from_bytes != from_digits) return false;
-  }
-  return true;
 }
 
 /* ---- one conversion ------------------------------------------------------ */
