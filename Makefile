@@ -115,7 +115,7 @@ $(BUILD)/shorn.pc: ext/shorn.h Makefile
 $(BUILD)/shorn: ext/cli/main.c $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
 
-$(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h tests/residues.h $(BUILD)/core.a
+$(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h tests/bigints.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(TEST_OBJ) $(BUILD)/core.a $(LIBS) -o $@
 
 # The SQLite layer's reading of JSON text uses nothing of SQLite's.
@@ -129,7 +129,7 @@ $(BUILD)/vectors $(BUILD)/sql_nomem: $(BUILD)/%: tests/%.c $(SQLITE_OBJ) $(BUILD
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
 
 # Peak memory at the byte layout's limits, through SQL.
-$(BUILD)/limits: tests/limits/limits.c tests/unit/check.h tests/residues.h $(SQLITE_OBJ) $(BUILD)/core.a
+$(BUILD)/limits: tests/limits/limits.c tests/unit/check.h tests/bigints.h $(SQLITE_OBJ) $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
 
 # A fuzz harness with replay.c's main() instead of libFuzzer, to run a corpus.

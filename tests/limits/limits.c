@@ -33,7 +33,7 @@
 #include "shorn.h"
 #include "shorn_sqlite.h"
 
-#include "../residues.h"
+#include "../bigints.h"
 #include "../unit/check.h"
 
 /* From the measurements in docs/limits.md: the most is encoding the array,
@@ -65,14 +65,6 @@ static size_t peak_bytes(void) {
 #else
   return (size_t)usage.ru_maxrss * 1024;
 #endif
-}
-
-static uint64_t random_state = 0x9E3779B97F4A7C15ull;
-static uint64_t random_next(void) { /* xorshift64 */
-  random_state ^= random_state << 13;
-  random_state ^= random_state >> 7;
-  random_state ^= random_state << 17;
-  return random_state;
 }
 
 static size_t put_uvarint(uint8_t *o, uint64_t v) {

@@ -1,6 +1,6 @@
 /* test_rich.c — date-times, base64 and BigInt conversions. */
 #include "../counting.h"
-#include "../residues.h"
+#include "../bigints.h"
 #include "check.h"
 #include "core/base64.h"
 #include "core/bigint.h"
@@ -181,15 +181,6 @@ static uint8_t *reference_magnitude(const char *digits, size_t count, size_t *by
   free(x);
   *bytes = n;
   return m;
-}
-
-static uint64_t random_state = 0x9E3779B97F4A7C15ull;
-
-static uint64_t random_next(void) { /* xorshift64 */
-  random_state ^= random_state << 13;
-  random_state ^= random_state >> 7;
-  random_state ^= random_state << 17;
-  return random_state;
 }
 
 /* datetime_parse accepts exactly what datetime_format writes: every text

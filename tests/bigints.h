@@ -1,12 +1,22 @@
-/* residues.h — for BigInts too long to check against a reference: the value
- * modulo a few primes, computed from the magnitude's bytes and from the
- * decimal digits, must agree.  Shared by the unit and the limits tests. */
-#ifndef SHORN_TESTS_RESIDUES_H
-#define SHORN_TESTS_RESIDUES_H
+/* bigints.h — what the unit and the limits tests of BigInts share: random
+ * magnitudes, and for those too long to check against a reference, the
+ * value modulo a few primes computed from the magnitude's bytes and from
+ * the decimal digits, which must agree. */
+#ifndef SHORN_TESTS_BIGINTS_H
+#define SHORN_TESTS_BIGINTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+static uint64_t random_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t random_next(void) { /* xorshift64 */
+  random_state ^= random_state << 13;
+  random_state ^= random_state >> 7;
+  random_state ^= random_state << 17;
+  return random_state;
+}
 
 static bool same_residues(const uint8_t *magnitude, size_t n, const char *digits, size_t count) {
   static const uint64_t primes[] = {2147483647u, 2147483629u, 1000000007u, 998244353u};
