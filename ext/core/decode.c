@@ -5,7 +5,9 @@
  * layout's limits table happens here, and every count is checked against the
  * bytes that remain before anything is sized by it, so a hostile payload
  * costs at most what it is long.  With no output buffer the same walk only
- * validates, which is how skipping and shorn_valid read a payload.
+ * validates, which is how shorn_valid reads a payload.  The readers of a
+ * value's header (counts, bitmaps, markers, branches, tags, the fingerprint)
+ * are query.c's too, so that a path meets the decoder's checks and messages.
  */
 #include "decode.h"
 
@@ -79,8 +81,7 @@ static shorn_code emit_number(decoder *d, double v) {
 }
 
 /* A safe integer prints as its digits, so an integer shape skips
- * emit_number's path for doubles (a sixth of decoding the benchmark's
- * record of thirty numbers, twenty of them integers). */
+ * emit_number's path for doubles. */
 static shorn_code emit_integer(decoder *d, int64_t v) {
   if (!buffer_reserve(d->out, 21)) return decoder_nomem(d); /* "-" and 20 digits */
   char *o = (char *)d->out->data + d->out->length;
@@ -104,8 +105,7 @@ static shorn_code emit_string(decoder *d, const uint8_t *s, size_t n) {
 /* A varint of two to eight bytes read from one 8-byte load, when eight
  * bytes remain: its length from the first byte without a continuation bit,
  * its seven-bit groups packed by halving steps rather than a loop that
- * mispredicts its exit (a quarter of validating the record of thirty
- * numbers).  False for anything else, including a non-canonical last byte,
+ * mispredicts its exit.  False for anything else, including a non-canonical last byte,
  * which the byte loops then read and report as the reference does. */
 static inline bool read_varint8(const decoder *d, uint64_t *value, size_t *length) {
   if (d->end - d->p < 8) return false;
@@ -223,14 +223,6 @@ static shorn_code decode_string(decoder *d) {
   return written ? SHORN_OK : decoder_nomem(d);
 }
 
-static inline size_t remaining(const decoder *d) { return (size_t)(d->end - d->p); }
-
-/* Would `count` elements of `width` bytes each overrun the input?  Widths
- * saturate and multiply past 2^64 in hostile schemas, hence the division. */
-static inline bool exceeds(const decoder *d, uint64_t count, uint64_t width) {
-  return width && count > remaining(d) / width;
-}
-
 /* ---- the walk ----------------------------------------------------------- */
 
 static shorn_code decode_dynamic(decoder *d, int depth);
@@ -305,8 +297,7 @@ static shorn_code decode_index(decoder *d, uint32_t count, const char *what, uin
 }
 
 /* The scalars most fields hold, inlined into the loops of objects and
- * arrays as well as decode_shape: a call and a dispatch less per value took
- * 8% off the instructions of decoding the record of thirty numbers.
+ * arrays as well as decode_shape: a call and a dispatch less per value.
  * NOT_SCALAR when `s` is no such scalar, else its shorn_code. */
 #define NOT_SCALAR (-1)
 static ALWAYS_INLINE int decode_scalar(decoder *d, const shape *s) {
@@ -368,8 +359,7 @@ static shorn_code decode_elements(decoder *d, const shape *element, int depth, u
   return SHORN_OK;
 }
 
-/* The count of a variable-length collection, with its two checks. */
-static shorn_code read_count(decoder *d, uint64_t width, const char *what, uint64_t *count) {
+shorn_code read_count(decoder *d, uint64_t width, const char *what, uint64_t *count) {
   shorn_code rc = read_uvarint(d, count);
   if (rc) return rc;
   if (*count > SHORN_MAX_ELEMENTS)
@@ -380,20 +370,24 @@ static shorn_code read_count(decoder *d, uint64_t width, const char *what, uint6
   return SHORN_OK;
 }
 
+/* The readers query.c shares are inlined here, as they were when they were
+ * decode.c's alone: calls to them cost 2% of validating a document of
+ * nested arrays and objects. */
+ALWAYS_INLINE shorn_code read_array_length(decoder *d, const shape *s, uint64_t *count) {
+  if (s->u.array.length < 0) return read_count(d, s->u.array.element->min_width, "Array length", count);
+  /* The count is the schema's, and a schema may have been fetched rather
+   * than written by hand: it is checked like one read from the wire. */
+  *count = (uint64_t)s->u.array.length;
+  if (exceeds(d, *count, s->u.array.element->min_width))
+    return fail_at(d, d->p, "Array length %llu exceeds the remaining input", (unsigned long long)*count);
+  return SHORN_OK;
+}
+
 static shorn_code decode_array(decoder *d, const shape *s) {
   const shape *element = s->u.array.element;
   uint64_t count;
-  shorn_code rc;
-  if (s->u.array.length >= 0) {
-    /* The count is the schema's, and a schema may have been fetched rather
-     * than written by hand: it is checked like one read from the wire. */
-    count = (uint64_t)s->u.array.length;
-    if (exceeds(d, count, element->min_width))
-      return fail_at(d, d->p, "Array length %llu exceeds the remaining input",
-                     (unsigned long long)count);
-  } else if ((rc = read_count(d, element->min_width, "Array length", &count))) {
-    return rc;
-  }
+  shorn_code rc = read_array_length(d, s, &count);
+  if (rc) return rc;
   EMIT_CHAR(d, '[');
   if (s->kind == SHAPE_SET) {
     unique_set set = {.identities.allocator = d->allocator};
@@ -406,8 +400,6 @@ static shorn_code decode_array(decoder *d, const shape *s) {
   EMIT_CHAR(d, ']');
   return SHORN_OK;
 }
-
-static uint64_t add_widths(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 
 static shorn_code decode_map_entries(decoder *d, const shape *s, uint64_t count, unique_set *keys) {
   for (uint64_t i = 0; i < count; i++) {
@@ -499,8 +491,7 @@ static shorn_code decode_record(decoder *d, const shape *value, int depth) {
   return SHORN_OK;
 }
 
-/* The presence bitmap: ceil(k / 8) bytes, unused high bits zero. */
-static shorn_code read_bitmap(decoder *d, const shape *s, const uint8_t **bitmap) {
+ALWAYS_INLINE shorn_code read_bitmap(decoder *d, const shape *s, const uint8_t **bitmap) {
   uint32_t k = s->u.object.optional_count;
   *bitmap = NULL;
   if (!k) return SHORN_OK;
@@ -512,8 +503,7 @@ static shorn_code read_bitmap(decoder *d, const shape *s, const uint8_t **bitmap
   return SHORN_OK;
 }
 
-static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t *bitmap,
-                                       const uint8_t **marks) {
+static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t *bitmap) {
   EMIT_CHAR(d, '{');
   bool comma = false;
   /* A scalar field nests one level below the object, as decode_value
@@ -529,8 +519,6 @@ static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t
       *o = ',';
       copy_padded(o + comma, f->json_key, f->json_key_length);
       d->out->length += comma + f->json_key_length;
-    } else if (marks) {
-      marks[i] = d->p;
     }
     comma = true;
     int rc = scalars_inline ? decode_scalar(d, f->value) : NOT_SCALAR;
@@ -588,13 +576,12 @@ static shorn_code merge_members(decoder *d, size_t base, const span_list *l, siz
   return SHORN_OK;
 }
 
-static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t *bitmap,
-                                      const uint8_t **marks, span_list *spans, size_t *declared) {
+static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t *bitmap, span_list *spans,
+                                      size_t *declared) {
   shorn_code rc;
   for (uint32_t i = 0; i < s->u.object.count; i++) {
     const field *f = &s->u.object.fields[i];
     if (!field_present(f, bitmap)) continue;
-    if (marks) marks[i] = d->p;
     if (d->out) {
       member_span *m = span_push(d->allocator, spans);
       if (!m) return decoder_nomem(d);
@@ -633,12 +620,11 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
   return SHORN_OK;
 }
 
-static shorn_code decode_open_object(decoder *d, const shape *s, const uint8_t *bitmap,
-                                     const uint8_t **marks) {
+static shorn_code decode_open_object(decoder *d, const shape *s, const uint8_t *bitmap) {
   EMIT_CHAR(d, '{');
   size_t base = d->out ? d->out->length : 0, declared = 0;
   span_list spans = {0};
-  shorn_code rc = decode_open_members(d, s, bitmap, marks, &spans, &declared);
+  shorn_code rc = decode_open_members(d, s, bitmap, &spans, &declared);
   if (!rc && d->out) rc = merge_members(d, base, &spans, declared);
   mem_free(d->allocator, spans.items);
   if (rc) return rc;
@@ -646,30 +632,25 @@ static shorn_code decode_open_object(decoder *d, const shape *s, const uint8_t *
   return SHORN_OK;
 }
 
-/* The marks of the object at `start`, when a query's validation is under
- * way and no object has been marked yet; else NULL. */
-static inline const uint8_t **take_marks(decoder *d, const shape *s, const uint8_t *start) {
-  field_marks *m = d->marks;
-  if (likely(!m) || m->object || s->u.object.count > FIELD_MARKS_MAX) return NULL;
-  m->object = s;
-  m->at = start;
-  return m->field;
-}
-
 static shorn_code decode_object(decoder *d, const shape *s) {
-  const uint8_t *start = d->p, *bitmap;
+  const uint8_t *bitmap;
   shorn_code rc = read_bitmap(d, s, &bitmap);
   if (rc) return rc;
-  const uint8_t **marks = take_marks(d, s, start);
-  return s->u.object.extras ? decode_open_object(d, s, bitmap, marks)
-                            : decode_closed_object(d, s, bitmap, marks);
+  return s->u.object.extras ? decode_open_object(d, s, bitmap) : decode_closed_object(d, s, bitmap);
+}
+
+ALWAYS_INLINE shorn_code read_tag(decoder *d, dynamic_tag *tag) {
+  if (d->p >= d->end) return end_of_input(d, d->p);
+  if (*d->p > DYNAMIC_OBJECT) return fail_at(d, d->p, "Unknown dynamic tag %u", *d->p);
+  *tag = (dynamic_tag)*d->p++;
+  return SHORN_OK;
 }
 
 static shorn_code decode_dynamic(decoder *d, int depth) {
-  const uint8_t *at = d->p, *b = NULL;
-  if (at >= d->end) return end_of_input(d, at);
-  uint8_t tag = *d->p++;
-  shorn_code rc;
+  const uint8_t *b = NULL;
+  dynamic_tag tag = DYNAMIC_NULL; /* set when read_tag succeeds, which GCC cannot tell */
+  shorn_code rc = read_tag(d, &tag);
+  if (rc) return rc;
   switch (tag) {
     case DYNAMIC_NULL: EMIT(d, "null", 4); return SHORN_OK;
     case DYNAMIC_FALSE: EMIT(d, "false", 5); return SHORN_OK;
@@ -691,20 +672,17 @@ static shorn_code decode_dynamic(decoder *d, int depth) {
     }
     case DYNAMIC_STRING: return decode_string(d);
     case DYNAMIC_ARRAY:
-    case DYNAMIC_OBJECT: {
-      if (depth == SHORN_MAX_DYNAMIC_DEPTH)
-        return fail_at(d, d->p, "Dynamic value nests deeper than %d", SHORN_MAX_DYNAMIC_DEPTH);
-      if (tag == DYNAMIC_OBJECT) return decode_record(d, NULL, depth + 1);
-      uint64_t count;
-      if ((rc = read_count(d, 1, "Array length", &count))) return rc;
-      EMIT_CHAR(d, '[');
-      if ((rc = decode_elements(d, NULL, depth + 1, count, true, NULL))) return rc;
-      EMIT_CHAR(d, ']');
-      return SHORN_OK;
-    }
-    default:
-      return fail_at(d, at, "Unknown dynamic tag %u", tag);
+    case DYNAMIC_OBJECT: break;
   }
+  if (depth == SHORN_MAX_DYNAMIC_DEPTH)
+    return fail_at(d, d->p, "Dynamic value nests deeper than %d", SHORN_MAX_DYNAMIC_DEPTH);
+  if (tag == DYNAMIC_OBJECT) return decode_record(d, NULL, depth + 1);
+  uint64_t count;
+  if ((rc = read_count(d, 1, "Array length", &count))) return rc;
+  EMIT_CHAR(d, '[');
+  if ((rc = decode_elements(d, NULL, depth + 1, count, true, NULL))) return rc;
+  EMIT_CHAR(d, ']');
+  return SHORN_OK;
 }
 
 /* A discriminated union's index stands in for the discriminant, so the
@@ -724,6 +702,19 @@ static shorn_code check_discriminant(decoder *d, const shape *s, uint64_t index)
   char on[KEY_QUOTE_MAX];
   return fail_at(d, d->p, "Union branch %llu %s its discriminant %s", (unsigned long long)index, why,
                  text_quote(on, sizeof on, s->u.choice.on, s->u.choice.on_length));
+}
+
+ALWAYS_INLINE shorn_code read_branch(decoder *d, const shape *s, uint64_t *index) {
+  shorn_code rc = decode_index(d, s->u.choice.count, "union branch", index);
+  if (!rc && s->u.choice.on) rc = check_discriminant(d, s, *index);
+  return rc;
+}
+
+ALWAYS_INLINE shorn_code read_marker(decoder *d, bool *present) {
+  if (d->p >= d->end) return end_of_input(d, d->p);
+  if (*d->p > 1) return fail_at(d, d->p, "Invalid nullable marker");
+  *present = *d->p++;
+  return SHORN_OK;
 }
 
 static shorn_code decode_ref(decoder *d, const shape *s) {
@@ -769,17 +760,15 @@ static shorn_code decode_shape(decoder *d, const shape *s) {
     case SHAPE_TUPLE: return decode_tuple(d, s);
     case SHAPE_OBJECT: return decode_object(d, s);
     case SHAPE_RECORD: return decode_record(d, s->u.record, 0);
-    case SHAPE_NULLABLE:
-      if (d->p >= d->end) return end_of_input(d, d->p);
-      if (*d->p > 1) return fail_at(d, d->p, "Invalid nullable marker");
-      if (*d->p++ == 0) {
-        EMIT(d, "null", 4);
-        return SHORN_OK;
-      }
-      return decode_value(d, s->u.inner);
+    case SHAPE_NULLABLE: {
+      bool present = false;
+      if ((rc = read_marker(d, &present))) return rc;
+      if (present) return decode_value(d, s->u.inner);
+      EMIT(d, "null", 4);
+      return SHORN_OK;
+    }
     case SHAPE_UNION:
-      if ((rc = decode_index(d, s->u.choice.count, "union branch", &u))) return rc;
-      if (s->u.choice.on && (rc = check_discriminant(d, s, u))) return rc;
+      if ((rc = read_branch(d, s, &u))) return rc;
       return decode_value(d, s->u.choice.branches[u]);
     case SHAPE_REF: return decode_ref(d, s);
   }
@@ -795,8 +784,9 @@ shorn_code decode_value(decoder *d, const shape *s) {
   return rc;
 }
 
-/* The fingerprint prefix, byte by byte, as the reference reads it. */
-static shorn_code check_fingerprint(decoder *d, const shorn_schema *s, int width) {
+shorn_code read_fingerprint(decoder *d, const shorn_schema *s, int width) {
+  if (width < 0 || width > 4)
+    return error_set(d->error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
   uint8_t want[4];
   fingerprint_bytes(s, width, want);
   for (int i = 0; i < width; i++) {
@@ -813,36 +803,23 @@ static shorn_code check_fingerprint(decoder *d, const shorn_schema *s, int width
   return SHORN_OK;
 }
 
-static ALWAYS_INLINE shorn_code decode_payload(const shorn_schema *s, const unsigned char *data,
-                                               size_t length, int fingerprint_width, shorn_buffer *out,
-                                               field_marks *marks, shorn_error *error) {
-  if (fingerprint_width < 0 || fingerprint_width > 4)
-    return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
+shorn_code shorn_decode(const shorn_schema *s, const unsigned char *data, size_t length,
+                        int fingerprint_width, shorn_buffer *out, shorn_error *error) {
   /* An empty payload may come without a pointer (SQLite gives NULL for an
    * empty BLOB), and NULL + 0 is no pointer arithmetic C allows. */
   if (!length) data = (const unsigned char *)"";
   uint32_t depth_here[16] = {0};
   decoder d = {.start = data, .p = data, .end = data + length, .out = out, .error = error,
-               .allocator = s->allocator, .ref_depth = depth_here, .marks = marks};
+               .allocator = s->allocator, .ref_depth = depth_here};
+  shorn_code rc = read_fingerprint(&d, s, fingerprint_width);
+  if (rc) return rc;
   if (s->def_count > 16 &&
       !(d.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *d.ref_depth)))
     return error_nomem(error);
   size_t mark = out ? out->length : 0;
-  shorn_code rc = check_fingerprint(&d, s, fingerprint_width);
-  if (!rc) rc = decode_value(&d, s->root);
+  rc = decode_value(&d, s->root);
   if (!rc && d.p != d.end) rc = fail_at(&d, d.p, "Unexpected trailing data");
   if (d.ref_depth != depth_here) mem_free(s->allocator, d.ref_depth);
   if (rc && out) out->length = mark;
   return rc;
-}
-
-shorn_code shorn_decode(const shorn_schema *s, const unsigned char *data, size_t length,
-                        int fingerprint_width, shorn_buffer *out, shorn_error *error) {
-  return decode_payload(s, data, length, fingerprint_width, out, NULL, error);
-}
-
-shorn_code decode_marking(const shorn_schema *s, const uint8_t *data, size_t length, int fingerprint_width,
-                          field_marks *marks, shorn_error *error) {
-  marks->object = NULL;
-  return decode_payload(s, data, length, fingerprint_width, NULL, marks, error);
 }

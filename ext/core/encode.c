@@ -709,8 +709,8 @@ static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t
   if (fingerprint_width < 0 || fingerprint_width > 4)
     return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
   /* The DOM and the scratch stack start on the C stack: a record of a few
-   * kilobytes of JSON then costs no allocation but its output.  Before,
-   * their four allocations were a third of encoding a small record. */
+   * kilobytes of JSON then costs no allocation but its output, which
+   * matters most to small records. */
   _Alignas(8) char dom_here[4096];
   arena dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator};
   json_value *value;

@@ -234,11 +234,10 @@ static const uint8_t *parse_any_string(parser *ps, const uint8_t *p, json_value 
 
 /* parse_any_string, but a string that ends within the sixteen bytes after
  * its quote with none but plain ASCII before (most keys and short values)
- * is found inline from one block: parse_any_string's call and its scan's
- * set-up were a tenth of encoding the benchmark's events.  Near the text's
- * end the block is its last sixteen bytes, its lanes shifted down to the
- * string's, so the record's last key and value take the inline path too
- * (they took the scanner, an eighth of encoding the benchmark's person). */
+ * is found inline from one block, without parse_any_string's call and its
+ * scan's set-up.  Near the text's end the block is its last sixteen bytes,
+ * its lanes shifted down to the string's, so a record's last key and value
+ * take the inline path too. */
 #if defined(__SSE2__)
 /* The escape stops of the sixteen bytes at `at`, and in *high those above
  * ASCII. */
@@ -256,8 +255,8 @@ static ALWAYS_INLINE const uint8_t *parse_string(parser *ps, const uint8_t *p, j
   if (ps->end - body >= 16) {
     stops = block_stops(body, &high);
   } else if (ps->end - ps->start >= 16) {
-    /* Apart from the usual block: a shift by a variable on every string
-     * cost wide and the document 2% more instructions. */
+    /* Apart from the usual block, so that strings with sixteen bytes
+     * after them do not pay for a shift by a variable. */
     unsigned lane = (unsigned)(body - (ps->end - 16)); /* 16 at most: no lanes left */
     stops = block_stops(ps->end - 16, &high) >> lane;
     high >>= lane;
@@ -322,8 +321,7 @@ static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) 
    * read here: the digits, as an integer below 10^15, are exact in a
    * double, and so is the power of ten that divides them, so one division
    * rounds correctly (Clinger's fast path).  Only the rest go to
-   * number_parse, which took a quarter of encoding the benchmark's record
-   * of thirty numbers when it read them all. */
+   * number_parse, which costs a number-heavy record dearly. */
   uint64_t digits = 0;
   const uint8_t *first = p, *point = NULL;
   if (*p == '0') {
@@ -363,8 +361,7 @@ static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) 
     v->u.number = negative ? -x : x; /* "-0" keeps its sign */
   } else if (digit_count <= 19) {
     /* The digits are exact in 64 bits, so the fast paths need not read
-     * them again: 8% of the instructions of encoding the benchmark's
-     * record of thirty numbers, whose ratios have sixteen and seventeen. */
+     * them again. */
     v->u.number = number_from_decimal((const char *)s, (size_t)(p - s), negative, digits, exponent);
   } else {
     v->u.number = number_parse((const char *)s, (size_t)(p - s));

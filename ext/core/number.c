@@ -727,8 +727,8 @@ static inline int decimal_length(uint64_t d) {
  * digit lowest): halves of four digits, pairs, then digits, each split by
  * a multiplication that divides every lane at once, exact for these
  * ranges (x * 10486 >> 20 is x / 100 below 43700, x * 103 >> 10 is x / 10
- * below 179).  A division per pair was a fifth of decoding the record of
- * thirty numbers. */
+ * below 179), where a division per pair would cost a number-heavy record
+ * dearly. */
 static inline uint64_t eight_digits(uint32_t v) {
   uint64_t halves = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
   uint64_t high_pairs = (halves * 10486 >> 20) & 0x0000007F0000007Full;
@@ -953,7 +953,7 @@ size_t number_format(double v, char out[NUMBER_TEXT_MAX]) {
    * as near (10^-3 is more than v's unit) and a spelling with fewer digits
    * would be one.  m is v * 1000 rounded, off by under a quarter, and
    * m / 1000, both exact, rounds as the decimal reads (Clinger), so the
-   * test is exact: a third of the cost of digit generation. */
+   * test is exact, and much cheaper than generating digits. */
   if (v > -1e12 && v < 1e12) {
     double scaled = v * 1000;
     double m = (double)(int64_t)(scaled < 0 ? scaled - 0.5 : scaled + 0.5);

@@ -50,8 +50,8 @@
 #define MAX_SAFE_INTEGER 9007199254740991.0 /* 2^53 - 1 */
 
 /* Little-endian words, whatever the host's order: one load or store where
- * the host is little-endian (a loop of byte shifts was not turned into one
- * by the compiler, and cost fifty instructions a float). */
+ * the host is little-endian (compilers do not turn a loop of byte shifts
+ * into one). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define HOST_TO_LE64(x) __builtin_bswap64(x)
 #define HOST_TO_LE32(x) __builtin_bswap32(x)

@@ -4,17 +4,21 @@
  * SQLite layer (sqlite/json_text.c) turns the answers into SQL values.
  *
  * The answers must be exactly what SQLite's functions give over
- * shorn_decode's output, so the decoder decides validity and writes text:
- *   - validity: a payload is first read through by shorn_decode with no
- *     output, so a bad one fails with the very error shorn_decode reports;
- *   - navigation: a path is then followed over the bytes, and what is not on
- *     it is passed over by its layout alone (it has been checked), writing
- *     nothing;
- *   - text: the node a path names is written by the decoder, so its JSON is
- *     byte for byte the corresponding part of shorn_decode's output;
+ * shorn_decode's output, and they are read from the bytes without checking
+ * the whole payload first, as SQLite's JSONB functions read JSONB:
+ *   - navigation: the path is followed over the bytes; the headers on it
+ *     (counts, presence bitmaps, markers, union branches, dynamic tags,
+ *     record keys compared) are read by the decoder's readers, with its
+ *     checks and its messages, and what is not on it is passed over by its
+ *     layout alone, every length and count checked against the bytes left;
+ *   - text: the node a path names is written by the decoder, which checks
+ *     it whole, so its JSON is byte for byte the corresponding part of
+ *     shorn_decode's output;
  *   - values: scalars are turned into SQL values from that text, by SQLite's
- *     rules (sqlite/json_text.c), and json_each/json_tree rows are read
- *     off it.
+ *     rules (sqlite/json_text.c), or read straight from their bytes by the
+ *     decoder's readers, and json_each/json_tree rows are read off the text.
+ * What lies off the path, bytes after the payload's value among it, is
+ * checked only by shorn_decode and shorn_valid (docs/querying.md).
  *
  * The SQLite these rules follow is 3.40, the library this project builds
  * against: its path syntax, its comparison of path keys with member names
@@ -23,6 +27,7 @@
 #include "query.h"
 
 #include "error.h"
+#include "lanes.h"
 #include "memory.h"
 #include "text.h"
 
@@ -139,24 +144,27 @@ void query_path_free(void *path) {
 
 /* ---- the payload ------------------------------------------------------------ */
 
-/* The elements of a dynamic container have no shape of their own. */
-static const shape dynamic_value = {.kind = SHAPE_ANY};
+/* The elements of a dynamic container have no shape of their own; each
+ * takes its tag's byte at least. */
+static const shape dynamic_value = {.kind = SHAPE_ANY, .min_width = 1};
 
 shorn_code query_open(query *q, const shorn_schema *s, const uint8_t *data, size_t length,
                       int fingerprint_width, shorn_error *error) {
-  /* Only what query_close reads is set ahead of a failure, and only the
-   * depths the schema's definitions use are zeroed: clearing the whole
-   * query was a tenth of extracting a field of the benchmark's person. */
-  q->d.ref_depth = q->depth_here;
-  shorn_code rc = decode_marking(s, data, length, fingerprint_width, &q->marks, error);
-  if (rc) return rc;
+  /* Only the depths the schema's definitions use are zeroed: clearing the
+   * whole query would cost more than extracting a small record's field.
+   * The fingerprint is read before any allocation, so that a query that
+   * fails to open holds nothing. */
+  if (!length) data = (const uint8_t *)""; /* SQLite gives NULL for an empty BLOB */
   q->d = (decoder){.start = data, .p = data, .end = data + length, .error = error,
                    .allocator = s->allocator, .ref_depth = q->depth_here};
+  shorn_code rc = read_fingerprint(&q->d, s, fingerprint_width);
+  if (rc) return rc;
   if (s->def_count <= sizeof q->depth_here / sizeof *q->depth_here)
     memset(q->depth_here, 0, s->def_count * sizeof *q->depth_here);
   else if (!(q->d.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *q->d.ref_depth)))
-    return error_nomem(error);
-  q->root = (query_node){s->root, data + fingerprint_width};
+    return q->d.ref_depth = q->depth_here, error_nomem(error);
+  q->root = (query_node){s->root, q->d.p};
+  q->def_count = s->def_count;
   return SHORN_OK;
 }
 
@@ -166,46 +174,109 @@ void query_close(query *q) {
 
 /* ---- passing over values -------------------------------------------------- */
 
-/* The payload has been validated, so what is not on the path need not be
- * checked again: it is passed over by its layout alone, a leaf by its width
- * or length prefix and a container by its counts, a few nanoseconds a value
- * where the decoder would read every byte of it.  Every read stays inside
- * the payload; a value that would not fit (which validation rules out) is
- * handed back to the decoder. */
+/* What is not on the path is passed over by its layout alone, a leaf by its
+ * width or length prefix and a container by its counts: a few nanoseconds a
+ * value where the decoder would read every byte of it.  Nothing in it is
+ * checked but what keeps the walk inside the payload and finite: every
+ * length against the bytes left, every count against the decoder's limit
+ * and the bytes left (N values of at least k bytes need N * k), and the
+ * decoder's limits on depth.  A value that fails these is handed to the
+ * decoder, whose error then says what is wrong with it. */
 static bool pass_value(decoder *d, const shape *s);
+static bool pass_dynamic(decoder *d, int depth);
 
-static bool pass_bytes(decoder *d, uint64_t n) {
-  if (n > (uint64_t)(d->end - d->p)) return false;
+static inline bool pass_bytes(decoder *d, uint64_t n) {
+  if (n > remaining(d)) return false;
   d->p += n;
   return true;
 }
 
+/* Its bytes, up to the first without a continuation bit; the value is not
+ * needed, so neither is its form. */
 static bool pass_varint(decoder *d) {
   const uint8_t *p = d->p;
   while (p < d->end && *p & 0x80) p++;
-  return p < d->end && pass_bytes(d, (uint64_t)(p - d->p) + 1);
+  if (p == d->end) return false;
+  d->p = p + 1;
+  return true;
 }
 
-static bool pass_count(decoder *d, uint64_t *count) { return read_uvarint(d, count) == SHORN_OK; }
+static bool pass_count(decoder *d, uint64_t width, uint64_t *count) {
+  return read_uvarint(d, count) == SHORN_OK && *count <= SHORN_MAX_ELEMENTS && !exceeds(d, *count, width);
+}
 
 /* A string, a byte array, a record key: a length, then that many bytes. */
 static bool pass_body(decoder *d) {
   uint64_t n;
-  return pass_count(d, &n) && pass_bytes(d, n);
+  return read_uvarint(d, &n) == SHORN_OK && pass_bytes(d, n);
 }
 
+/* The width of a shape whose every value takes the same bytes, else -1:
+ * a run of them is passed over in one step. */
+static int64_t fixed_width(const shape *s) {
+  switch (s->kind) {
+    case SHAPE_LITERAL: return 0;
+    case SHAPE_BOOLEAN: return 1;
+    case SHAPE_FLOAT32: return 4;
+    case SHAPE_FLOAT64: return 8;
+    case SHAPE_UUID: return 16;
+    default: return -1;
+  }
+}
+
+/* `count` varints: the bytes up to the count-th without a continuation
+ * bit, counted eight bytes at a time rather than a call per value. */
+static bool pass_varints(decoder *d, uint64_t count) {
+  const uint8_t *p = d->p;
+  while (count && d->end - p >= 8) {
+    uint64_t stops = ~load_le64(p) & LANES(0x80);
+    /* A one per stop in its lane, summed into the top lane: no popcount
+     * instruction in baseline x86-64, and libgcc's is a call. */
+    uint64_t found = ((stops >> 7) * LANES(1)) >> 56;
+    if (found < count) {
+      count -= found;
+      p += 8;
+      continue;
+    }
+    for (; count > 1; count--) stops &= stops - 1;
+    d->p = p + first_lane(stops) + 1;
+    return true;
+  }
+  for (; count && p < d->end; p++)
+    if (!(*p & 0x80)) count--;
+  d->p = p;
+  return !count;
+}
+
+/* `count` values of shape `s`; a count checked as pass_count checks one.
+ * Runs of leaves are passed in loops of their own. */
 static bool pass_many(decoder *d, const shape *s, uint64_t count) {
-  for (uint64_t i = 0; i < count; i++)
-    if (!pass_value(d, s)) return false;
-  return true;
+  int64_t width = fixed_width(s);
+  if (width >= 0) return !exceeds(d, count, (uint64_t)width) && pass_bytes(d, count * (uint64_t)width);
+  switch (s->kind) {
+    case SHAPE_INT:
+    case SHAPE_UINT:
+    case SHAPE_DATETIME:
+    case SHAPE_ENUM: return pass_varints(d, count);
+    case SHAPE_STRING:
+    case SHAPE_BYTES:
+      for (uint64_t i = 0; i < count; i++)
+        if (!pass_body(d)) return false;
+      return true;
+    default:
+      for (uint64_t i = 0; i < count; i++)
+        if (!pass_value(d, s)) return false;
+      return true;
+  }
 }
 
-/* Keyed entries: a count, then a key and a value each. */
-static bool pass_entries(decoder *d, const shape *value) {
+/* Keyed entries (a record, extras, a dynamic object: `value` NULL, one
+ * level below `depth`): a count, then a key and a value each. */
+static bool pass_entries(decoder *d, const shape *value, int depth) {
   uint64_t count;
-  if (!pass_count(d, &count)) return false;
+  if (!pass_count(d, add_widths(value ? value->min_width : 1, 1), &count)) return false;
   for (uint64_t i = 0; i < count; i++)
-    if (!pass_body(d) || !pass_value(d, value)) return false;
+    if (!pass_body(d) || !(value ? pass_value(d, value) : pass_dynamic(d, depth))) return false;
   return true;
 }
 
@@ -216,61 +287,94 @@ static bool pass_object(decoder *d, const shape *s) {
     const field *f = &s->u.object.fields[i];
     if (field_present(f, bitmap) && !pass_value(d, f->value)) return false;
   }
-  return !s->u.object.extras || pass_entries(d, s->u.object.extras);
+  return !s->u.object.extras || pass_entries(d, s->u.object.extras, 0);
 }
 
-static bool pass_value(decoder *d, const shape *s) {
+/* Levels counted as decode_dynamic counts them. */
+static bool pass_dynamic(decoder *d, int depth) {
+  uint64_t n;
+  if (d->p >= d->end) return false;
+  switch (*d->p++) {
+    case DYNAMIC_NULL:
+    case DYNAMIC_FALSE:
+    case DYNAMIC_TRUE: return true;
+    case DYNAMIC_INTEGER: return pass_varint(d);
+    case DYNAMIC_NUMBER: return pass_bytes(d, 8);
+    case DYNAMIC_STRING: return pass_body(d);
+    case DYNAMIC_ARRAY:
+      if (depth == SHORN_MAX_DYNAMIC_DEPTH || !pass_count(d, 1, &n)) return false;
+      for (uint64_t i = 0; i < n; i++)
+        if (!pass_dynamic(d, depth + 1)) return false;
+      return true;
+    case DYNAMIC_OBJECT: return depth < SHORN_MAX_DYNAMIC_DEPTH && pass_entries(d, NULL, depth + 1);
+    default: return false;
+  }
+}
+
+/* What holds other values (or, for a dynamic one, may). */
+static bool pass_container(decoder *d, const shape *s) {
   uint64_t n;
   switch (s->kind) {
-    case SHAPE_LITERAL: return true;
-    case SHAPE_BOOLEAN: return pass_bytes(d, 1);
-    case SHAPE_FLOAT32: return pass_bytes(d, 4);
-    case SHAPE_FLOAT64: return pass_bytes(d, 8);
-    case SHAPE_UUID: return pass_bytes(d, 16);
-    case SHAPE_INT:
-    case SHAPE_UINT:
-    case SHAPE_DATETIME:
-    case SHAPE_ENUM: return pass_varint(d);
-    case SHAPE_STRING:
-    case SHAPE_BYTES: return pass_body(d);
-    case SHAPE_BIGINT: return pass_count(d, &n) && pass_bytes(d, n >> 1);
     case SHAPE_NULLABLE: return pass_bytes(d, 1) && (!d->p[-1] || pass_value(d, s->u.inner));
     case SHAPE_UNION:
-      return pass_count(d, &n) && n < s->u.choice.count && pass_value(d, s->u.choice.branches[n]);
-    case SHAPE_REF: return pass_value(d, s->u.ref.target);
+      return read_uvarint(d, &n) == SHORN_OK && n < s->u.choice.count &&
+             pass_value(d, s->u.choice.branches[n]);
+    case SHAPE_REF: {
+      uint32_t *depth = &d->ref_depth[s->u.ref.index];
+      if (*depth == SHORN_MAX_RECURSION) return false;
+      ++*depth;
+      bool passed = pass_value(d, s->u.ref.target);
+      --*depth;
+      return passed;
+    }
     case SHAPE_ARRAY:
     case SHAPE_SET:
       if (s->u.array.length >= 0)
         n = (uint64_t)s->u.array.length;
-      else if (!pass_count(d, &n))
+      else if (!pass_count(d, s->u.array.element->min_width, &n))
         return false;
       return pass_many(d, s->u.array.element, n);
     case SHAPE_MAP:
-      if (!pass_count(d, &n)) return false;
+      if (!pass_count(d, add_widths(s->u.map.key->min_width, s->u.map.value->min_width), &n)) return false;
       for (uint64_t i = 0; i < n; i++)
         if (!pass_value(d, s->u.map.key) || !pass_value(d, s->u.map.value)) return false;
       return true;
     case SHAPE_TUPLE:
       for (uint32_t i = 0; i < s->u.tuple.count; i++)
         if (!pass_value(d, s->u.tuple.items[i])) return false;
-      return !s->u.tuple.rest || (pass_count(d, &n) && pass_many(d, s->u.tuple.rest, n));
+      return !s->u.tuple.rest ||
+             (pass_count(d, s->u.tuple.rest->min_width, &n) && pass_many(d, s->u.tuple.rest, n));
     case SHAPE_OBJECT: return pass_object(d, s);
-    case SHAPE_RECORD: return pass_entries(d, s->u.record);
-    case SHAPE_ANY:
-      if (!pass_bytes(d, 1)) return false;
-      switch (d->p[-1]) {
-        case DYNAMIC_NULL:
-        case DYNAMIC_FALSE:
-        case DYNAMIC_TRUE: return true;
-        case DYNAMIC_INTEGER: return pass_varint(d);
-        case DYNAMIC_NUMBER: return pass_bytes(d, 8);
-        case DYNAMIC_STRING: return pass_body(d);
-        case DYNAMIC_ARRAY: return pass_count(d, &n) && pass_many(d, &dynamic_value, n);
-        case DYNAMIC_OBJECT: return pass_entries(d, &dynamic_value);
-        default: return false;
-      }
+    case SHAPE_RECORD: return pass_entries(d, s->u.record, 0);
+    case SHAPE_ANY: return pass_dynamic(d, 0);
+    default: return false;
   }
-  return false;
+}
+
+/* A leaf at once; a container a level deeper, counted as decode_value
+ * counts them (leaves hold nothing, so they need no count). */
+static bool pass_value(decoder *d, const shape *s) {
+  uint64_t n;
+  switch (s->kind) {
+    case SHAPE_LITERAL:
+    case SHAPE_BOOLEAN:
+    case SHAPE_FLOAT32:
+    case SHAPE_FLOAT64:
+    case SHAPE_UUID: return pass_bytes(d, (uint64_t)fixed_width(s));
+    case SHAPE_INT:
+    case SHAPE_UINT:
+    case SHAPE_DATETIME:
+    case SHAPE_ENUM: return pass_varint(d);
+    case SHAPE_STRING:
+    case SHAPE_BYTES: return pass_body(d);
+    case SHAPE_BIGINT: return read_uvarint(d, &n) == SHORN_OK && pass_bytes(d, n >> 1);
+    default: break;
+  }
+  if (d->nesting == NESTING_MAX) return false;
+  d->nesting++;
+  bool passed = pass_container(d, s);
+  d->nesting--;
+  return passed;
 }
 
 static shorn_code skip_one(query *q, const shape *s) {
@@ -280,8 +384,12 @@ static shorn_code skip_one(query *q, const shape *s) {
   return decode_value(&q->d, s);
 }
 
-/* Skip `count` values of shape `s`. */
+/* Skip `count` values of shape `s`, a count checked as read_count checks
+ * one; when they do not pass, the decoder finds the fault. */
 static shorn_code skip(query *q, const shape *s, uint64_t count) {
+  const uint8_t *start = q->d.p;
+  if (pass_many(&q->d, s, count)) return SHORN_OK;
+  q->d.p = start;
   for (uint64_t i = 0; i < count; i++) {
     shorn_code rc = skip_one(q, s);
     if (rc) return rc;
@@ -292,28 +400,39 @@ static shorn_code skip(query *q, const shape *s, uint64_t count) {
 /* ---- following a path ------------------------------------------------------- */
 
 /* Look through the shapes that add no JSON of their own: a present
- * nullable, a union's branch, a recursive reference.  What is left writes
- * the same text from where it now starts. */
+ * nullable, a union's branch, a recursive reference, reading their headers
+ * as the decoder reads them.  What is left writes the same text from where
+ * it now starts. */
 static inline shorn_code resolve(query *q, query_node *n) {
-  for (;;) {
+  for (uint32_t hops = 0;;) {
+    shorn_code rc = SHORN_OK;
+    q->d.p = n->at;
     switch (n->shape->kind) {
-      case SHAPE_NULLABLE:
-        if (!*n->at) return SHORN_OK; /* null */
-        n->at++;
+      case SHAPE_NULLABLE: {
+        bool present = false;
+        if ((rc = read_marker(&q->d, &present)) || !present) return rc; /* null stays the nullable */
         n->shape = n->shape->u.inner;
-        break;
-      case SHAPE_UNION: {
-        uint64_t branch;
-        q->d.p = n->at;
-        shorn_code rc = read_uvarint(&q->d, &branch);
-        if (rc) return rc;
-        n->at = q->d.p;
-        n->shape = n->shape->u.choice.branches[branch];
+        hops = 0;
         break;
       }
-      case SHAPE_REF: n->shape = n->shape->u.ref.target; break;
+      case SHAPE_UNION: {
+        uint64_t branch;
+        if ((rc = read_branch(&q->d, n->shape, &branch))) return rc;
+        n->shape = n->shape->u.choice.branches[branch];
+        hops = 0;
+        break;
+      }
+      case SHAPE_REF:
+        /* More hops than definitions with no byte read between (a marker
+         * or a branch resets the count): a cycle that reads nothing
+         * ({"$ref":"#"}), which the decoder refuses once a definition
+         * opens too many levels. */
+        if (++hops > q->def_count) return decode_value(&q->d, n->shape);
+        n->shape = n->shape->u.ref.target;
+        break;
       default: return SHORN_OK;
     }
+    n->at = q->d.p;
   }
 }
 
@@ -344,10 +463,11 @@ static const field *declared_field(const shape *obj, const path_step *step) {
 }
 
 /* Keyed entries (a record, an open object's extras, a dynamic object) from
- * the decoder's position: count, then name and value per entry. */
+ * the decoder's position: count, then name and value per entry.  Each name
+ * compared is read as a string, UTF-8 checked; their order is not. */
 static shorn_code find_entry(query *q, const shape *value, const path_step *step, query_node *out) {
   uint64_t count;
-  shorn_code rc = read_uvarint(&q->d, &count);
+  shorn_code rc = read_count(&q->d, add_widths(value->min_width, 1), "Record size", &count);
   for (uint64_t i = 0; !rc && i < count; i++) {
     const uint8_t *name;
     size_t n;
@@ -365,22 +485,19 @@ static shorn_code find_entry(query *q, const shape *value, const path_step *step
 
 static shorn_code find_member(query *q, const query_node *n, const path_step *step, query_node *out) {
   const shape *s = n->shape;
+  shorn_code rc;
   q->d.p = n->at;
   if (s->kind == SHAPE_RECORD) return find_entry(q, s->u.record, step, out);
   if (s->kind == SHAPE_ANY) {
-    if (*n->at != DYNAMIC_OBJECT) return SHORN_OK;
-    q->d.p++;
+    dynamic_tag tag = DYNAMIC_NULL;
+    if ((rc = read_tag(&q->d, &tag)) || tag != DYNAMIC_OBJECT) return rc;
     return find_entry(q, &dynamic_value, step, out);
   }
   if (s->kind != SHAPE_OBJECT) return SHORN_OK;
-  const uint8_t *bitmap = q->d.p;
-  q->d.p += (s->u.object.optional_count + 7) / 8;
+  const uint8_t *bitmap;
+  if ((rc = read_bitmap(&q->d, s, &bitmap))) return rc;
   const field *wanted = declared_field(s, step);
   if (wanted ? !field_present(wanted, bitmap) : !s->u.object.extras) return SHORN_OK;
-  if (wanted && s == q->marks.object && n->at == q->marks.at) {
-    *out = (query_node){wanted->value, q->marks.field[wanted - s->u.object.fields]};
-    return SHORN_OK;
-  }
   /* Declared fields come first on the wire, in order; then the extras. */
   for (uint32_t i = 0; i < s->u.object.count; i++) {
     const field *f = &s->u.object.fields[i];
@@ -388,12 +505,9 @@ static shorn_code find_member(query *q, const query_node *n, const path_step *st
       *out = (query_node){f->value, q->d.p};
       return SHORN_OK;
     }
-    if (field_present(f, bitmap)) {
-      shorn_code rc = skip_one(q, f->value);
-      if (rc) return rc;
-    }
+    if (field_present(f, bitmap) && (rc = skip_one(q, f->value))) return rc;
   }
-  return s->u.object.extras ? find_entry(q, s->u.object.extras, step, out) : SHORN_OK;
+  return find_entry(q, s->u.object.extras, step, out);
 }
 
 /* Which element a step names among `count`, if any. */
@@ -416,13 +530,11 @@ static shorn_code find_element(query *q, const query_node *n, const path_step *s
     case SHAPE_ARRAY:
     case SHAPE_SET:
       element = s->u.array.element;
-      if (s->u.array.length >= 0)
-        count = (uint64_t)s->u.array.length;
-      else if ((rc = read_uvarint(&q->d, &count)))
-        return rc;
+      if ((rc = read_array_length(&q->d, s, &count))) return rc;
       break;
     case SHAPE_MAP: {
-      if ((rc = read_uvarint(&q->d, &count)) || !pick(step, count, &index)) return rc;
+      uint64_t width = add_widths(s->u.map.key->min_width, s->u.map.value->min_width);
+      if ((rc = read_count(&q->d, width, "Map size", &count)) || !pick(step, count, &index)) return rc;
       for (uint64_t i = 0; i < index && !rc; i++)
         if (!(rc = skip_one(q, s->u.map.key))) rc = skip_one(q, s->u.map.value);
       if (rc) return rc;
@@ -435,15 +547,16 @@ static shorn_code find_element(query *q, const query_node *n, const path_step *s
     }
     case SHAPE_TUPLE: {
       uint64_t items = s->u.tuple.count, rest = 0;
+      const shape *more = s->u.tuple.rest;
       /* The rest's count follows the items, and [#-N] needs it. */
-      if (s->u.tuple.rest && (step->kind == STEP_FROM_END || step->index >= items)) {
+      if (more && (step->kind == STEP_FROM_END || step->index >= items)) {
         for (uint32_t i = 0; i < items && !rc; i++) rc = skip_one(q, s->u.tuple.items[i]);
-        if (rc || (rc = read_uvarint(&q->d, &rest))) return rc;
+        if (rc || (rc = read_count(&q->d, more->min_width, "Array length", &rest))) return rc;
       }
       if (!pick(step, items + rest, &index)) return SHORN_OK;
       if (index >= items) {
-        if ((rc = skip(q, s->u.tuple.rest, index - items))) return rc;
-        *out = (query_node){s->u.tuple.rest, q->d.p};
+        if ((rc = skip(q, more, index - items))) return rc;
+        *out = (query_node){more, q->d.p};
         return SHORN_OK;
       }
       q->d.p = n->at;
@@ -452,12 +565,13 @@ static shorn_code find_element(query *q, const query_node *n, const path_step *s
       *out = (query_node){s->u.tuple.items[index], q->d.p};
       return SHORN_OK;
     }
-    case SHAPE_ANY:
-      if (*n->at != DYNAMIC_ARRAY) return SHORN_OK;
-      q->d.p++;
+    case SHAPE_ANY: {
+      dynamic_tag tag = DYNAMIC_NULL;
+      if ((rc = read_tag(&q->d, &tag)) || tag != DYNAMIC_ARRAY) return rc;
       element = &dynamic_value;
-      if ((rc = read_uvarint(&q->d, &count))) return rc;
+      if ((rc = read_count(&q->d, 1, "Array length", &count))) return rc;
       break;
+    }
     default: return SHORN_OK;
   }
   if (!pick(step, count, &index) || (rc = skip(q, element, index))) return rc;
@@ -478,6 +592,11 @@ shorn_code query_find(query *q, const query_path *path, query_node *node) {
     if (!node->shape) return SHORN_OK;
   }
   return SHORN_OK;
+}
+
+shorn_code query_check(query *q, const query_node *node) {
+  q->d.p = node->at;
+  return decode_value(&q->d, node->shape);
 }
 
 shorn_code query_json(query *q, const query_node *node, shorn_buffer *out) {
@@ -502,8 +621,15 @@ bool query_number(query *q, const query_node *node, bool *is_integer, int64_t *i
     case SHAPE_INT:
       *is_integer = true;
       return read_int(&q->d, integer) == SHORN_OK;
-    case SHAPE_FLOAT64: v = load_f64_le(n.at); break;
-    case SHAPE_FLOAT32: v = load_f32_le(n.at); break;
+    /* Too few bytes left: the text, written by the decoder, reports it. */
+    case SHAPE_FLOAT64:
+      if (remaining(&q->d) < 8) return false;
+      v = load_f64_le(n.at);
+      break;
+    case SHAPE_FLOAT32:
+      if (remaining(&q->d) < 4) return false;
+      v = load_f32_le(n.at);
+      break;
     default: return false;
   }
   /* A safe integer prints as its digits, -0 as "-0": both INTEGER.  Any

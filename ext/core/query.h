@@ -42,23 +42,29 @@ typedef struct query_node {
   const uint8_t *at;
 } query_node;
 
-/* A payload being read.  Opening it decodes it through once without
- * output, so a payload shorn_decode refuses fails here with the same error;
- * after that every read of it succeeds (but for memory). */
+/* A payload being read.  Opening it checks its fingerprint and nothing
+ * else: a path then reads only the headers on its way (each checked as the
+ * decoder checks it), passes over the rest by its layout, and the value it
+ * names is checked whole as it is read.  So a payload shorn_decode refuses
+ * may still answer, when what is wrong lies off the path. */
 typedef struct query {
   decoder d;
   query_node root;
-  field_marks marks;
   shape pair;           /* the Map entry a path is at, as the tuple [key, value] */
   shape *pair_items[2];
+  uint32_t def_count;
   uint32_t depth_here[16];
 } query;
 
 SHORN_PRIVATE shorn_code query_open(query *q, const shorn_schema *s, const uint8_t *data, size_t length,
                       int fingerprint_width, shorn_error *error);
 SHORN_PRIVATE void query_close(query *q);
-/* The node `path` names (NULL: the root); node->shape is NULL when none. */
+/* The node `path` names (NULL: the root); node->shape is NULL when none.
+ * An error when a header on the way, or a value passed over, does not
+ * fit in the payload or breaks the decoder's rules for headers. */
 SHORN_PRIVATE shorn_code query_find(query *q, const query_path *path, query_node *node);
+/* Check the node's value whole, as shorn_decode would, writing nothing. */
+SHORN_PRIVATE shorn_code query_check(query *q, const query_node *node);
 /* Append the node's JSON text: the decoder's, so exactly shorn_decode's. */
 SHORN_PRIVATE shorn_code query_json(query *q, const query_node *node, shorn_buffer *out);
 /* The SQL value of a number node as the SQL functions make it of the

@@ -66,8 +66,8 @@ static inline __m128i utf8_block_errors(__m128i block, __m128i back1, __m128i ba
 
 /* utf8_block_errors for a block that, with the three bytes before it, has
  * no byte from E0 up: only two-byte sequences can start there, so a lead
- * wants one continuation and no second byte has a range of its own.  A
- * fifth of the instructions, and accented prose is mostly such blocks. */
+ * wants one continuation and no second byte has a range of its own: far
+ * fewer instructions, and accented prose is mostly such blocks. */
 static inline __m128i utf8_narrow_block_errors(__m128i block, __m128i back1) {
   __m128i errors = _mm_xor_si128(_mm_cmplt_epi8(block, _mm_set1_epi8(-64)), lanes_at_least(back1, 0xC0));
   return _mm_or_si128(errors, _mm_cmpeq_epi8(_mm_and_si128(block, _mm_set1_epi8((char)0xFE)),
@@ -92,8 +92,8 @@ static inline unsigned utf8_faults(__m128i block, __m128i before, bool wide) {
 }
 
 /* utf8_faults of the block at q, whose three bytes before can be read:
- * loaded from q - 1, q - 2 and q - 3 rather than shifted together from two
- * blocks, which took a third of the narrow check's instructions. */
+ * loaded from q - 1, q - 2 and q - 3, which is cheaper than shifting them
+ * together from two blocks. */
 static inline unsigned utf8_faults_at(const uint8_t *q, __m128i block, bool wide) {
   __m128i back1 = _mm_loadu_si128((const __m128i *)(q - 1));
   if (!wide) return (unsigned)_mm_movemask_epi8(utf8_narrow_block_errors(block, back1));
@@ -168,12 +168,11 @@ static ALWAYS_INLINE bool scan_block(const uint8_t *s, size_t n, size_t *at, uin
  * UTF-8, a sequence left open at n aside (utf8_ends_open).
  *
  * Whether a block needs its UTF-8 checked, ASCII after ASCII not, is a
- * branch on the data, and text a few accents a sentence (the benchmark's
- * documents) made it mispredict more than the check costs; so past the
+ * branch on the data, and text a few accents a sentence made it
+ * mispredict more than the check costs; so past the
  * first block, where most strings end, four blocks go together and the
- * branch is taken or not for long runs.  That and checking in the block
- * instead of leaving it at each character took a tenth off decoding those
- * documents and a twentieth off encoding them.
+ * branch is taken or not for long runs; checking in the block, instead of
+ * at each character, also costs less.
  *
  * The copy stores whole blocks, so it must have room for n + 16 bytes, and
  * n + 48 when n > 16. */

@@ -63,8 +63,8 @@ static void entry_clear(shorn_cache_entry *e) {
 static shorn_compiled *cache_find(shorn_state *st, shorn_key kind, const char *key, int n) {
   /* A schema taken from a column is asked for row after row, where auxdata
    * cannot hold it: the entry found last is tried first, with one memcmp
-   * and no hash of the text nor scan of the slots (which cost 100 ns a row
-   * with the benchmark's person schema, 200 bytes of text). */
+   * and no hash of the text nor scan of the slots, which cost as much as
+   * decoding a small record. */
   shorn_cache_entry *e = &st->cache[st->last_found];
   if (e->compiled && e->kind == kind && e->key_length == n && memcmp(e->key, key, (size_t)n) == 0) {
     e->used = ++st->tick;

@@ -234,9 +234,11 @@ void json_rows_free(json_rows *r) {
 }
 
 shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, json_text_kind *type) {
+  /* A type is an answer about the value, so the value is checked whole
+   * first, as shorn_extract's would be, even where its shape names it. */
   query_node n = *node;
-  shorn_code rc = query_resolve(q, &n);
-  if (rc) return rc;
+  shorn_code rc = query_check(q, node);
+  if (rc || (rc = query_resolve(q, &n))) return rc;
   switch (n.shape->kind) {
     case SHAPE_ARRAY:
     case SHAPE_SET:
@@ -266,4 +268,3 @@ shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, j
   *type = json_text_type((const char *)scratch->data, scratch->length);
   return SHORN_OK;
 }
-

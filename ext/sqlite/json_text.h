@@ -20,8 +20,9 @@ typedef enum json_text_kind {
 
 SHORN_PRIVATE_DATA const char *const json_text_kind_name[8];
 
-/* The node's type, writing (into `scratch`) only what it must: a number's
- * spelling decides between integer and real. */
+/* The node's type, once its value is checked whole, writing (into
+ * `scratch`) only what it must: a number's spelling decides between
+ * integer and real. */
 SHORN_PRIVATE shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, json_text_kind *type);
 
 /* JSON text read as SQLite reads it.  The type of a value by its text; a

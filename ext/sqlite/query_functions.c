@@ -84,8 +84,8 @@ static bool path_argument(sqlite3_context *ctx, int i, sqlite3_value *v, const c
 
 /* One call of a scalar function: its name for messages, the payload it
  * reads, and what went wrong.  Only the name is set up front; the rest is
- * set as it is used (zeroing the whole of it, its error's text included,
- * cost a hundred instructions a row). */
+ * set as it is used: zeroing the whole of it, its error's text included,
+ * would cost every row more than a small extraction. */
 typedef struct call {
   const char *function;
   query q;

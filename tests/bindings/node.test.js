@@ -79,6 +79,16 @@ test("the package README's example prints what its comments say", () => {
   assert.deepEqual(printed.trimEnd().split('\n'), expected);
 });
 
+test("the project README's Node example prints what its comments say", () => {
+  const readme = fs.readFileSync(process.env.SHORN_README, 'utf8');
+  const example = [...readme.matchAll(/```js\n([^]*?)```/g)].map((m) => m[1]).find((js) => js.includes('sqlite-shorn'));
+  const expected = [...example.matchAll(/console\.log\(.*\); \/\/ (.*)/g)].map((m) => m[1]);
+  fs.writeFileSync(path.join(__dirname, 'project-readme.js'), example);
+  const printed = execFileSync(process.execPath, [path.join(__dirname, 'project-readme.js')], {encoding: 'utf8'});
+  assert.ok(expected.length > 0);
+  assert.deepEqual(printed.trimEnd().split('\n'), expected);
+});
+
 test('index.d.ts types a better-sqlite3 user\'s code (tsc --strict types.ts)', () => {
   const tsc = require.resolve('typescript/bin/tsc');
   assert.equal(execFileSync(process.execPath, [tsc, '--noEmit', '--strict', path.join(__dirname, 'types.ts')],

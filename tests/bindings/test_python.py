@@ -1,6 +1,9 @@
 """The pip-installed sqlite_shorn package, in a scratch venv (tests/bindings/python.sh)."""
+import contextlib
 import importlib.metadata
+import io
 import os
+import re
 import sqlite3
 import sysconfig
 import unittest
@@ -45,6 +48,16 @@ class PackageTest(unittest.TestCase):
     def test_loading_is_turned_off_again(self):
         with self.assertRaisesRegex(sqlite3.OperationalError, "not authorized"):
             connect().execute("SELECT load_extension(?)", (sqlite_shorn.loadable_path(),))
+
+    def test_readme_example_prints_what_its_comments_say(self):
+        with open(os.environ["SHORN_README"], encoding="utf-8") as f:
+            example = re.search(r"```python\n(.*?)```", f.read(), re.S).group(1)
+        expected = re.findall(r"\)  # (.*)", example)
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile(example, "README.md", "exec"), {})
+        self.assertEqual(printed.getvalue().splitlines(), expected)
+        self.assertTrue(expected)
 
 
 if __name__ == "__main__":

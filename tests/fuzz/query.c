@@ -5,12 +5,15 @@
  *
  * shorn_extract and shorn_type must answer as json_extract and json_type
  * over shorn_decode's text, value and SQL type alike, and shorn_tree row for
- * row as json_tree (all but id and parent, which count from another node).
- * When the payload does not decode, shorn_extract fails with shorn_decode's
- * message; when the path is malformed, with json_extract's.  The tests of
- * every vector walk every path a value has; this reaches the paths and the
- * payloads no vector holds, and the skipping of validated bytes that a path
- * past them takes.
+ * row as json_tree (all but id and parent, which count from another node);
+ * when the path is malformed, shorn_extract fails with json_extract's
+ * message.  When the payload does not decode, the readers read what their
+ * path needs (docs/querying.md): each answers or fails with an error of its
+ * own name, never a crash, an overread or a hang, and at `$`, which reads
+ * the whole value, fails with shorn_decode's message unless that is about
+ * bytes after the value.  The tests of every vector walk every path a value
+ * has; this reaches the paths and the payloads no vector holds, and the
+ * passing over of bytes that a path goes past.
  */
 #include "fuzz.h" /* first: it asks for POSIX */
 
@@ -22,10 +25,11 @@
 #define TREE_TEXT_MAX 65536
 
 static sqlite3 *db;
-static sqlite3_stmt *answers, *trees, *decoded, *json_path;
+static sqlite3_stmt *answers, *trees, *decoded, *json_path, *readers[3];
+static const char *const reader_names[3] = {"shorn_extract", "shorn_type", "shorn_tree"};
 
 static void close_db(void) {
-  sqlite3_stmt *all[] = {answers, trees, decoded, json_path};
+  sqlite3_stmt *all[] = {answers, trees, decoded, json_path, readers[0], readers[1], readers[2]};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) sqlite3_finalize(all[i]);
   sqlite3_close(db);
 }
@@ -61,6 +65,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   trees = prepare(sql);
   decoded = prepare("SELECT shorn_decode(?1, ?2)");
   json_path = prepare("SELECT json_extract(?1, ?2)");
+  readers[0] = prepare("SELECT shorn_extract(?1, ?2, ?3)");
+  readers[1] = prepare("SELECT shorn_type(?1, ?2, ?3)");
+  readers[2] = prepare("SELECT count(*) FROM shorn_tree(?1, ?2, ?3)");
   return 0;
 }
 
@@ -98,6 +105,27 @@ static bool failed_with(sqlite3_stmt *st, const char *function, const char *mess
   const char *said = sqlite3_errmsg(db);
   size_t n = strlen(function);
   return strncmp(said, function, n) == 0 && strncmp(said + n, ": ", 2) == 0 && strcmp(said + n + 2, message) == 0;
+}
+
+/* Each reader over a payload shorn_decode refuses with `refusal`: an
+ * answer or an error of its own; at `$` (`whole`), shorn_decode's error
+ * unless that is about bytes after the value, and then an answer. */
+static void check_refused(const uint8_t *payload, size_t n, const char *schema, const char *path,
+                          size_t path_length, const char *refusal, bool whole) {
+  bool trailing = strncmp(refusal, "Unexpected trailing data at byte ", 33) == 0;
+  for (int i = 0; i < 3; i++) {
+    bind(readers[i], payload, n, schema, path, path_length, NULL);
+    if (whole && !trailing) {
+      FUZZ_CHECK(failed_with(readers[i], reader_names[i], refusal));
+    } else {
+      int rc = sqlite3_step(readers[i]);
+      const char *said = sqlite3_errmsg(db);
+      size_t name = strlen(reader_names[i]);
+      bool its_own = rc == SQLITE_ERROR && strncmp(said, reader_names[i], name) == 0 && strncmp(said + name, ": ", 2) == 0;
+      FUZZ_CHECK(rc == SQLITE_ROW || (!whole && its_own));
+    }
+    done_with(readers[i]);
+  }
 }
 
 /* SQLite's words for a malformed path, but for the rest of the path that
@@ -148,7 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   query_path *parsed = query_path_parse(NULL, path, strlen(path), &e);
   bind(answers, payload, n, schema, path, path_length, json ? json : "null");
   if (refusal) {
-    FUZZ_CHECK(failed_with(answers, "shorn_extract", refusal));
+    check_refused(payload, n, schema, path, path_length, refusal, parsed && parsed->count == 0);
   } else if (!parsed) {
     /* json_extract reports a malformed step only when its lookup reaches
      * it, and then in the same words (README, "Querying payloads"). */

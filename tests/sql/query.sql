@@ -148,11 +148,48 @@ SELECT shorn_valid(x'00', '{"type":"boolean"}', 9);
 SELECT shorn_extract(42, 'person', '$.name');
 SELECT shorn_extract(x'00', '{"type":"boolean"}');
 
-.print -- a payload shorn_decode refuses is refused by every reader, with the same error
+.print -- a reader reads what its path needs, and checks that, as SQLite's JSONB functions do
+-- Every path of the person reads its presence bitmap first: a bad one is every reader's error.
 SELECT shorn_extract(x'0541', 'person', '$.name');
 SELECT shorn_type(x'0541', 'person', '$.name');
 SELECT * FROM shorn_each(x'0541', 'person');
 SELECT shorn_decode(x'0541', 'person');
+-- Ada with a byte of her email that is not UTF-8 (FF): the paths that pass over it answer,
+-- the ones that read it fail, and shorn_valid and shorn_error find it.
+CREATE TABLE damaged AS SELECT 'email' AS what,
+  x'02240FFF6461406578616D706C652E6F726703416461000000000000244000' AS p;
+SELECT shorn_extract(p, 'person', '$.name'), shorn_extract(p, 'person', '$.age'), shorn_extract(p, 'person', '$.tags'),
+       shorn_type(p, 'person', '$.tags'), (SELECT count(*) FROM shorn_each(damaged.p, 'person', '$.tags')),
+       shorn_valid(p, 'person'), shorn_error(p, 'person') FROM damaged;
+SELECT shorn_extract(p, 'person', '$.email') FROM damaged;
+SELECT shorn_type(p, 'person', '$.email') FROM damaged;
+SELECT shorn_extract(p, 'person', '$') FROM damaged;
+SELECT count(*) FROM shorn_tree((SELECT p FROM damaged), 'person');
+SELECT shorn_decode(p, 'person') FROM damaged;
+-- On the path, each header is checked before it is trusted: tags counting 200 strings in 2 bytes.
+INSERT INTO damaged VALUES ('tags', x'02240F616461406578616D706C652E6F7267034164610000000000002440C8010161');
+SELECT shorn_extract(p, 'person', '$.name'), shorn_valid(p, 'person'), shorn_error(p, 'person') FROM damaged WHERE what = 'tags';
+SELECT shorn_extract(p, 'person', '$.tags[0]') FROM damaged WHERE what = 'tags';
+SELECT shorn_extract(p, 'person', '$.tags') FROM damaged WHERE what = 'tags';
+SELECT * FROM shorn_each((SELECT p FROM damaged WHERE what = 'tags'), 'person', '$.tags');
+-- The name cut short: named or passed over, it fails.
+INSERT INTO damaged VALUES ('cut', x'02240F616461406578616D706C652E6F7267034164');
+SELECT shorn_extract(p, 'person', '$.age'), shorn_error(p, 'person') FROM damaged WHERE what = 'cut';
+SELECT shorn_extract(p, 'person', '$.name') FROM damaged WHERE what = 'cut';
+SELECT shorn_extract(p, 'person', '$.tags') FROM damaged WHERE what = 'cut';
+-- A non-canonical varint returned: age 36 in two bytes (A4 00).
+INSERT INTO damaged VALUES ('age', x'02A4000F616461406578616D706C652E6F726703416461000000000000244000');
+SELECT shorn_extract(p, 'person', '$.name'), shorn_error(p, 'person') FROM damaged WHERE what = 'age';
+SELECT shorn_extract(p, 'person', '$.age') FROM damaged WHERE what = 'age';
+-- Bytes after the value are outside every path, '$' included; shorn_decode refuses them.
+INSERT INTO damaged VALUES ('trailing', x'02240F616461406578616D706C652E6F72670341646100000000000024400000');
+SELECT shorn_extract(p, 'person', '$.name'), shorn_extract(p, 'person', '$'), shorn_valid(p, 'person'), shorn_error(p, 'person')
+  FROM damaged WHERE what = 'trailing';
+-- A CHECK constraint keeps a column valid, and every path then answers as over shorn_decode.
+CREATE TABLE checked(p BLOB CHECK (shorn_valid(p, 'person')));
+INSERT INTO checked SELECT payload FROM people;
+INSERT INTO checked SELECT p FROM damaged WHERE what = 'email';
+SELECT count(*) FROM checked;
 
 .print -- fingerprinted payloads: fp_bytes (an INTEGER) right after the schema
 CREATE TABLE stamped AS SELECT id, shorn_encode(shorn_decode(payload, 'person'), 'person', 3) AS payload FROM people;

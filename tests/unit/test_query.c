@@ -321,11 +321,240 @@ static void test_many_definitions(void) {
   shorn_buffer_free(&json);
 }
 
+/* ---- reading what a path needs --------------------------------------------- */
+
+/* The bytes `hex` spells, in a buffer of their own (free it). */
+static uint8_t *from_hex(const char *hex, size_t *n) {
+  *n = strlen(hex) / 2;
+  uint8_t *bytes = malloc(*n + 1);
+  for (size_t i = 0; i < *n; i++) {
+    unsigned v;
+    sscanf(hex + 2 * i, "%2x", &v);
+    bytes[i] = (uint8_t)v;
+  }
+  return bytes;
+}
+
+/* What `path` names in the payload `hex`, behind `width` fingerprint bytes:
+ * its JSON text, "missing", or the error as shorn_error_format writes it. */
+static char *lazy_answer(const shorn_schema *schema, const char *hex, int width, const char *path_text) {
+  size_t n;
+  uint8_t *payload = from_hex(hex, &n);
+  shorn_buffer out = {0};
+  shorn_error e;
+  query q;
+  query_node node = {NULL, NULL};
+  query_path *path = parse(path_text);
+  shorn_code rc = query_open(&q, schema, payload, n, width, &e);
+  if (!rc && !(rc = query_find(&q, path, &node)))
+    rc = node.shape ? query_json(&q, &node, &out) : (buffer_append(&out, "missing", 7), SHORN_OK);
+  query_close(&q);
+  if (rc) {
+    char text[SHORN_MESSAGE_MAX + 32];
+    out.length = 0;
+    buffer_append(&out, "error: ", 7);
+    buffer_append(&out, text, shorn_error_format(&e, text, sizeof text));
+  }
+  buffer_byte(&out, 0);
+  query_path_free(path);
+  free(payload);
+  return (char *)out.data;
+}
+
+static void check_lazy(const shorn_schema *schema, const char *hex, const char *path, const char *want) {
+  char *got = lazy_answer(schema, hex, 0, path);
+  CHECK_STR(got, want);
+  free(got);
+}
+
+/* What shorn_decode says of the payload: its JSON, or its error. */
+static void check_decoded(const shorn_schema *schema, const char *hex, const char *want) {
+  size_t n;
+  uint8_t *payload = from_hex(hex, &n);
+  shorn_buffer out = {0};
+  shorn_error e;
+  char text[SHORN_MESSAGE_MAX + 32] = "error: ";
+  if (shorn_decode(schema, payload, n, 0, &out, &e) == SHORN_OK) {
+    buffer_byte(&out, 0);
+    CHECK_STR((const char *)out.data, want);
+  } else {
+    shorn_error_format(&e, text + 7, sizeof text - 7);
+    CHECK_STR(text, want);
+  }
+  shorn_buffer_free(&out);
+  free(payload);
+}
+
+static shorn_schema *compiled(const char *text) {
+  shorn_schema *schema = NULL;
+  shorn_error e;
+  CHECK(shorn_schema_compile(text, strlen(text), NULL, &schema, &e) == SHORN_OK);
+  return schema;
+}
+
+/* A record of a string, an integer, strings, a nullable string and a
+ * dynamic value, in that order on the wire:
+ *   01 78        a: "x"
+ *   05           b: 5
+ *   02 0170 0171 c: ["p", "q"]
+ *   01 016e      n: "n"
+ *   02           d: true */
+#define RECORD_SCHEMA \
+  "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"integer\",\"minimum\":0}," \
+  "\"c\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"d\":{}," \
+  "\"n\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"required\":[\"a\",\"b\",\"c\",\"d\",\"n\"]," \
+  "\"additionalProperties\":false}"
+
+/* Off the path, a payload may be wrong in any way but one that would take
+ * the walk outside it: the path answers, where shorn_decode refuses. */
+static void test_lazy_answers(void) {
+  shorn_schema *s = compiled(RECORD_SCHEMA);
+  if (!s) return;
+  check_decoded(s, "0178" "05" "0201700171" "02" "01016e", "{\"a\":\"x\",\"b\":5,\"c\":[\"p\",\"q\"],\"d\":true,\"n\":\"n\"}");
+  check_lazy(s, "0178" "05" "0201700171" "02" "01016e", "$.n", "\"n\"");
+  /* Invalid UTF-8 in a string passed over. */
+  const char *bad_a = "02c328" "05" "0201700171" "02" "01016e";
+  check_decoded(s, bad_a, "error: Invalid UTF-8 at byte 1");
+  check_lazy(s, bad_a, "$.b", "5");
+  check_lazy(s, bad_a, "$.c[1]", "\"q\"");
+  check_lazy(s, bad_a, "$.n", "\"n\"");
+  check_lazy(s, bad_a, "$.a", "error: Invalid UTF-8 at byte 1");
+  check_lazy(s, bad_a, "$", "error: Invalid UTF-8 at byte 1");
+  /* A non-canonical varint passed over. */
+  const char *long_b = "0178" "8500" "0201700171" "02" "01016e";
+  check_decoded(s, long_b, "error: Non-canonical variable-length integer at byte 4");
+  check_lazy(s, long_b, "$.c[0]", "\"p\"");
+  check_lazy(s, long_b, "$.b", "error: Non-canonical variable-length integer at byte 4");
+  /* An element passed over, invalid; the one named, fine. */
+  const char *bad_c0 = "0178" "05" "0201ff0171" "02" "01016e";
+  check_decoded(s, bad_c0, "error: Invalid UTF-8 at byte 5");
+  check_lazy(s, bad_c0, "$.c[1]", "\"q\"");
+  check_lazy(s, bad_c0, "$.c[#-1]", "\"q\"");
+  check_lazy(s, bad_c0, "$.c[0]", "error: Invalid UTF-8 at byte 5");
+  check_lazy(s, bad_c0, "$.c", "error: Invalid UTF-8 at byte 5");
+  /* Bytes after the value are outside every path. */
+  const char *trailing = "0178" "05" "0201700171" "02" "01016e" "ff";
+  check_decoded(s, trailing, "error: Unexpected trailing data at byte 12");
+  check_lazy(s, trailing, "$.b", "5");
+  check_lazy(s, trailing, "$", "{\"a\":\"x\",\"b\":5,\"c\":[\"p\",\"q\"],\"d\":true,\"n\":\"n\"}");
+  /* A dynamic object passed over, or searched, with its keys out of order;
+   * read whole, refused. */
+  const char *unordered = "0178" "05" "00" "07020162030201610304" "00";
+  check_decoded(s, unordered, "error: Record keys are out of canonical order at byte 12");
+  check_lazy(s, unordered, "$.n", "null");
+  check_lazy(s, unordered, "$.d.a", "2");
+  check_lazy(s, unordered, "$.d", "error: Record keys are out of canonical order at byte 12");
+  shorn_schema_free(s);
+
+  /* A Set's repeated element, or a Map's repeated key, is seen only when
+   * the Set or Map is read whole. */
+  s = compiled("{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},"
+               "\"uniqueItems\":true,\"x-shorn\":\"set\"},\"z\":{\"type\":\"string\"}},\"required\":[\"s\",\"z\"],"
+               "\"additionalProperties\":false}");
+  if (!s) return;
+  const char *repeated = "02016101610179";
+  check_decoded(s, repeated, "error: Set element repeats an earlier element at byte 3");
+  check_lazy(s, repeated, "$.z", "\"y\"");
+  check_lazy(s, repeated, "$.s[1]", "\"a\"");
+  check_lazy(s, repeated, "$.s", "error: Set element repeats an earlier element at byte 3");
+  shorn_schema_free(s);
+}
+
+/* Integers are passed over eight bytes at a time: each element is found
+ * whatever the lengths of those before it, and so is what follows. */
+static void test_passing_integers(void) {
+  shorn_schema *s = compiled("{\"type\":\"object\",\"properties\":{\"v\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}},"
+                             "\"z\":{\"type\":\"string\"}},\"required\":[\"v\",\"z\"],\"additionalProperties\":false}");
+  if (!s) return;
+  shorn_buffer json = {0};
+  long long values[40];
+  put(&json, "{\"v\":[");
+  for (int i = 0; i < 40; i++) {
+    long long scale[] = {1, 300, 70000, 40000000000LL};
+    values[i] = (i % 3 ? 1 : -1) * i * scale[i % 4];
+    char number[32];
+    buffer_append(&json, number, (size_t)snprintf(number, sizeof number, "%s%lld", i ? "," : "", values[i]));
+  }
+  put(&json, "],\"z\":\"end\"}");
+  buffer_byte(&json, 0);
+  for (int i = 0; i < 40; i++) {
+    char path[16], want[32];
+    snprintf(path, sizeof path, "$.v[%d]", i);
+    snprintf(want, sizeof want, "%lld", values[i]);
+    check_node(s, (const char *)json.data, path, want);
+  }
+  check_node(s, (const char *)json.data, "$.z", "\"end\"");
+  shorn_buffer_free(&json);
+  shorn_schema_free(s);
+}
+
+/* On the path, every header is read as the decoder reads it, and what is
+ * passed over must fit: a fault there is the decoder's error. */
+static void test_lazy_refusals(void) {
+  shorn_schema *s = compiled(RECORD_SCHEMA);
+  if (!s) return;
+  /* A string cut short, named or passed over. */
+  check_lazy(s, "0578", "$.a", "error: Unexpected end of input at byte 1");
+  check_lazy(s, "0578", "$.b", "error: Unexpected end of input at byte 1");
+  /* The string returned is not UTF-8 (a lone continuation byte). */
+  check_lazy(s, "0178" "05" "0201700171" "02" "010180", "$.n", "error: Invalid UTF-8 at byte 11");
+  /* A count larger than the bytes left, or than the limit: on the path,
+   * and passed over. */
+  check_lazy(s, "0178" "05" "c801017002", "$.c[0]", "error: Array length 200 exceeds the remaining input at byte 5");
+  check_lazy(s, "0178" "05" "c801017002", "$.d", "error: Array length 200 exceeds the remaining input at byte 5");
+  check_lazy(s, "0178" "05" "80897a", "$.c[0]", "error: Array length 2000000 exceeds the limit of 1000000 at byte 6");
+  /* A nullable's marker and a dynamic tag on the path. */
+  check_lazy(s, "0178" "05" "00" "02" "02", "$.n", "error: Invalid nullable marker at byte 5");
+  check_lazy(s, "0178" "05" "00" "09" "00", "$.d.x", "error: Unknown dynamic tag 9 at byte 4");
+  check_lazy(s, "0178" "05" "00", "$.d[0]", "error: Unexpected end of input at byte 4");
+  /* Nothing named, nothing read past the step that found nothing. */
+  check_lazy(s, "0178" "05" "00" "02", "$.d.x", "missing");
+  /* The envelope is checked: a wrong fingerprint, whatever the path. */
+  char *got = lazy_answer(s, "0000" "0178", 2, "$.zzz");
+  CHECK(strncmp(got, "error: Payload was written by a different schema (expected fingerprint ", 71) == 0);
+  free(got);
+  shorn_schema_free(s);
+
+  /* Passed over, nesting past the decoder's limits is its error, not a
+   * deeper walk: dynamic arrays 10000 deep, and a recursive value 600 deep. */
+  s = compiled("{\"type\":\"object\",\"properties\":{\"a\":{},\"b\":{}},\"required\":[\"a\",\"b\"],"
+               "\"additionalProperties\":false}");
+  if (s) {
+    shorn_buffer deep = {0};
+    for (int i = 0; i < 10000; i++) buffer_append(&deep, "0601", 4);
+    buffer_append(&deep, "0000", 5); /* the NUL too */
+    check_lazy(s, (const char *)deep.data, "$.b", "error: Dynamic value nests deeper than 64 at byte 129");
+    shorn_buffer_free(&deep);
+    shorn_schema_free(s);
+  }
+  s = compiled("{\"type\":\"object\",\"properties\":{\"next\":{\"$ref\":\"#\"},\"value\":{}},\"required\":[\"value\"]}");
+  if (s) {
+    shorn_buffer deep = {0};
+    for (int i = 0; i < 600; i++) buffer_append(&deep, "01", 2);
+    for (int i = 0; i < 601; i++) buffer_append(&deep, "00", 2);
+    buffer_byte(&deep, 0);
+    check_lazy(s, (const char *)deep.data, "$.value", "error: Recursive value nests deeper than 256 at byte 257");
+    shorn_buffer_free(&deep);
+    shorn_schema_free(s);
+  }
+  /* A reference to itself that reads no byte: the decoder's error, not a
+   * path followed for ever. */
+  s = compiled("{\"$ref\":\"#\"}");
+  if (s) {
+    check_lazy(s, "", "$.a", "error: Recursive value nests deeper than 256 at byte 0");
+    check_lazy(s, "", "$[0]", "error: Recursive value nests deeper than 256 at byte 0");
+    shorn_schema_free(s);
+  }
+}
+
 int main(void) {
   test_paths();
   test_scalars();
   test_unescape();
   test_rows();
   test_many_definitions();
+  test_lazy_answers();
+  test_passing_integers();
+  test_lazy_refusals();
   return check_report("query");
 }

@@ -1,24 +1,30 @@
 """What Zod, Valibot and ArkType emit, through the extension; then the guide.
 
-    check.py EXTENSION CASES.jsonl docs/validators.md tests/validators/schemas.mjs
+    check.py EXTENSION CASES.jsonl docs/validators.md tests/validators/schemas.mjs README.md
 
 CASES.jsonl is what schemas.mjs prints: per library and case, the JSON Schema
 the library's converter emitted (or the error it threw), what the case
 expects of it, and the validator's verdict on each sample.  Each schema must
 compile to its signature, each accepted value encode and decode back to the
 validator's output (as shorn_decode writes it: keys in UTF-16 order,
-JavaScript's numbers), and each refusal be the error expected.  Then every
-example of the guide: its SQL gives the results written under it (the
-```text block after it), every JSON quoted in that SQL is a schema or a
-value of the cases, and its code (JavaScript blocks, and the libraries'
-columns of its tables) is found in schemas.mjs.  Then the differential
-cases: each validator's verdict on each generated value must be
-shorn_check's, but where a sample is marked a documented difference.
+JavaScript's numbers), and each refusal be the error expected.  Then the
+guide: every JSON quoted in its SQL is a schema or a value of the cases,
+and its code (JavaScript blocks, and the libraries' columns of its tables)
+is found in schemas.mjs; tests/docs/examples.py runs the SQL itself.  Then
+the differential cases: each validator's verdict on each generated value
+must be shorn_check's, but where a sample is marked a documented
+difference.  Last, the README's Zod example runs, and prints the schema its
+SQL registers.
 """
 import json
+import os
 import re
 import sqlite3
+import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs"))
+import examples  # noqa: E402  tests/docs/examples.py, which also runs the guide's SQL
 
 
 def connect(extension):
@@ -125,39 +131,13 @@ def check_case(db, checks, case):
             checks.expect(what, got, s["expect"])
 
 
-def sql_examples(doc):
-    """(statement, expected) pairs: each ```sql block is followed by a ```text
-    block with one line per statement, its result as the sqlite3 shell
-    prints it, or "error: " and the error's message."""
-    blocks = re.findall(r"```sql\n(.*?)```\s*```text\n(.*?)```", doc, re.S)
-    checks_count = len(re.findall(r"```sql\n", doc))
-    if checks_count != len(blocks):
-        yield "a ```sql block without its ```text block", str(checks_count - len(blocks))
-    for sql, text in blocks:
-        statements, current = [], []
-        for line in sql.splitlines():
-            current.append(line)
-            if line.rstrip().endswith(";"):
-                statements.append(" ".join(current))
-                current = []
-        results = text.splitlines()
-        if len(results) != len(statements) or current:
-            yield " ".join(statements), f"{len(results)} results for {len(statements)} statements"
-            continue
-        yield from zip(statements, results)
-
-
 def check_doc(db, checks, cases, doc, script):
     known = set()
     for case in cases:
         if "schema" in case:
             known.add(dump(without_dialect(json.loads(case["schema"]))))
         known.update(dump(json.loads(s["json"])) for s in case.get("samples", []))
-    for statement, expected in sql_examples(doc):
-        if statement.startswith("a ```sql block"):
-            checks.expect(f"docs: {statement}", expected, "0")
-            continue
-        checks.expect(f"docs: {statement}", query(db, statement), expected)
+    for _, statement, _ in examples.sql_examples(doc):
         for blob, literal in re.findall(r"([xX]?)'((?:[^']|'')*)'", statement):
             if blob:
                 continue
@@ -189,8 +169,20 @@ def table_code(doc):
             yield from re.findall(r"`([^`]+)`", cells[i])
 
 
+def check_readme(checks, readme):
+    """The README's Zod block, run with the zod this folder installs."""
+    block = next(code for code in re.findall(r"```js\n(.*?)```", readme, re.S) if 'from "zod"' in code)
+    done = subprocess.run(["node", "--input-type=module"], input=block, capture_output=True, text=True,
+                          cwd=os.path.dirname(os.path.abspath(__file__)))
+    printed = done.stdout.strip()
+    checks.expect("README: the Zod example runs", done.stderr, "")
+    registered = [s for _, s, _ in examples.sql_examples(readme) if "INSERT INTO shorn_schemas" in s]
+    checks.expect("README: the Zod example prints the schema the README registers",
+                  bool(printed) and any(f"'{printed}'" in s for s in registered), True)
+
+
 def main():
-    extension, cases_path, doc_path, script_path = sys.argv[1:]
+    extension, cases_path, doc_path, script_path, readme_path = sys.argv[1:]
     db = connect(extension)
     checks = Checks()
     with open(cases_path, encoding="utf-8") as f:
@@ -204,6 +196,8 @@ def main():
     with open(doc_path, encoding="utf-8") as f, open(script_path, encoding="utf-8") as g:
         check_doc(db, checks, cases, f.read(), g.read())
     print(differential.summary())
+    with open(readme_path, encoding="utf-8") as f:
+        check_readme(checks, f.read())
     print(f"validators: {checks.passed} passed, {checks.failed} failed")
     sys.exit(1 if checks.failed else 0)
 
