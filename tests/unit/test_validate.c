@@ -427,6 +427,65 @@ static void check_matching_edges(void) {
   pattern_engine_free(engine);
 }
 
+/* A pattern that is one class of ASCII members over the whole string is
+ * matched by a table, without PCRE2 (the matcher is left untouched):
+ * its every answer must be PCRE2's for the same pattern written with a
+ * group, which PCRE2 answers.  Patterns near that form go to PCRE2. */
+static void check_class_runs(void) {
+  static const char *const runs[][2] = {
+      {"[a-z]", "+"},     {"[a-z0-9.-]", "+"}, {"[-a]", "*"},     {"[a-]", "?"},         {"[\\d]", "{2,4}"},
+      {"[\\w.]", "{3}"}, {"[\\]\\\\]", "{1,}"}, {"[ -~]", "*"}, {"[A-Z_]", ""},       {"[\\-x]", "{0,2}"},
+      {"[a-c]", "{0}"},   {"[0-9a-f\\/]", "{2,}"}, {"[[]", "+"},  {"[\\.\\+]", "{1,3}"},
+  };
+  static const char *const pieces[] = {"a", "b", "c", "x", "z", "A", "Z", "_", "0", "9", ".", "-", "+", "/", "[", "]",
+                                       "\\", " ", "~", "\x7f", "\t", "\xc3\xa9", "\xf0\x9f\x98\x80"};
+  pattern_engine *engine = pattern_engine_new(NULL);
+  CHECK(engine != NULL);
+  uint64_t seed = 0x9e3779b97f4a7c15u;
+  for (size_t i = 0; i < COUNT_OF(runs); i++) {
+    char fast[64], grouped[64], why[128];
+    snprintf(fast, sizeof fast, "^%s%s$", runs[i][0], runs[i][1]);
+    snprintf(grouped, sizeof grouped, "^(?:%s)%s$", runs[i][0], runs[i][1]);
+    const pattern *a, *b;
+    CHECK(pattern_compile(engine, fast, strlen(fast), &a, why, sizeof why) == SHORN_OK);
+    CHECK(pattern_compile(engine, grouped, strlen(grouped), &b, why, sizeof why) == SHORN_OK);
+    for (int k = 0; k < 400; k++) {
+      char text[96];
+      size_t n = 0;
+      seed = seed * 6364136223846793005u + 1442695040888963407u;
+      for (int parts = (int)(seed >> 60); parts > 0; parts--) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        const char *piece = pieces[(seed >> 33) % COUNT_OF(pieces)];
+        memcpy(text + n, piece, strlen(piece));
+        n += strlen(piece);
+      }
+      pattern_matcher by_table = {0}, by_pcre2 = {0};
+      pattern_result want = pattern_test(&by_pcre2, b, text, n, false);
+      pattern_result got = pattern_test(&by_table, a, text, n, false);
+      CHECK(got == want);
+      if (got != want) fprintf(stderr, "  /%s/ on \"%.*s\": %d, PCRE2 %d\n", fast, (int)n, text, got, want);
+      CHECK(by_table.engine == NULL && by_pcre2.engine != NULL);
+      pattern_matcher_release(&by_table);
+      pattern_matcher_release(&by_pcre2);
+    }
+  }
+  static const pattern_case near[] = {
+      {"^[^a]+$", S("\xc3\xa9"), 1}, {"^[a-z]+?$", S("ab"), 1},     {"^[\\s]+$", S("\xc2\xa0"), 1},
+      {"^[\\b]$", S("\b"), 1},       {"^[\xc3\xa9]+$", S("\xc3\xa9"), 1}, {"^[a-z]+$|x", S("x"), 1},
+      {"^[\\D]$", S("\xc3\xa9"), 1}, {"^[a-z]{2}", S("abc"), 1},      {"[a-z]+$", S("1a"), 1},
+  };
+  for (size_t i = 0; i < COUNT_OF(near); i++) {
+    const pattern *p;
+    char why[128];
+    pattern_matcher m = {0};
+    CHECK(pattern_compile(engine, near[i].pattern, strlen(near[i].pattern), &p, why, sizeof why) == SHORN_OK);
+    CHECK(pattern_test(&m, p, near[i].text, near[i].length, false) == PATTERN_MATCH);
+    CHECK(m.engine != NULL);
+    pattern_matcher_release(&m);
+  }
+  pattern_engine_free(engine);
+}
+
 /* shorn_encode_unchecked checks the structure alone; the fingerprint and
  * the bytes do not depend on the keywords; out NULL keeps nothing. */
 static void check_unchecked(void) {
@@ -474,6 +533,7 @@ int main(void) {
   CHECK(strncmp(verdict(deep, "\"x\""), "schema: allOf and propertyNames nest deeper than 64 levels at #/", 64) == 0);
   check_patterns();
   check_matching_edges();
+  check_class_runs();
   check_unchecked();
   return check_report("validate");
 }
