@@ -22,6 +22,9 @@
 #               tested (part of make test)
 #   make cluster-test  shorn in a dqlite cluster through two failovers, and
 #               in sqld with replicas (part of make test)
+#   make check-soak  threads and processes on one WAL database, every value
+#               read compared with what was written; ASan and TSan builds
+#               (part of make test)
 
 CC      ?= cc
 CXX     ?= c++
@@ -65,7 +68,7 @@ FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
 .PHONY: all deps check check-loadable check-current check-builds check-limits check-validators test demo bench \
   amalgamation install \
-  check-install fuzz clean node-package python-package check-bindings cluster-test
+  check-install fuzz clean node-package python-package check-bindings cluster-test check-soak
 all: $(EXTENSION) $(BUILD)/shorn
 
 deps:
@@ -237,7 +240,7 @@ SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 test: deps
-	$(MAKE) check check-loadable check-current check-builds check-validators check-limits cluster-test
+	$(MAKE) check check-loadable check-current check-builds check-validators check-limits cluster-test check-soak
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
@@ -264,6 +267,8 @@ SQLITE_CURRENT := build/sqlite-current
 SQLITE_CURRENT_INC := $(SQLITE_CURRENT)
 SQLITE_CURRENT_LIB := $(SQLITE_CURRENT)/libsqlite3.a
 SQLITE_CURRENT_LIBS := -lpthread -ldl -lm
+SQLITE_CURRENT_DEFINES = $$(sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi) \
+  -DSQLITE_ENABLE_LOAD_EXTENSION
 
 build/better-sqlite3-$(BETTER_SQLITE3).tgz:
 	@mkdir -p build
@@ -279,8 +284,7 @@ $(SQLITE_CURRENT)/sqlite3.c: build/better-sqlite3-$(BETTER_SQLITE3).tgz
 $(SQLITE_CURRENT)/sqlite3.h $(SQLITE_CURRENT)/defines.gypi: $(SQLITE_CURRENT)/sqlite3.c
 
 $(SQLITE_CURRENT_LIB): $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/defines.gypi
-	$(CC) -O3 -DNDEBUG -w $$(sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi) \
-	  -DSQLITE_ENABLE_LOAD_EXTENSION -c $< -o $(SQLITE_CURRENT)/sqlite3.o
+	$(CC) -O3 -DNDEBUG -w $(SQLITE_CURRENT_DEFINES) -c $< -o $(SQLITE_CURRENT)/sqlite3.o
 	@rm -f $@
 	ar rcs $@ $(SQLITE_CURRENT)/sqlite3.o
 
@@ -334,6 +338,43 @@ check-current: all $(SQLITE_CURRENT_SHELL)
 	$(ON_SQLITE_CURRENT) $(PYTHON) tests/docs/examples.py $(abspath $(BUILD)/shorn) $(BUILD)/shorn README.md docs/*.md
 	$(ON_SQLITE_CURRENT) SHORN_EXTENSION=$(abspath $(BUILD)/shorn) $(PYTHON) -m unittest discover -s tests/python \
 	  -t tests/python
+
+# ---- under load ------------------------------------------------------------
+# tests/load/soak.c: eight threads, a connection each, in two processes on
+# one WAL database, every value read compared with what was written, then
+# PRAGMA integrity_check (docs/security.md, "Under load").  Debian's SQLite
+# (built serialized) loading build/shorn.so, run serialized and
+# multi-thread; the amalgamation linked in with ASan, UBSan and LSan; and
+# better-sqlite3's SQLite (built multi-thread), the amalgamation and the
+# program all under ThreadSanitizer, run in both modes.  That SQLite is
+# compiled -O0, for a quicker compile, and shorn -O1 as the other
+# sanitizer builds.  tests/load/tsan.supp lists races SQLite declares
+# benign.
+SOAK_SECONDS ?= 3
+SOAK_TSAN_SECONDS ?= 20
+TSAN := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+SOAK := --db $(BUILD)/soak.db --seconds
+
+$(BUILD)/soak: tests/load/soak.c
+	$(CC) $(CFLAGS) $(WARN) $< -lsqlite3 -lpthread -o $@
+
+$(BUILD)/soak-asan: tests/load/soak.c $(AMALGAMATION)/shorn.c
+	$(CC) $(SANITIZE) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) $^ -lsqlite3 -lpthread $(LIBS) -o $@
+
+$(SQLITE_CURRENT)/sqlite3-tsan.o: $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/defines.gypi
+	$(CC) -O0 -g -fsanitize=thread -DNDEBUG -w $(SQLITE_CURRENT_DEFINES) -c $< -o $@
+
+$(BUILD)/soak-tsan: tests/load/soak.c $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3-tsan.o
+	$(CC) $(TSAN) $(WARN) -DSQLITE_CORE -I$(SQLITE_CURRENT_INC) -I$(AMALGAMATION) $^ $(SQLITE_CURRENT_LIBS) \
+	  $(LIBS) -o $@
+
+check-soak: $(EXTENSION) $(BUILD)/soak $(BUILD)/soak-asan $(BUILD)/soak-tsan
+	./$(BUILD)/soak $(SOAK) $(SOAK_SECONDS) --extension $(abspath $(BUILD)/shorn)
+	./$(BUILD)/soak $(SOAK) $(SOAK_SECONDS) --extension $(abspath $(BUILD)/shorn) --mode multi-thread
+	./$(BUILD)/soak-asan $(SOAK) $(SOAK_SECONDS)
+	TSAN_OPTIONS=suppressions=$(abspath tests/load/tsan.supp) ./$(BUILD)/soak-tsan $(SOAK) $(SOAK_TSAN_SECONDS)
+	TSAN_OPTIONS=suppressions=$(abspath tests/load/tsan.supp) ./$(BUILD)/soak-tsan $(SOAK) $(SOAK_SECONDS) \
+	  --mode serialized
 
 # ---- the benchmark ---------------------------------------------------------
 # shorn against SQLite's JSON functions, timed in one process over the same
