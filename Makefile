@@ -344,12 +344,12 @@ check-current: all $(SQLITE_CURRENT_SHELL)
 # one WAL database, every value read compared with what was written, then
 # PRAGMA integrity_check (docs/security.md, "Under load").  Debian's SQLite
 # (built serialized) loading build/shorn.so, run serialized and
-# multi-thread; the amalgamation linked in with ASan, UBSan and LSan; and
-# better-sqlite3's SQLite (built multi-thread), the amalgamation and the
-# program all under ThreadSanitizer, run in both modes.  That SQLite is
-# compiled -O0, for a quicker compile, and shorn -O1 as the other
-# sanitizer builds.  tests/load/tsan.supp lists races SQLite declares
-# benign.
+# multi-thread; the same program over check-current's SQLite 3.53.2 (built
+# multi-thread); the amalgamation linked in with ASan, UBSan and LSan; and
+# better-sqlite3's SQLite, the amalgamation and the program all under
+# ThreadSanitizer, run in both modes.  That SQLite is compiled -O0, for a
+# quicker compile, and shorn -O1 as the other sanitizer builds.
+# tests/load/tsan.supp lists races SQLite declares benign.
 SOAK_SECONDS ?= 3
 SOAK_TSAN_SECONDS ?= 20
 TSAN := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
@@ -368,9 +368,10 @@ $(BUILD)/soak-tsan: tests/load/soak.c $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/
 	$(CC) $(TSAN) $(WARN) -DSQLITE_CORE -I$(SQLITE_CURRENT_INC) -I$(AMALGAMATION) $^ $(SQLITE_CURRENT_LIBS) \
 	  $(LIBS) -o $@
 
-check-soak: $(EXTENSION) $(BUILD)/soak $(BUILD)/soak-asan $(BUILD)/soak-tsan
+check-soak: $(EXTENSION) $(BUILD)/soak $(SQLITE_CURRENT_SO) $(BUILD)/soak-asan $(BUILD)/soak-tsan
 	./$(BUILD)/soak $(SOAK) $(SOAK_SECONDS) --extension $(abspath $(BUILD)/shorn)
 	./$(BUILD)/soak $(SOAK) $(SOAK_SECONDS) --extension $(abspath $(BUILD)/shorn) --mode multi-thread
+	$(ON_SQLITE_CURRENT) ./$(BUILD)/soak $(SOAK) $(SOAK_SECONDS) --extension $(abspath $(BUILD)/shorn)
 	./$(BUILD)/soak-asan $(SOAK) $(SOAK_SECONDS)
 	TSAN_OPTIONS=suppressions=$(abspath tests/load/tsan.supp) ./$(BUILD)/soak-tsan $(SOAK) $(SOAK_TSAN_SECONDS)
 	TSAN_OPTIONS=suppressions=$(abspath tests/load/tsan.supp) ./$(BUILD)/soak-tsan $(SOAK) $(SOAK_SECONDS) \

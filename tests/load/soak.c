@@ -17,7 +17,8 @@
  * Built with -DSQLITE_CORE, the extension is linked in (the amalgamation)
  * and registered with sqlite3_auto_extension; otherwise --extension names
  * the loadable extension each connection loads.  The first process starts
- * the others as this same program with --child K.
+ * the others as this same program with --child K.  With
+ * SHORN_SQLITE_VERSION set, SQLite must be that version.
  */
 /* posix_spawn, clock_gettime, nanosleep: beyond C11. */
 #define _POSIX_C_SOURCE 200809L
@@ -896,6 +897,13 @@ int main(int argc, char **argv) {
       (mode && strcmp(mode, "serialized") != 0 && strcmp(mode, "multi-thread") != 0))
     return usage(argv[0]);
 
+  /* A run meant for one SQLite, through LD_LIBRARY_PATH, must not pass on
+   * another. */
+  const char *wanted = getenv("SHORN_SQLITE_VERSION");
+  if (wanted && strcmp(wanted, sqlite3_libversion()) != 0) {
+    fprintf(stderr, "soak: SHORN_SQLITE_VERSION is %s, but this is SQLite %s\n", wanted, sqlite3_libversion());
+    return 1;
+  }
   /* Before SQLite initializes: a library built for either mode runs in
    * either. */
   if (mode && sqlite3_config(strcmp(mode, "serialized") == 0 ? SQLITE_CONFIG_SERIALIZED
