@@ -354,6 +354,9 @@ SOAK_SECONDS ?= 3
 SOAK_TSAN_SECONDS ?= 20
 TSAN := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 SOAK := --db $(BUILD)/soak.db --seconds
+# gcc 12's TSan cannot lay out its shadow memory where the kernel randomizes
+# mappings more widely (vm.mmap_rnd_bits 32); without ASLR it always can.
+TSAN_RUN := TSAN_OPTIONS=suppressions=$(abspath tests/load/tsan.supp) setarch $(shell uname -m) -R
 
 $(BUILD)/soak: tests/load/soak.c
 	$(CC) $(CFLAGS) $(WARN) $< -lsqlite3 -lpthread -o $@
@@ -373,9 +376,8 @@ check-soak: $(EXTENSION) $(BUILD)/soak $(SQLITE_CURRENT_SO) $(BUILD)/soak-asan $
 	./$(BUILD)/soak $(SOAK) $(SOAK_SECONDS) --extension $(abspath $(BUILD)/shorn) --mode multi-thread
 	$(ON_SQLITE_CURRENT) ./$(BUILD)/soak $(SOAK) $(SOAK_SECONDS) --extension $(abspath $(BUILD)/shorn)
 	./$(BUILD)/soak-asan $(SOAK) $(SOAK_SECONDS)
-	TSAN_OPTIONS=suppressions=$(abspath tests/load/tsan.supp) ./$(BUILD)/soak-tsan $(SOAK) $(SOAK_TSAN_SECONDS)
-	TSAN_OPTIONS=suppressions=$(abspath tests/load/tsan.supp) ./$(BUILD)/soak-tsan $(SOAK) $(SOAK_SECONDS) \
-	  --mode serialized
+	$(TSAN_RUN) ./$(BUILD)/soak-tsan $(SOAK) $(SOAK_TSAN_SECONDS)
+	$(TSAN_RUN) ./$(BUILD)/soak-tsan $(SOAK) $(SOAK_SECONDS) --mode serialized
 
 # ---- the benchmark ---------------------------------------------------------
 # shorn against SQLite's JSON functions, timed in one process over the same
