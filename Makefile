@@ -59,8 +59,8 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable check-builds check-limits check-validators test demo bench amalgamation install \
-  check-install fuzz clean node-package python-package check-bindings cluster-test
+.PHONY: all deps check check-loadable check-builds check-limits check-killed check-validators test demo bench amalgamation \
+  install check-install fuzz clean node-package python-package check-bindings cluster-test
 all: $(EXTENSION) $(BUILD)/shorn
 
 deps:
@@ -190,6 +190,22 @@ LIMITS_BIGINT_BYTES ?= 8388608
 check-limits: $(BUILD)/limits
 	./$(BUILD)/limits --bigint-bytes $(LIMITS_BIGINT_BYTES)
 
+# A writer killed with SIGKILL at random points while it inserts payloads
+# and changes the registry, KILLS times, over a WAL and a rollback-journal
+# database in turn; after each kill the database must pass integrity_check,
+# hold every transaction reported committed, decode every row to what was
+# written, and keep the registry consistent (tests/load/killed.c,
+# docs/security.md).  KILLED_SEED=S repeats the schedule a failure printed.
+# The program links SQLite alone and loads the extension, as users do.
+KILLS ?= 200
+$(BUILD)/killed: tests/load/killed.c
+	$(CC) $(CFLAGS) $(WARN) $< -lsqlite3 -o $@
+
+check-killed: $(EXTENSION) $(BUILD)/killed
+	@mkdir -p $(BUILD)/killed-db
+	./$(BUILD)/killed --extension $(abspath $(BUILD)/shorn) --dir $(BUILD)/killed-db --kills $(KILLS) \
+	  $(if $(KILLED_SEED),--seed $(KILLED_SEED))
+
 # Schemas written with Zod, Valibot and ArkType (npm, versions locked in
 # tests/validators), emitted as JSON Schema by each library, through the
 # extension; then docs/validators.md's examples, and the README's Zod
@@ -232,7 +248,7 @@ SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 test: deps
-	$(MAKE) check check-loadable check-builds check-validators check-limits cluster-test
+	$(MAKE) check check-loadable check-builds check-validators check-limits check-killed cluster-test
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
