@@ -13,9 +13,12 @@
  * index on shorn_extract, and registry operations (register, rename,
  * revise the text, delete, and refused ones, some inside savepoints rolled
  * back), each mirrored in an ordinary table, model, in the same
- * transaction.  After each COMMIT it reports the transaction's number on a
- * pipe.  The driver sends SIGKILL after a random delay, then opens the
- * database and checks:
+ * transaction.  It checks as it goes that what must be refused is, and
+ * that the names a rolled-back savepoint made resolve no more; anything
+ * unexpected ends it, and a writer that ends by anything but SIGKILL fails
+ * the run.  After each COMMIT it reports the transaction's number on a
+ * pipe.  The driver sends SIGKILL after a random delay (microseconds to
+ * tens of milliseconds), then opens the database and checks:
  *   - PRAGMA integrity_check is ok (it compares the index on shorn_extract
  *     with its table too);
  *   - no committed transaction is lost: the database holds the last one
@@ -67,8 +70,9 @@
 /* What the writer reports on its pipe. */
 enum { REPORT_OPENED, REPORT_BEGIN, REPORT_COMMIT };
 
+/* All of one type, so that no padding goes down the pipe unset. */
 typedef struct report {
-  int kind;
+  int64_t kind;
   int64_t txn; /* REPORT_COMMIT: the transaction's number, and meta's row after it */
   int64_t lo, hi, ops;
 } report;
@@ -196,9 +200,9 @@ static void bind(sqlite3_stmt *st, const char *types, va_list ap) {
   }
 }
 
-/* Run one statement of the writer, which must succeed (SQLITE_DONE) or,
- * with `expect` SQLITE_CONSTRAINT, be refused as one; returns the rows it
- * changed. */
+/* Run one statement of the writer, which must end as `expect` says:
+ * SQLITE_DONE, or refused with SQLITE_CONSTRAINT or SQLITE_ERROR; returns
+ * the rows it changed. */
 static int writer_run(sqlite3 *db, int expect, const char *sql, const char *types, ...) {
   sqlite3_stmt *st = prepare(db, sql);
   va_list ap;
@@ -207,7 +211,11 @@ static int writer_run(sqlite3 *db, int expect, const char *sql, const char *type
   va_end(ap);
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) rc = SQLITE_DONE;
-  if ((rc & 0xff) != expect) writer_fail(db, sql);
+  if ((rc & 0xff) != expect) {
+    fprintf(stderr, "killed: writer: %s: \"%s\" where \"%s\" was due\n", sql, rc == SQLITE_DONE ? "done" : sqlite3_errmsg(db),
+            sqlite3_errstr(expect));
+    _exit(2);
+  }
   sqlite3_finalize(st);
   return sqlite3_changes(db);
 }
@@ -475,7 +483,7 @@ static void writer_transaction(writer *w) {
   }
   writer_exec(w->db, "COMMIT");
   send_report(w, REPORT_COMMIT);
-  if (r % 11 == 0) writer_exec(w->db, "PRAGMA wal_checkpoint(TRUNCATE)");
+  if (r % 11 == 0) writer_exec(w->db, "PRAGMA wal_checkpoint(TRUNCATE)"); /* nothing, in rollback mode */
 }
 
 /* Never returns: the driver kills it. */
@@ -749,7 +757,11 @@ static bool check_database(const char *extension, database *d, long kill_no, boo
     sqlite3_free(error);
   }
   check_integrity(&c);
-  bool set_up = !c.failed && check_integer(&c, "SELECT count(*) FROM sqlite_schema WHERE name = 'meta'") == 1;
+  if (c.failed) { /* what follows would only repeat it */
+    sqlite3_close(c.db);
+    return false;
+  }
+  bool set_up = check_integer(&c, "SELECT count(*) FROM sqlite_schema WHERE name = 'meta'") == 1;
   report got = {REPORT_COMMIT, 0, 1, 0, 0};
   if (set_up) {
     sqlite3_stmt *st = check_prepare(&c, "SELECT txn, lo, hi, ops FROM meta", "");
@@ -856,11 +868,12 @@ static bool kill_round(const char *extension, database *d, long kill_no, uint64_
   }
   close(pipe_fds[1]);
   report r;
-  int last = -1;
-  bool writer_exited = false;
+  int64_t last = -1;
+  bool writer_exited = false, open_timed_out = false;
   for (;;) {
     if (!read_report(pipe_fds[0], deadline, &r)) {
-      writer_exited = now_us() < deadline || (!from_fork && last == -1);
+      writer_exited = now_us() < deadline;
+      open_timed_out = !writer_exited && !from_fork && last == -1;
       break;
     }
     last = r.kind;
@@ -876,8 +889,14 @@ static bool kill_round(const char *extension, database *d, long kill_no, uint64_
     if (r.kind == REPORT_COMMIT) d->committed = r, t->writer_commits++;
   }
   close(pipe_fds[0]);
+  if (open_timed_out) {
+    fprintf(stderr, "killed: kill %ld: the %s writer did not open the database in %d s\n", kill_no, d->mode,
+            OPEN_TIMEOUT / 1000000);
+    return false;
+  }
   if (writer_exited || !WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL) {
-    fprintf(stderr, "killed: kill %ld: the %s writer ended before it was killed (status %d)\n", kill_no, d->mode, status);
+    fprintf(stderr, "killed: kill %ld: the %s writer ended before it was killed (%s %d)\n", kill_no, d->mode,
+            WIFSIGNALED(status) ? "signal" : "exit status", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
     return false;
   }
   t->kills++;
