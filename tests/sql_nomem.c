@@ -61,6 +61,17 @@ static void mem_shutdown(void *data) { system_methods.xShutdown(data); }
   "\"items\":{\"type\":\"string\"},\"uniqueItems\":true,\"x-shorn\":\"set\"}},\"required\":["     \
   "\"name\",\"age\",\"sex\"],\"additionalProperties\":false}'"
 #define GRACE "'{\"name\":\"Grace\",\"age\":45,\"sex\":\"F\",\"tags\":[\"a\",\"b\"]}'"
+/* With patterns, one with backreferences and alternatives that make
+ * PCRE2 backtrack deep on a long name. */
+#define BOUNDED                                                                                         \
+  "'{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"maxLength\":400,"           \
+  "\"allOf\":[{\"pattern\":\"^(?:(a)|b|\\\\1|[A-Za-z])*$\"},{\"pattern\":\"^\\\\p{Lu}\"}]},"                      \
+  "\"age\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":150},\"sex\":{\"enum\":[\"M\",\"F\",\"X\"]}},"  \
+  "\"required\":[\"name\",\"age\",\"sex\"]}'"
+#define GRACE_LONG                                                                                      \
+  "'{\"name\":\"Graceabababababababababababababababababababababababababababababababababababababababab" \
+  "abababababababababababababababababababababababababababababababababababababababababababababababab\","  \
+  "\"age\":45,\"sex\":\"F\"}'"
 
 static const struct {
   const char *sql;
@@ -107,6 +118,14 @@ static const struct {
     {"SELECT * FROM shorn_each(shorn_encode(" GRACE ", 'person', 3), 3)", false},
     {"SELECT shorn_decode(x'98', 1)", true},
     {"SELECT shorn_type(x'000000', 3)", true},
+    /* The validation keywords: patterns compiled with the schema, matched
+     * in lent match data, or in the call's own for a string that needs
+     * more room to backtrack in. */
+    {"SELECT shorn_check(" GRACE_LONG ", " BOUNDED "), shorn_check(" GRACE ", " BOUNDED ")", false},
+    {"SELECT shorn_check_payload(shorn_encode_unchecked('{\"name\":\"x\",\"age\":500,\"sex\":\"F\"}', " BOUNDED
+     "), " BOUNDED ")", false},
+    {"SELECT shorn_encode('{\"name\":\"Grace\",\"age\":500,\"sex\":\"F\"}', " BOUNDED ")", true},
+    {"SELECT shorn_check('\"x\"', '{\"type\":\"string\",\"pattern\":\"(\"}')", true},
 };
 
 #define STATEMENTS (sizeof statements / sizeof *statements)

@@ -4,7 +4,9 @@
  * The JSON text is parsed into a DOM first, because the wire wants an
  * object's fields in canonical order and the text may list them in any.
  * Errors carry the path of the value that failed, collected while the
- * walk unwinds so that a successful encode pays nothing for it.
+ * walk unwinds so that a successful encode pays nothing for it.  A shape
+ * with validation keywords (validate.c) has its value checked against them
+ * first, unless the call is unchecked.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include "shape.h"
 #include "text.h"
 #include "unique.h"
+#include "validate.h"
 
 typedef struct path_segment {
   const char *key; /* NULL for an array index */
@@ -41,6 +44,11 @@ typedef struct encoder {
   const json_value **scratch_here; /* its first storage, on the C stack */
   path_segment *path; /* innermost first */
   size_t path_length, path_capacity;
+  path_segment *path_here; /* its first storage, on the C stack */
+  bool checked; /* validation keywords are checked */
+  /* Storage for the validator, made ready the first time a value needs
+   * more than validation_passes: most encodes never do. */
+  validator *validator, *validator_here;
 } encoder;
 
 static shorn_code encode_fail(encoder *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -61,14 +69,16 @@ static shorn_code too_large_value(encoder *e, const char *what, uint64_t n, cons
 }
 
 /* On the way out of a failed child, note where it was.  Only value errors
- * get a path; running out of memory has nowhere to point. */
+ * get a path; running out of memory has nowhere to point, and a path cut
+ * short for want of memory would point somewhere else (shorn_check hands
+ * it out as an answer), so that is running out of memory too. */
 static shorn_code at_segment(encoder *e, shorn_code rc, const char *key, uint32_t key_length,
                              uint64_t index) {
   if (rc != SHORN_ERROR_ENCODE) return rc;
   if (e->path_length == e->path_capacity) {
     path_segment *p =
-        array_grow(e->allocator, e->path, &e->path_capacity, e->path_length + 1, sizeof *p, NULL);
-    if (!p) return rc; /* the message stands without its full path */
+        array_grow(e->allocator, e->path, &e->path_capacity, e->path_length + 1, sizeof *p, e->path_here);
+    if (!p) return encoder_nomem(e);
     e->path = p;
   }
   e->path[e->path_length++] = (path_segment){key, key_length, index};
@@ -94,8 +104,8 @@ static bool is_identifier(const char *s, size_t n) {
 
 /* `$.tags[3]`, `$."a key"`: SQLite's JSON path spelling, so the path can be
  * pasted into shorn_extract.  Cut short at a character boundary with "…"
- * when it will not fit. */
-static void format_path(encoder *e) {
+ * when it will not fit.  False when memory ran out. */
+static bool format_path(encoder *e) {
   shorn_buffer b = {.allocator = e->allocator};
   bool ok = buffer_byte(&b, '$');
   for (size_t i = e->path_length; ok && i-- > 0;) {
@@ -111,16 +121,17 @@ static void format_path(encoder *e) {
     }
   }
   char *path = e->error->path;
-  size_t n = ok ? b.length : 1;
-  if (n >= SHORN_PATH_MAX) {
+  size_t n = b.length;
+  if (ok && n >= SHORN_PATH_MAX) {
     n = utf8_cut((const char *)b.data, SHORN_PATH_MAX - sizeof TEXT_ELLIPSIS);
     memcpy(path, b.data, n);
     memcpy(path + n, TEXT_ELLIPSIS, sizeof TEXT_ELLIPSIS);
-  } else {
-    memcpy(path, ok ? (const char *)b.data : "$", n);
+  } else if (ok) {
+    memcpy(path, b.data, n);
     path[n] = 0;
   }
   shorn_buffer_free(&b);
+  return ok;
 }
 
 /* ---- writers ------------------------------------------------------------ */
@@ -665,17 +676,36 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
   return encode_fail(e, "Unknown shape");
 }
 
+/* The value against its shape's validation keywords, unless the call is
+ * unchecked; a refusal about an item or a property name points at it.  Out
+ * of encode_value's way, which stays small enough to be inlined. */
+static shorn_code check_keywords(encoder *e, const shape *s, const json_value *v) {
+  if (!e->checked || validation_passes(s->keywords, v)) return SHORN_OK;
+  if (!e->validator) {
+    e->validator = e->validator_here;
+    *e->validator = (validator){.allocator = e->allocator};
+  }
+  validation_site site;
+  shorn_code rc = validation_check(e->validator, s, s->keywords, v, e->error, &site);
+  if (rc != SHORN_ERROR_ENCODE || site.kind == SITE_NONE) return rc;
+  return site.kind == SITE_INDEX ? at_index(e, rc, site.index) : at_key(e, rc, site.key, site.key_length);
+}
+
 static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) {
   if (unlikely(e->nesting == NESTING_MAX))
     return encode_fail(e, "Value nests deeper than %d levels", NESTING_MAX);
+  if (unlikely(s->keywords != NULL)) {
+    shorn_code rc = check_keywords(e, s, v);
+    if (rc) return rc;
+  }
   e->nesting++;
   shorn_code rc = encode_shape(e, s, v);
   e->nesting--;
   return rc;
 }
 
-shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
-                        shorn_buffer *out, shorn_error *error) {
+static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
+                                 shorn_buffer *out, shorn_error *error, bool checked) {
   if (fingerprint_width < 0 || fingerprint_width > 4)
     return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
   /* The DOM and the scratch stack start on the C stack: a record of a few
@@ -691,13 +721,23 @@ shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, 
   }
   uint32_t depth_here[16] = {0};
   const json_value *scratch_here[64];
+  path_segment path_here[16];
+  /* Without `out` the value is checked into a buffer of the call's own. */
+  shorn_buffer discarded = {.allocator = s->allocator};
+  if (!out) out = &discarded;
+  validator validator_here;
   encoder e = {.out = out,
                .error = error,
                .allocator = s->allocator,
                .ref_depth = depth_here,
                .scratch = scratch_here,
                .scratch_capacity = 64,
-               .scratch_here = scratch_here};
+               .scratch_here = scratch_here,
+               .path = path_here,
+               .path_capacity = 16,
+               .path_here = path_here,
+               .checked = checked,
+               .validator_here = &validator_here};
   size_t mark = out->length;
   if (s->def_count > 16 &&
       !(e.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e.ref_depth)))
@@ -708,11 +748,23 @@ shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, 
     rc = put_bytes(&e, prefix, (size_t)fingerprint_width);
   }
   if (!rc) rc = encode_value(&e, s->root, value);
-  if (rc == SHORN_ERROR_ENCODE) format_path(&e);
+  if (rc == SHORN_ERROR_ENCODE && !format_path(&e)) rc = error_nomem(error);
   if (rc) out->length = mark;
   if (e.ref_depth != depth_here) mem_free(s->allocator, e.ref_depth);
   array_free(s->allocator, (void *)e.scratch, scratch_here);
-  mem_free(s->allocator, e.path);
+  array_free(s->allocator, e.path, path_here);
+  if (e.validator) validator_release(e.validator);
+  if (discarded.data) shorn_buffer_free(&discarded);
   arena_free(&dom);
   return rc;
+}
+
+shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
+                        shorn_buffer *out, shorn_error *error) {
+  return encode_checked(s, json, length, fingerprint_width, out, error, true);
+}
+
+shorn_code shorn_encode_unchecked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
+                                  shorn_buffer *out, shorn_error *error) {
+  return encode_checked(s, json, length, fingerprint_width, out, error, false);
 }

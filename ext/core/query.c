@@ -22,7 +22,10 @@
  *
  * The SQLite these rules follow is 3.40, the library this project builds
  * against: its path syntax, its comparison of path keys with member names
- * as written (escapes and all), its key quoting in fullkey.
+ * as written (escapes and all), its key quoting in fullkey.  They hold in
+ * a later SQLite too, whose JSON functions changed some of them, so that an
+ * index on a path means the same whichever SQLite opens the database
+ * (docs/querying.md).
  */
 #include "query.h"
 

@@ -28,8 +28,10 @@
 #include "error.h"
 #include "json.h"
 #include "number.h"
+#include "pattern.h"
 #include "shape.h"
 #include "text.h"
+#include "validate.h"
 
 /* Levels of nested schema nodes, $ref hops included, and the height of any
  * expanded shape, so that every recursive walk of a shape has a stack bound.
@@ -52,6 +54,14 @@ typedef struct pointer_entry {
   uint32_t height; /* levels of the expanded shape */
   uint64_t units;  /* size of the expanded shape, charged again at each reuse */
 } pointer_entry;
+
+/* A node's validation keywords, compiled once however often the node is
+ * translated (a $ref through another pointer text, a type array's
+ * branches), so that its patterns are compiled once. */
+typedef struct node_keywords {
+  const json_value *node;
+  const validation *keywords; /* NULL: the node has none */
+} node_keywords;
 
 /* A shape the build checks may refuse, and the node it was made for. */
 typedef struct origin {
@@ -93,6 +103,9 @@ typedef struct translator {
   size_t origin_capacity;
   object_index *object_indexes; /* open addressing by object */
   uint32_t object_index_count, object_index_mask;
+  node_keywords *keywords; /* open addressing by node */
+  uint32_t keyword_count, keyword_mask;
+  const shape *last_result; /* what the last translate_node returned */
   shorn_buffer scratch; /* a pointer segment, a JSON text being made */
   uint32_t depth;       /* open levels */
   uint32_t reach;       /* the deepest level reached since the current $ref opened */
@@ -699,6 +712,21 @@ static bool all_uuid(const union_branch *b, uint32_t n) {
   return true;
 }
 
+/* The one uuid shape that stands for ArkType's uuid union checks a value
+ * against the branches' keywords: its pattern branch, or its consts. */
+static bool uuid_keywords(translator *t, const union_branch *b, uint32_t n, shape *uuid) {
+  const json_value **nodes = mem_alloc(t->allocator, (size_t)n * sizeof *nodes);
+  if (!nodes) return translator_nomem(t);
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (!declares(&b[i], "null")) nodes[count++] = b[i].node;
+  validation_compiler c = {t->schema, t->error, NULL};
+  shorn_code rc = validation_compile_any_of(&c, nodes, count, &uuid->keywords);
+  if (rc == SHORN_ERROR_SCHEMA) locate(t, c.refused, t->error);
+  mem_free(t->allocator, nodes);
+  return rc == SHORN_OK;
+}
+
 /* SameValueZero for scalars, as an order so that a sort finds repeats. */
 static int compare_values(const void *a, const void *b) {
   const json_value *x = *(const json_value *const *)a, *y = *(const json_value *const *)b;
@@ -862,6 +890,7 @@ static shape *translate_union(translator *t, const json_value *site, const union
   if (n == 2 && nulls == 1) return nullable_of(t, site, translate_branch(t, &b[other]));
   if (n > nulls && all_uuid(b, n)) {
     shape *uuid = new_shape(t, site, SHAPE_UUID);
+    if (uuid && !uuid_keywords(t, b, n, uuid)) return NULL;
     return nulls ? nullable_of(t, site, uuid) : uuid;
   }
   const json_value *key, **cases = n ? mem_alloc(t->allocator, (size_t)n * sizeof *cases) : NULL;
@@ -1252,6 +1281,60 @@ static shape *decide(translator *t, const json_value *node) {
   return translate_typed(t, node, type);
 }
 
+/* ---- validation keywords -------------------------------------------------- */
+
+static node_keywords *keyword_slot(const translator *t, const json_value *node) {
+  uint32_t i = key_hash((const char *)&node, sizeof node) & t->keyword_mask;
+  while (t->keywords[i].node && t->keywords[i].node != node) i = (i + 1) & t->keyword_mask;
+  return &t->keywords[i];
+}
+
+static bool keywords_of(translator *t, const json_value *node, const validation **out) {
+  if (t->keyword_count >= t->keyword_mask / 2) {
+    uint32_t old_size = t->keyword_mask ? t->keyword_mask + 1 : 0, size = old_size ? 2 * old_size : 64;
+    node_keywords *old = t->keywords, *grown = mem_calloc(t->allocator, size, sizeof *grown);
+    if (!grown) return translator_nomem(t);
+    t->keywords = grown;
+    t->keyword_mask = size - 1;
+    for (uint32_t i = 0; i < old_size; i++)
+      if (old[i].node) *keyword_slot(t, old[i].node) = old[i];
+    mem_free(t->allocator, old);
+  }
+  node_keywords *slot = keyword_slot(t, node);
+  if (!slot->node) {
+    validation_compiler c = {t->schema, t->error, NULL};
+    shorn_code rc = validation_compile(&c, node, &slot->keywords);
+    if (rc == SHORN_ERROR_SCHEMA) locate(t, c.refused, t->error);
+    if (rc) return false;
+    slot->node = node;
+    t->keyword_count++;
+  }
+  *out = slot->keywords;
+  return true;
+}
+
+/* Give the shape translated for `node` the node's validation keywords.  A
+ * shape made for another node (a $ref's target, or a union's one other
+ * branch) serves that node's other uses too, so the node gets a copy of
+ * it: the same wire shape, its keywords joined to the node's. */
+static shape *with_keywords(translator *t, const json_value *node, shape *sh) {
+  const validation *own;
+  if (!keywords_of(t, node, &own)) return NULL;
+  if (!own) return sh;
+  const json_value *ref = member(node, "$ref");
+  const validation *joined = validation_join(&t->schema->arena, sh->keywords, own);
+  if (!joined) return translator_nomem(t);
+  if (!(ref && ref->type == JSON_STRING) && sh != t->last_result) {
+    sh->keywords = joined;
+    return sh;
+  }
+  shape *copy = arena_alloc(&t->schema->arena, sizeof *copy);
+  if (!copy) return translator_nomem(t);
+  *copy = *sh;
+  copy->keywords = joined;
+  return note_origin(t, copy, origin_of(t, sh)) ? copy : NULL;
+}
+
 static bool enter(translator *t, const json_value *node) {
   if (t->depth == SCHEMA_MAX_DEPTH) return too_deep(t, node);
   if (++t->depth > t->reach) t->reach = t->depth;
@@ -1261,7 +1344,9 @@ static bool enter(translator *t, const json_value *node) {
 static shape *translate_node(translator *t, const json_value *node) {
   if (!enter(t, node)) return NULL;
   shape *sh = decide(t, node);
+  if (sh) sh = with_keywords(t, node, sh);
   t->depth--;
+  t->last_result = sh;
   return sh;
 }
 
@@ -1306,6 +1391,7 @@ shorn_code schema_translate(shorn_schema *s, const json_value *document, shorn_e
   for (uint32_t i = 0; t.object_index_mask && i <= t.object_index_mask; i++)
     mem_free(t.allocator, t.object_indexes[i].sorted);
   mem_free(t.allocator, t.object_indexes);
+  mem_free(t.allocator, t.keywords);
   shorn_buffer_free(&t.scratch);
   return rc;
 }
@@ -1330,6 +1416,7 @@ shorn_code shorn_schema_compile(const char *text, size_t length, const shorn_all
 
 void shorn_schema_free(shorn_schema *schema) {
   if (!schema) return;
+  pattern_engine_free(schema->patterns);
   arena_free(&schema->arena);
   mem_free(schema->allocator, schema);
 }

@@ -68,6 +68,12 @@ typedef struct scalar {
 
 typedef struct shape shape;
 
+/* The validation keywords of a node (validate.h), and the patterns of a
+ * schema (pattern.h): a layer beside the wire shapes, which no walker of
+ * the bytes reads. */
+typedef struct validation validation;
+typedef struct pattern_engine pattern_engine;
+
 typedef struct field {
   const char *key; /* WTF-8 */
   uint32_t key_length;
@@ -88,6 +94,7 @@ struct shape {
   shape_kind kind;
   uint64_t min_width; /* fewest bytes any value takes; saturates at UINT64_MAX */
   uint64_t slots;     /* decoded elements it can make from zero bytes (build check) */
+  const validation *keywords; /* checked on encode before the shape; NULL when there are none */
   union {
     struct {
       shape *element;
@@ -187,6 +194,7 @@ struct shorn_schema {
   char *signature;
   size_t signature_length;
   uint32_t fingerprints[5]; /* the hash for each width 1..4, from the signature */
+  pattern_engine *patterns; /* NULL until a pattern is compiled */
 };
 
 /* The `width`-byte fingerprint, most significant byte first: the low bytes

@@ -71,6 +71,36 @@ static int32_t next_unit(unit_reader *r) {
   return (int32_t)(0xD800 | (c >> 10));
 }
 
+size_t wtf8_to_utf16(const char *s, size_t n, uint16_t *out) {
+  const uint8_t *p = (const uint8_t *)s, *end = p + n;
+  size_t k = 0;
+  /* ASCII by blocks, most strings a pattern checks being it: eight bytes
+   * widened at once with SSE2, one by one without. */
+  for (uint64_t w; end - p >= 8 && !((w = load_le64(p)) & LANES(0x80)); p += 8, k += 8) {
+#if defined(__SSE2__)
+    __m128i units = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)w), _mm_setzero_si128());
+    _mm_storeu_si128((__m128i *)(void *)(out + k), units);
+#else
+    for (int i = 0; i < 8; i++) out[k + (size_t)i] = (uint16_t)(w >> (8 * i) & 0xFF);
+#endif
+  }
+  while (p < end) {
+    if (*p < 0x80) {
+      out[k++] = *p++;
+      continue;
+    }
+    uint32_t c = wtf8_next(&p);
+    if (c < 0x10000) {
+      out[k++] = (uint16_t)c;
+    } else {
+      c -= 0x10000;
+      out[k++] = (uint16_t)(0xD800 | c >> 10);
+      out[k++] = (uint16_t)(0xDC00 | (c & 0x3FF));
+    }
+  }
+  return k;
+}
+
 int utf16_compare(const char *a, size_t an, const char *b, size_t bn) {
   size_t n = an < bn ? an : bn, i = 0;
   while (i < n && a[i] == b[i]) i++;

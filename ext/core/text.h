@@ -72,6 +72,19 @@ static inline void hex_bytes(char *out, const uint8_t *bytes, size_t n) {
   for (size_t i = 0; i < n; i++) out = hex_byte(out, bytes[i], false);
 }
 
+/* The code points of a WTF-8 string, a lone surrogate counting as one: the
+ * length JSON Schema and Zod give a string. */
+static inline uint64_t wtf8_code_points(const char *s, size_t n) {
+  uint64_t count = 0;
+  for (size_t i = 0; i < n; i++) count += ((uint8_t)s[i] & 0xC0) != 0x80;
+  return count;
+}
+
+/* The UTF-16 code units of a WTF-8 string s[0..n), as a JavaScript string
+ * holds them, into out (room for n units: never more units than bytes).
+ * Returns how many it wrote. */
+SHORN_PRIVATE size_t wtf8_to_utf16(const char *s, size_t n, uint16_t *out);
+
 /* Compare two WTF-8 strings as JavaScript compares strings: by UTF-16 code
  * units, a proper prefix first.  Returns <0, 0 or >0. */
 SHORN_PRIVATE int utf16_compare(const char *a, size_t an, const char *b, size_t bn);

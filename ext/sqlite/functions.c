@@ -1,7 +1,11 @@
 /*
  * functions.c — the codec's SQL functions:
  *
- *   shorn_encode(json, schema [, fp_bytes])        JSON text to a payload
+ *   shorn_encode(json, schema [, fp_bytes])        JSON text to a payload, its
+ *                                                  validation keywords checked
+ *   shorn_encode_unchecked(json, schema [, fp_bytes])  the same, structure only
+ *   shorn_check(json, schema)                      NULL, or why shorn_encode
+ *                                                  would refuse the value
  *   shorn_decode(payload [, schema [, fp_bytes]])  a payload to JSON text
  *   shorn_decode(payload, fp_bytes)                 the same, by dispatch
  *   shorn_fingerprint(schema [, fp_bytes])         the fingerprint, in hex
@@ -33,11 +37,15 @@ static bool width_argument(sqlite3_context *ctx, int argc, sqlite3_value **argv,
 
 /* ---- the functions ------------------------------------------------------- */
 
-static void encode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+/* shorn_encode checks the value against the schema's validation keywords
+ * as the library's validated codecs do; shorn_encode_unchecked, as its
+ * unchecked(), checks the structure alone.  A function of its own rather
+ * than a flag: every argument keeps its one meaning, fp_bytes included. */
+static void encode_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, const char *function, bool checked) {
   if (any_null(argc, argv)) return;
   int width;
-  if (!width_argument(ctx, argc, argv, 2, 0, "shorn_encode", &width)) return;
-  shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], "shorn_encode");
+  if (!width_argument(ctx, argc, argv, 2, 0, function, &width)) return;
+  shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], function);
   if (!c) return;
   const char *json = (const char *)sqlite3_value_text(argv[0]);
   if (!json) {
@@ -45,12 +53,47 @@ static void encode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
     return;
   }
   shorn_error error;
-  if (shorn_encode(c->schema, json, (size_t)sqlite3_value_bytes(argv[0]), width, shorn_output(ctx),
-                   &error)) {
-    shorn_report(ctx, "shorn_encode", &error);
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  shorn_code rc = checked ? shorn_encode(c->schema, json, n, width, shorn_output(ctx), &error)
+                          : shorn_encode_unchecked(c->schema, json, n, width, shorn_output(ctx), &error);
+  if (rc) {
+    shorn_report(ctx, function, &error);
     return;
   }
   shorn_result_output(ctx, false);
+}
+
+static void encode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  encode_call(ctx, argc, argv, "shorn_encode", true);
+}
+
+static void encode_unchecked_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  encode_call(ctx, argc, argv, "shorn_encode_unchecked", false);
+}
+
+/* shorn_check(json, schema): NULL when shorn_encode would take the value,
+ * else what it would say after "shorn_encode: ", so that a query finds the
+ * rows an UPDATE would stop at.  A value is never an error here; a schema
+ * argument that resolves to no schema is, as in shorn_encode. */
+static void check_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (any_null(argc, argv)) return;
+  shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], "shorn_check");
+  if (!c) return;
+  const char *json = (const char *)sqlite3_value_text(argv[0]);
+  if (!json) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  shorn_error error;
+  /* Encoded into the connection's buffer, which is not handed out. */
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  shorn_code rc = shorn_encode(c->schema, json, n, 0, shorn_output(ctx), &error);
+  if (rc == SHORN_ERROR_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else if (rc) {
+    char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 8];
+    sqlite3_result_text(ctx, text, (int)shorn_error_format(&error, text, sizeof text), SQLITE_TRANSIENT);
+  }
 }
 
 /* shorn_decode(payload) reads the schema off the payload's 4-byte
@@ -137,6 +180,9 @@ static void version_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
 static const shorn_function codec_function_table[] = {
     {"shorn_encode", 2, SHORN_FUNCTION_FLAGS, encode_function},
     {"shorn_encode", 3, SHORN_FUNCTION_FLAGS, encode_function},
+    {"shorn_encode_unchecked", 2, SHORN_FUNCTION_FLAGS, encode_unchecked_function},
+    {"shorn_encode_unchecked", 3, SHORN_FUNCTION_FLAGS, encode_unchecked_function},
+    {"shorn_check", 2, SHORN_FUNCTION_FLAGS, check_function},
     {"shorn_decode", 1, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
     {"shorn_decode", 2, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},
     {"shorn_decode", 3, SHORN_FUNCTION_FLAGS | SQLITE_RESULT_SUBTYPE, decode_function},

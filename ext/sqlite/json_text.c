@@ -3,7 +3,10 @@
  * json_type names, an integer's value, a string's value between its quotes,
  * and the rows json_each and json_tree make of a value, numbered and keyed
  * as SQLite numbers and keys them.  The query functions answer from a
- * payload's bytes what these functions would answer from its decoded text.
+ * payload's bytes what these functions would answer from its decoded text,
+ * by 3.40's rules in whichever SQLite loads them: SQLite 3.45 changed some,
+ * and an answer an index stores must not change with the library
+ * (docs/querying.md).
  */
 #include "sqlite/json_text.h"
 

@@ -6,6 +6,8 @@
  *   shorn_type(payload, schema [, fp_bytes] [, path])        as json_type
  *   shorn_valid(payload, schema [, fp_bytes])                1 or 0
  *   shorn_error(payload, schema [, fp_bytes])                the decode error, or NULL
+ *   shorn_check_payload(payload, schema [, fp_bytes])        that, or why shorn_encode
+ *                                                            would refuse its value
  *   shorn_each(payload, schema [, fp_bytes] [, path])        as json_each
  *   shorn_tree(payload, schema [, fp_bytes] [, path])        as json_tree
  *
@@ -271,10 +273,28 @@ static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   query_close(&c.q);
 }
 
-/* shorn_valid and shorn_error: whether shorn_decode would take the
- * payload, and if not what it would say after "shorn_decode: ". */
-static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, bool want_error) {
-  const char *function = want_error ? "shorn_error" : "shorn_valid";
+/* What is asked of a payload: whether shorn_decode would take it, what it
+ * would say if not, or that and then what shorn_encode would say of the
+ * value it holds: the validation keywords, which reads never check. */
+typedef enum payload_question { ASK_VALID, ASK_ERROR, ASK_KEYWORDS } payload_question;
+
+/* A payload's decoded value checked as shorn_encode checks a value: its
+ * refusal as text, or NULL. */
+static void check_decoded_value(sqlite3_context *ctx, const shorn_schema *schema, const shorn_buffer *json) {
+  shorn_error e;
+  shorn_code rc = shorn_encode(schema, (const char *)json->data, json->length, 0, shorn_output(ctx), &e);
+  if (rc == SHORN_ERROR_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else if (rc) {
+    char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 8];
+    sqlite3_result_text(ctx, text, (int)shorn_error_format(&e, text, sizeof text), SQLITE_TRANSIENT);
+  }
+}
+
+/* shorn_valid, shorn_error and shorn_check_payload. */
+static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, payload_question question) {
+  static const char *const names[] = {"shorn_valid", "shorn_error", "shorn_check_payload"};
+  const char *function = names[question];
   for (int i = 0; i < argc; i++)
     if (is_null(argv[i])) return;
   if (second_width(ctx, argv, argc == 3, function)) return;
@@ -294,26 +314,35 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   int rc = shorn_payload(argv[0], &data, &n);
   /* A payload that is not one has no fingerprint to dispatch on: invalid. */
   if (dispatch && rc == SQLITE_OK && !(compiled = shorn_prefixed_schema(ctx, data, n, width, function))) return;
+  shorn_buffer json = {.allocator = &shorn_sqlite_allocator};
   shorn_code decoded =
-      rc == SQLITE_OK ? shorn_decode(compiled->schema, data, n, width, NULL, &e) : SHORN_OK;
+      rc == SQLITE_OK ? shorn_decode(compiled->schema, data, n, width, question == ASK_KEYWORDS ? &json : NULL, &e)
+                      : SHORN_OK;
   if (rc == SQLITE_NOMEM || decoded == SHORN_ERROR_NOMEM) {
     sqlite3_result_error_nomem(ctx);
-  } else if (!want_error) {
+  } else if (question == ASK_VALID) {
     sqlite3_result_int(ctx, rc == SQLITE_OK && decoded == SHORN_OK);
   } else if (rc == SQLITE_MISMATCH) {
     sqlite3_result_text(ctx, shorn_not_a_blob(argv[0]), -1, SQLITE_STATIC);
   } else if (decoded) {
     char text[SHORN_MESSAGE_MAX + 32];
     sqlite3_result_text(ctx, text, (int)shorn_error_format(&e, text, sizeof text), SQLITE_TRANSIENT);
+  } else if (question == ASK_KEYWORDS) {
+    check_decoded_value(ctx, compiled->schema, &json);
   }
+  shorn_buffer_free(&json);
 }
 
 static void valid_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  check_payload(ctx, argc, argv, false);
+  check_payload(ctx, argc, argv, ASK_VALID);
 }
 
 static void error_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  check_payload(ctx, argc, argv, true);
+  check_payload(ctx, argc, argv, ASK_ERROR);
+}
+
+static void check_payload_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  check_payload(ctx, argc, argv, ASK_KEYWORDS);
 }
 
 /* ---- shorn_each and shorn_tree -------------------------------------------- */
@@ -640,6 +669,8 @@ static const shorn_function query_function_table[] = {
     {"shorn_valid", 3, SHORN_FUNCTION_FLAGS, valid_function},
     {"shorn_error", 2, SHORN_FUNCTION_FLAGS, error_function},
     {"shorn_error", 3, SHORN_FUNCTION_FLAGS, error_function},
+    {"shorn_check_payload", 2, SHORN_FUNCTION_FLAGS, check_payload_function},
+    {"shorn_check_payload", 3, SHORN_FUNCTION_FLAGS, check_payload_function},
 };
 
 /* The cursors resolve schemas through the connection's state, so the

@@ -5,8 +5,9 @@
 
 #include "sqlite/connection.h"
 
-/* Register shorn_extract, shorn_type, shorn_valid, shorn_error and the
- * table-valued functions shorn_each and shorn_tree on `db`. */
+/* Register shorn_extract, shorn_type, shorn_valid, shorn_error,
+ * shorn_check_payload and the table-valued functions shorn_each and
+ * shorn_tree on `db`. */
 SHORN_PRIVATE int shorn_register_query_functions(sqlite3 *db, shorn_state *st);
 
 #endif

@@ -44,6 +44,14 @@ int main(void) {
   snprintf(sql, sizeof sql, "SELECT shorn_decode(x'%s', '%s')", hex, person);
   query(db, sql, got, sizeof got);
   CHECK_STR(got, grace_decoded);
+  /* The validation keywords, through the amalgamation's PCRE2. */
+  snprintf(sql, sizeof sql, "SELECT shorn_check('%s', '%s')", grace_at_500, person_bounded);
+  query(db, sql, got, sizeof got);
+  CHECK_STR(got, "Too big: expected at most 150 at $.age");
+  snprintf(sql, sizeof sql, "SELECT shorn_check('{\"name\":\"grace\",\"age\":45,\"sex\":\"F\"}', '%s')",
+           person_bounded);
+  query(db, sql, got, sizeof got);
+  CHECK_STR(got, "Invalid string: must match pattern \"^\\\\p{Lu}\" at $.name");
   query(db, "SELECT shorn_version()", got, sizeof got);
   CHECK_STR(got, SHORN_VERSION);
   CHECK(sqlite3_close(db) == SQLITE_OK);

@@ -45,6 +45,23 @@ int main(void) {
   shorn_error_format(&error, message, sizeof message);
   CHECK_STR(message, "Expected an unsigned integer at $.age");
 
+  /* The validation keywords: checked by shorn_encode, not by
+   * shorn_encode_unchecked, and no part of the fingerprint. */
+  shorn_schema *bounded = NULL;
+  CHECK(shorn_schema_compile(person_bounded, sizeof person_bounded - 1, NULL, &bounded, &error) == SHORN_OK);
+  unsigned char same[4];
+  CHECK(shorn_schema_fingerprint(bounded, SHORN_FINGERPRINT_DEFAULT, same, &error) == SHORN_OK);
+  CHECK(memcmp(same, fingerprint, 3) == 0);
+  CHECK(shorn_encode(bounded, grace, sizeof grace - 1, 0, NULL, &error) == SHORN_OK);
+  CHECK(shorn_encode(bounded, grace_at_500, sizeof grace_at_500 - 1, 0, NULL, &error) == SHORN_ERROR_ENCODE);
+  shorn_error_format(&error, message, sizeof message);
+  CHECK_STR(message, "Too big: expected at most 150 at $.age");
+  shorn_buffer unchecked = ZEROED;
+  CHECK(shorn_encode_unchecked(bounded, grace_at_500, sizeof grace_at_500 - 1, 0, &unchecked, &error) == SHORN_OK);
+  CHECK(unchecked.length == sizeof grace_payload + 1);
+  shorn_buffer_free(&unchecked);
+  shorn_schema_free(bounded);
+
   /* The version's string and numbers are one definition. */
   char version[32];
   snprintf(version, sizeof version, "%d.%d.%d", SHORN_VERSION_MAJOR, SHORN_VERSION_MINOR, SHORN_VERSION_PATCH);

@@ -6,14 +6,17 @@ page says it prints, so the pages cannot drift from what the code does.
 ```sql blocks: each statement runs in turn on one connection per page (a
 fresh database in a scratch folder, the extension loaded), and the `-- `
 lines right after a statement are its result, a line per row, columns
-joined by `|` and NULL empty, as the sqlite3 shell prints them; an error is
-`-- error: ` and its message.  A statement with no such lines must return
+joined by `|` and NULL empty, as the sqlite3 shell prints them (an EXPLAIN
+QUERY PLAN as the shell's tree); an error is `-- error: ` and its message.  A statement with no such lines must return
 no rows.  `.load` lines are the shell's, and skipped here: the extension is
 loaded already.
 
 ```console blocks: each `$ ` line runs in bash, in the same scratch folder,
 with the shorn command on PATH and tests/docs/files/ copied in; the lines
 up to the next `$ ` are its output, stdout and stderr together.
+
+With SHORN_SQLITE_VERSION set, the sqlite3 module must run that SQLite, so
+that a run meant for one SQLite cannot pass on another.
 """
 import os
 import re
@@ -87,11 +90,32 @@ def shell_text(value):
     return str(value)
 
 
+def plan_text(rows):
+    """An EXPLAIN QUERY PLAN's rows (id, parent, notused, detail) drawn as
+    the shell draws them: its numbers differ between SQLite versions."""
+    children = {}
+    for node, parent, _, detail in rows:
+        children.setdefault(parent, []).append((node, detail))
+    lines = ["QUERY PLAN"]
+
+    def draw(parent, indent):
+        below = children.get(parent, [])
+        for i, (node, detail) in enumerate(below):
+            last = i == len(below) - 1
+            lines.append(indent + ("`--" if last else "|--") + detail)
+            draw(node, indent + ("   " if last else "|  "))
+
+    draw(0, "")
+    return lines
+
+
 def run_statement(db, statement):
     try:
         rows = db.execute(statement).fetchall()
     except sqlite3.Error as e:
         return ["error: " + str(e)]
+    if re.match(r"EXPLAIN\s+QUERY\s+PLAN\b", statement, re.IGNORECASE):
+        return plan_text(rows)
     return ["|".join(shell_text(v) for v in row) for row in rows]
 
 
@@ -133,11 +157,15 @@ def check_page(path, extension, checks):
 
 def main():
     extension, shorn, pages = sys.argv[1], sys.argv[2], sys.argv[3:]
+    wanted = os.environ.get("SHORN_SQLITE_VERSION")
+    if wanted and sqlite3.sqlite_version != wanted:
+        sys.exit(f"docs: the sqlite3 module runs SQLite {sqlite3.sqlite_version}, not {wanted}")
     os.environ["PATH"] = os.path.dirname(os.path.abspath(shorn)) + os.pathsep + os.environ["PATH"]
     checks = Checks()
     for page in pages:
         check_page(page, extension, checks)
-    print(f"docs: {checks.passed} examples in {len(pages)} pages as written, {checks.failed} not")
+    print(f"docs: SQLite {sqlite3.sqlite_version}: {checks.passed} examples in {len(pages)} pages as written, "
+          f"{checks.failed} not")
     sys.exit(1 if checks.failed else 0)
 
 

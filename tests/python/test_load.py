@@ -19,6 +19,14 @@ def connect():
 
 
 class LoadTest(unittest.TestCase):
+    def test_sqlite_version(self):
+        # A run meant for one SQLite (SHORN_SQLITE_VERSION) must not pass on another.
+        wanted = os.environ.get("SHORN_SQLITE_VERSION")
+        if not wanted:
+            self.skipTest("SHORN_SQLITE_VERSION is not set: any SQLite will do")
+        version, = connect().execute("SELECT sqlite_version()").fetchone()
+        self.assertEqual(version, wanted)
+
     def test_round_trip(self):
         db = connect()
         payload, = db.execute("SELECT shorn_encode(?, ?)",

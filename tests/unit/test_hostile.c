@@ -14,6 +14,7 @@
 #include "check.h"
 #include "core/json.h"
 #include "core/memory.h"
+#include "core/pattern.h"
 #include "core/shape.h"
 
 
@@ -280,6 +281,95 @@ static void test_large_json(void) {
   check_bounded("schema expanding to 2^40 shapes (compile)", &c);
 }
 
+/* ---- validation keywords ------------------------------------------------ */
+
+/* A match may hold what pattern.h lets it backtrack in, and PCRE2 holds the
+ * old frames while it copies them into new ones twice as large. */
+static void check_bounded_match(const char *name, const outcome *o) {
+  printf("  %-44s peak %9zu bytes, %3lu allocations (in %zu, out %zu)\n", name, o->peak, o->calls, o->in, o->out);
+  CHECK(o->peak <= COUNTING_BOUND(o->in, o->out) + 2 * ((size_t)PATTERN_HEAP_FIXED_KIB * 1024 + PATTERN_HEAP_PER_BYTE * o->in));
+}
+
+static char *repeated(const char *head, const char *unit, size_t n, const char *tail) {
+  size_t h = strlen(head), u = strlen(unit), t = strlen(tail);
+  char *s = malloc(h + u * n + t + 1);
+  memcpy(s, head, h);
+  for (size_t i = 0; i < n; i++) memcpy(s + h + i * u, unit, u);
+  memcpy(s + h + u * n, tail, t + 1);
+  return s;
+}
+
+static void test_validation_keywords(void) {
+  printf("memory: validation keywords\n");
+  /* Catastrophic backtracking stops at the match limit, in PCRE2's first
+   * frames, which the schema lends. */
+  char *json = repeated("\"", "a", 40, "!\"");
+  outcome o = encode("{\"type\":\"string\",\"pattern\":\"^(a+)+$\"}", json);
+  CHECK(strstr(o.text, "error: Pattern \"^(a+)+$\" gave up on this string: the match passed its limits") == o.text);
+  check_bounded_match("^(a+)+$ on 40 a's and a !", &o);
+  free(json);
+  /* Backtracking as deep as the string is long: memory by the string's
+   * length, and past the ceiling a refusal. */
+  json = repeated("\"", "ab", 2000, "\"");
+  o = encode("{\"type\":\"string\",\"pattern\":\"^(?:(a)|b|\\\\1)*$\"}", json);
+  CHECK(strncmp(o.text, "a01f6162", 8) == 0); /* 4000 bytes */
+  check_bounded_match("^(?:(a)|b|\\1)*$ on 4000 characters", &o);
+  free(json);
+  json = repeated("\"", "ab", 50000, "\"");
+  o = encode("{\"type\":\"string\",\"pattern\":\"^(?:(a)|b|\\\\1)*$\"}", json);
+  CHECK(strstr(o.text, "gave up on this string") != NULL);
+  check_bounded_match("the same on 100000 characters", &o);
+  free(json);
+  /* A leading .* costs nothing: no quadratic scan of a long string. */
+  json = repeated("\"", "z", 200000, "q\"");
+  o = encode("{\"type\":\"string\",\"pattern\":\".*z$\"}", json);
+  CHECK(strstr(o.text, "error: Invalid string: must match pattern \".*z$\"") == o.text);
+  check_bounded_match(".*z$ on 200000 z's and a q", &o);
+  free(json);
+  /* A bound however large allocates nothing. */
+  HOSTILE("minLength 1e300", encode("{\"type\":\"string\",\"minLength\":1e300,\"maxLength\":1e308}", "\"abc\""),
+          "error: Too short: expected at least 1e+300 characters at $");
+  HOSTILE("minItems 1e300", encode("{\"type\":\"array\",\"minItems\":1e300}", "[]"),
+          "error: Too few items: expected at least 1e+300 at $");
+  /* uniqueItems: hashed, so a million items cost a sort, not a million
+   * squared comparisons; items nested past its depth are refused. */
+  json = repeated("[", "[1,{\"a\":2}],", 100000, "0]");
+  HOSTILE("uniqueItems over 100000 equal items", encode("{\"type\":\"array\",\"uniqueItems\":true}", json),
+          "error: Not unique: repeats item 0 (\"uniqueItems\") at $[1]");
+  free(json);
+  char *deep = repeated("", "[", 200, ""), *item = repeated(deep, "]", 200, "");
+  json = repeated("[", item, 1, ",");
+  free(deep);
+  deep = json;
+  json = repeated(deep, item, 1, "]");
+  free(item);
+  HOSTILE("uniqueItems over items 200 deep", encode("{\"type\":\"array\",\"uniqueItems\":true}", json),
+          "error: Items nest deeper than 128 levels, too deep to compare for \"uniqueItems\" at $");
+  free(deep);
+  free(json);
+  /* Schemas: a pattern too long, groups too deep, a thousand patterns. */
+  outcome c;
+  char *schema = repeated("{\"type\":\"string\",\"pattern\":\"", "a", 300000, "\"}");
+  compile_measured(schema, &c);
+  CHECK_STR(c.text, "error: Invalid \"pattern\": the pattern is too long at #/pattern");
+  check_bounded("a pattern of 300000 characters (compile)", &c);
+  free(schema);
+  schema = repeated("{\"type\":\"string\",\"pattern\":\"", "(", 100000, "\"}");
+  compile_measured(schema, &c);
+  CHECK_STR(c.text, "error: Invalid \"pattern\": groups nest deeper than 250, the most PCRE2 reads at #/pattern");
+  check_bounded("100000 open groups (compile)", &c);
+  free(schema);
+  char *properties = malloc(1000 * 64), *o2 = properties;
+  for (int i = 0; i < 1000; i++) o2 += sprintf(o2, "%s\"p%d\":{\"type\":\"string\",\"pattern\":\"^[a-z]{%d}$\"}", i ? "," : "", i, i % 50);
+  schema = repeated("{\"type\":\"object\",\"properties\":{", properties, 1, "}}");
+  shorn_schema *many = compile_measured(schema, &c);
+  CHECK_STR(c.text, "compiled");
+  check_bounded("1000 patterns (compile)", &c);
+  shorn_schema_free(many);
+  free(properties);
+  free(schema);
+}
+
 /* ---- JSON input --------------------------------------------------------- */
 
 static void test_json_utf8(void) {
@@ -498,6 +588,7 @@ int main(void) {
   test_zero_width();
   test_nesting_bombs();
   test_large_json();
+  test_validation_keywords();
   test_json_utf8();
   test_json_surrogates();
   test_json_depth();

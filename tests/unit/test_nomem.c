@@ -102,6 +102,22 @@ static workload workloads[] = {
      "[\"AAECAwQFBgcICQ==\",\"123e4567-e89b-12d3-a456-426614174000\","
      "\"2026-09-03T12:00:00.000Z\",0.1]",
      NULL},
+    /* Validation keywords: patterns compiled with the schema (one with a
+     * backreference that backtracks deep on a long string, in match data of
+     * the call's own), allOf, propertyNames, uniqueItems. */
+    {"validation keywords",
+     "{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\",\"allOf\":[{\"pattern\":\"^(?:(a)|b|\\\\1)*$\"},"
+     "{\"maxLength\":300}]},\"r\":{\"type\":\"object\",\"propertyNames\":{\"pattern\":\"^k\"},"
+     "\"additionalProperties\":{\"type\":\"array\",\"uniqueItems\":true,\"items\":{\"type\":\"integer\"}}}},"
+     "\"required\":[\"s\",\"r\"]}",
+     "{\"s\":\"abababababababababababababababababababababababababababababababababababababababababababababab"
+     "ababababababababababababababababababababababababababababababababababababababababababababababab\","
+     "\"r\":{\"k1\":[1,2,3],\"k2\":[4,5]}}",
+     NULL},
+    {"validation keyword error",
+     "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":{\"type\":"
+     "\"array\",\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}}}",
+     "{\"a\":{\"b\":[\"x\",\"Y\"]}}", NULL},
     /* Failures: a value, a JSON text, a schema, a payload. */
     {"encode error deep", NODE, deep_error, NULL},
     {"JSON error", "{}", "{\"a\":[1,2,}", NULL},

@@ -10,8 +10,11 @@ validator's output (as shorn_decode writes it: keys in UTF-16 order,
 JavaScript's numbers), and each refusal be the error expected.  Then the
 guide: every JSON quoted in its SQL is a schema or a value of the cases,
 and its code (JavaScript blocks, and the libraries' columns of its tables)
-is found in schemas.mjs; tests/docs/examples.py runs the SQL itself.  Last,
-the README's Zod example runs, and prints the schema its SQL registers.
+is found in schemas.mjs; tests/docs/examples.py runs the SQL itself.  Then
+the differential cases: each validator's verdict on each generated value
+must be shorn_check's, but where a sample is marked a documented
+difference.  Last, the README's Zod example runs, and prints the schema its
+SQL registers.
 """
 import json
 import os
@@ -62,6 +65,39 @@ class Checks:
             print(f"FAIL {what}:\n  got      {got}\n  expected {expected}")
 
 
+class Differential:
+    """Per validator: the values on which shorn_check's verdict was the
+    validator's, and those on which it was the documented other one."""
+
+    def __init__(self):
+        self.agreed, self.differed, self.skipped = {}, {}, {}
+
+    def summary(self):
+        libs = sorted(set(self.agreed) | set(self.differed))
+        return "differential: " + ", ".join(
+            f"{lib} {self.agreed.get(lib, 0)} agree, {self.differed.get(lib, 0)} documented differences "
+            f"({self.skipped.get(lib, 0)} left out)" for lib in libs)
+
+
+def check_differential(db, checks, differential, case):
+    """The validator's verdict on each value against shorn_check's: NULL is
+    acceptance.  A sample with agree false is a documented difference, on
+    which shorn must say the opposite."""
+    lib, name = case["lib"], f"{case['lib']} {case['name']!r}"
+    signature = query(db, "SELECT shorn_signature(?)", case["schema"])
+    checks.expect(f"{name}: the compile", signature.startswith("error: "), False)
+    differential.skipped[lib] = differential.skipped.get(lib, 0) + case["skipped"]
+    for s in case["samples"]:
+        got = query(db, "SELECT shorn_check(?, ?) IS NULL", s["json"], case["schema"]) == "1"
+        want = s["accepted"] if s["agree"] else not s["accepted"]
+        verdict = lambda ok: "accepted" if ok else "refused"
+        checks.expect(f"{name}: shorn_check({s['json']}) (the validator {verdict(s['accepted'])}"
+                      f"{'' if s['agree'] else ', a documented difference'})", verdict(got), verdict(want))
+        if got == want:
+            counts = differential.agreed if s["agree"] else differential.differed
+            counts[lib] = counts.get(lib, 0) + 1
+
+
 def check_case(db, checks, case):
     name = f"{case['lib']} {case['name']!r}"
     if "error" in case:
@@ -78,7 +114,12 @@ def check_case(db, checks, case):
     checks.expect(f"{name}: the signature", signature, json.dumps(case["signature"], separators=(",", ":")))
     for s in case["samples"]:
         what = f"{name}: {s['kind']} {s['json']}"
-        verdict = "rejected" if s["kind"] == "rejected" else "accepted"
+        verdict = "rejected" if s["kind"] in ("rejected", "refusedToo") else "accepted"
+        if s["kind"] == "refusedToo":
+            checks.expect(f"{what}: the validator", "accepted" if s["accepted"] else "rejected", verdict)
+            got = query(db, "SELECT hex(shorn_encode(?, ?))", s["json"], schema)
+            checks.expect(what, got, "error: shorn_encode: " + s["expect"])
+            continue
         if s["kind"] == "rejected" or not s["accepted"]:
             checks.expect(f"{what}: the validator", "accepted" if s["accepted"] else "rejected", verdict)
             continue
@@ -146,10 +187,15 @@ def main():
     checks = Checks()
     with open(cases_path, encoding="utf-8") as f:
         cases = [json.loads(line) for line in f]
+    differential = Differential()
     for case in cases:
-        check_case(db, checks, case)
+        if case.get("kind") == "differential":
+            check_differential(db, checks, differential, case)
+        else:
+            check_case(db, checks, case)
     with open(doc_path, encoding="utf-8") as f, open(script_path, encoding="utf-8") as g:
         check_doc(db, checks, cases, f.read(), g.read())
+    print(differential.summary())
     with open(readme_path, encoding="utf-8") as f:
         check_readme(checks, f.read())
     print(f"validators: {checks.passed} passed, {checks.failed} failed")
