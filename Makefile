@@ -25,6 +25,8 @@
 #   make check-soak  threads and processes on one WAL database, every value
 #               read compared with what was written; ASan and TSan builds
 #               (part of make test)
+#   make check-killed  a writer killed with SIGKILL 200 times, the database
+#               checked after each kill (part of make test)
 
 CC      ?= cc
 CXX     ?= c++
@@ -66,9 +68,9 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable check-current check-builds check-limits check-validators test demo bench \
-  amalgamation install \
-  check-install fuzz clean node-package python-package check-bindings cluster-test check-soak
+.PHONY: all deps check check-loadable check-current check-builds check-limits check-killed check-validators test \
+  demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
+  check-soak
 all: $(EXTENSION) $(BUILD)/shorn
 
 deps:
@@ -198,6 +200,22 @@ LIMITS_BIGINT_BYTES ?= 8388608
 check-limits: $(BUILD)/limits
 	./$(BUILD)/limits --bigint-bytes $(LIMITS_BIGINT_BYTES)
 
+# A writer killed with SIGKILL at random points while it inserts payloads
+# and changes the registry, KILLS times, over a WAL and a rollback-journal
+# database in turn; after each kill the database must pass integrity_check,
+# hold every transaction reported committed, decode every row to what was
+# written, and keep the registry consistent (tests/load/killed.c,
+# docs/security.md).  KILLED_SEED=S repeats the schedule a failure printed.
+# The program links SQLite alone and loads the extension, as users do.
+KILLS ?= 200
+$(BUILD)/killed: tests/load/killed.c
+	$(CC) $(CFLAGS) $(WARN) $< -lsqlite3 -o $@
+
+check-killed: $(EXTENSION) $(BUILD)/killed
+	@mkdir -p $(BUILD)/killed-db
+	./$(BUILD)/killed --extension $(abspath $(BUILD)/shorn) --dir $(BUILD)/killed-db --kills $(KILLS) \
+	  $(if $(KILLED_SEED),--seed $(KILLED_SEED))
+
 # Schemas written with Zod, Valibot and ArkType (npm, versions locked in
 # tests/validators), emitted as JSON Schema by each library, through the
 # extension; then docs/validators.md's examples, and the README's Zod
@@ -240,7 +258,8 @@ SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
 test: deps
-	$(MAKE) check check-loadable check-current check-builds check-validators check-limits cluster-test check-soak
+	$(MAKE) check check-loadable check-current check-builds check-validators check-limits check-killed cluster-test \
+	  check-soak
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
