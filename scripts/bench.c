@@ -782,6 +782,7 @@ typedef enum op {
   OP_SHORN_LATE,
   OP_SQLITE_VALID,         /* json_valid(jsonb, 8) */
   OP_SHORN_VALID,          /* shorn_valid(shorn, name) */
+  OP_SHORN_UNCHECKED,      /* shorn_encode_unchecked(json, name) */
   OPS
 } op;
 
@@ -815,6 +816,8 @@ static char *op_sql(const fixture *fx, op o, bool text) {
       return sqlite3_mprintf("SELECT count(bench_payload_floor_%s(json)) FROM %s_json", n, n);
     case OP_SQLITE_JSONB: return sqlite3_mprintf("SELECT count(jsonb(json)) FROM %s_json", n);
     case OP_SQLITE_VALID: return sqlite3_mprintf("SELECT count(json_valid(jsonb, 8)) FROM %s_jsonb", n);
+    case OP_SHORN_UNCHECKED:
+      return sqlite3_mprintf("SELECT count(shorn_encode_unchecked(json, %Q)) FROM %s_json", n, n);
     default: return sqlite3_mprintf("SELECT count(shorn_valid(shorn, %Q)) FROM %s_shorn", n, n);
   }
 }
@@ -1041,6 +1044,8 @@ static const comparison jsonb_comparisons[] = {
      OP_JSON_RESULT_FLOOR, 1.5, false},
     {"`shorn_encode(text)`", "`jsonb(text)`", OP_SQLITE_JSONB, OP_SHORN_ENCODE, OP_FLOOR_TEXT, OP_FLOOR_TEXT,
      OP_PAYLOAD_RESULT_FLOOR, 1.0, false},
+    {"`shorn_encode_unchecked(text)`", "`jsonb(text)`", OP_SQLITE_JSONB, OP_SHORN_UNCHECKED, OP_FLOOR_TEXT,
+     OP_FLOOR_TEXT, OP_PAYLOAD_RESULT_FLOOR, 0, false},
     {"`shorn_extract`", "`json_extract(jsonb)`, early", OP_SQLITE_EARLY, OP_SHORN_EARLY, OP_FLOOR_JSONB,
      OP_FLOOR_SHORN, OP_FLOOR_SHORN, 1.5, true},
     {"`shorn_extract`", "`json_extract(jsonb)`, late", OP_SQLITE_LATE, OP_SHORN_LATE, OP_FLOOR_JSONB,
@@ -1091,9 +1096,10 @@ static void print_comparison(const fixture *fx, const comparison *c, const measu
 static void print_jsonb_tables(measure m[FIXTURES][OPS], sqlite3_int64 bytes[FIXTURES][3], int rows,
                                int reps) {
   printf("| fixture | decode vs `json(jsonb)` (≥1.5×) | encode vs `jsonb(text)` (≥1.0×) "
+         "| encode unchecked vs `jsonb(text)` "
          "| extract early / late vs `json_extract(jsonb)` (≥1.5×) | valid vs `json_valid(jsonb, 8)` "
          "| stored bytes: text / JSONB / shorn |\n");
-  printf("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+  printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   for (int f = 0; f < FIXTURES; f++) {
     printf("| %s |", fixtures[f].name);
     for (int i = 0; i < JSONB_COMPARISONS; i++) {
