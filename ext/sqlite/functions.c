@@ -41,19 +41,24 @@ static bool width_argument(sqlite3_context *ctx, int argc, sqlite3_value **argv,
  * as the library's validated codecs do; shorn_encode_unchecked, as its
  * unchecked(), checks the structure alone.  A function of its own rather
  * than a flag: every argument keeps its one meaning, fp_bytes included. */
+/* The JSON text argument and its length in bytes; NULL once out of memory
+ * is reported. */
+static const char *json_argument(sqlite3_context *ctx, sqlite3_value *value, size_t *n) {
+  const char *json = (const char *)sqlite3_value_text(value);
+  if (!json) sqlite3_result_error_nomem(ctx);
+  *n = (size_t)sqlite3_value_bytes(value);
+  return json;
+}
+
 static void encode_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, const char *function, bool checked) {
   if (any_null(argc, argv)) return;
   int width;
   if (!width_argument(ctx, argc, argv, 2, 0, function, &width)) return;
   shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], function);
-  if (!c) return;
-  const char *json = (const char *)sqlite3_value_text(argv[0]);
-  if (!json) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
+  size_t n;
+  const char *json = c ? json_argument(ctx, argv[0], &n) : NULL;
+  if (!json) return;
   shorn_error error;
-  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
   shorn_code rc = checked ? shorn_encode(c->schema, json, n, width, shorn_output(ctx), &error)
                           : shorn_encode_unchecked(c->schema, json, n, width, shorn_output(ctx), &error);
   if (rc) {
@@ -78,15 +83,11 @@ static void encode_unchecked_function(sqlite3_context *ctx, int argc, sqlite3_va
 static void check_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (any_null(argc, argv)) return;
   shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], "shorn_check");
-  if (!c) return;
-  const char *json = (const char *)sqlite3_value_text(argv[0]);
-  if (!json) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
+  size_t n;
+  const char *json = c ? json_argument(ctx, argv[0], &n) : NULL;
+  if (!json) return;
   shorn_error error;
   /* Encoded into the connection's buffer, which is not handed out. */
-  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
   shorn_code rc = shorn_encode(c->schema, json, n, 0, shorn_output(ctx), &error);
   if (rc == SHORN_ERROR_NOMEM) {
     sqlite3_result_error_nomem(ctx);

@@ -59,18 +59,22 @@ const GRACE = { name: "Grace", age: 45, sex: "F", address: { city: "Arlington", 
 //              (per library when an object),
 //   rejected   refused by the validator.
 const EVENT = { age: 45, name: "Grace", email: "grace@navy.mil", tags: ["navy"] };
+// The event, in each validator: the fixed cases and the generated ones.
+const EVENT_VALIDATORS = {
+  zod: z.object({ age: z.int().nonnegative().max(150), name: z.string().max(40), email: z.email(), tags: z.array(z.string().regex(/^[a-z]+$/)).max(5) }),
+  valibot: v.object({
+    age: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(150)),
+    name: v.pipe(v.string(), v.maxLength(40)),
+    email: v.pipe(v.string(), v.email()),
+    tags: v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-z]+$/))), v.maxLength(5)),
+  }),
+  arktype: type({ age: "0 <= number.integer <= 150", name: "string <= 40", email: "string.email", tags: type(/^[a-z]+$/).array().atMostLength(5) }),
+};
 
 const cases = [
   {
     name: "event, validated",
-    zod: z.object({ age: z.int().nonnegative().max(150), name: z.string().max(40), email: z.email(), tags: z.array(z.string().regex(/^[a-z]+$/)).max(5) }),
-    valibot: v.object({
-      age: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(150)),
-      name: v.pipe(v.string(), v.maxLength(40)),
-      email: v.pipe(v.string(), v.email()),
-      tags: v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-z]+$/))), v.maxLength(5)),
-    }),
-    arktype: type({ age: "0 <= number.integer <= 150", name: "string <= 40", email: "string.email", tags: type(/^[a-z]+$/).array().atMostLength(5) }),
+    ...EVENT_VALIDATORS,
     signature: object(field("age", "uint"), field("email", "string"), field("name", "string"), field("tags", { array: "string" })),
     values: [EVENT, { ...EVENT, age: 150, tags: ["a", "b", "c", "d", "e"] }],
     refusedToo: [
@@ -737,14 +741,7 @@ const dcases = [
   },
   {
     name: "event",
-    zod: z.object({ age: z.int().nonnegative().max(150), name: z.string().max(40), email: z.email(), tags: z.array(z.string().regex(/^[a-z]+$/)).max(5) }),
-    valibot: v.object({
-      age: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(150)),
-      name: v.pipe(v.string(), v.maxLength(40)),
-      email: v.pipe(v.string(), v.email()),
-      tags: v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-z]+$/))), v.maxLength(5)),
-    }),
-    arktype: type({ age: "0 <= number.integer <= 150", name: "string <= 40", email: "string.email", tags: type(/^[a-z]+$/).array().atMostLength(5) }),
+    ...EVENT_VALIDATORS,
     values: () => times(400, () => ({
       age: choose([0, 1, 45, 150, 151, -1, 500]),
       name: word([...LOWER, " ", "é"], choose([0, 5, 39, 40, 41, 300])),
