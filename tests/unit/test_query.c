@@ -478,7 +478,7 @@ static void test_passing_integers(void) {
   put(&json, "],\"z\":\"end\"}");
   buffer_byte(&json, 0);
   for (int i = 0; i < 40; i++) {
-    char path[16], want[32];
+    char path[24], want[32];
     snprintf(path, sizeof path, "$.v[%d]", i);
     snprintf(want, sizeof want, "%lld", values[i]);
     check_node(s, (const char *)json.data, path, want);
