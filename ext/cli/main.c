@@ -64,6 +64,9 @@ static const char help_text[] =
     "                       (hex lines with --hex), and back; stops at the first\n"
     "                       bad line, naming it, after writing the lines before it\n"
     "  --in FILE            read the value from FILE, not stdin\n"
+    "Options of encode:\n"
+    "  --unchecked          check the value's structure alone, not the schema's\n"
+    "                       validation keywords (maximum, pattern, ...)\n"
     "Options of fingerprint:\n"
     "  --bytes N            the fingerprint's width, 1-4 (default 3)\n"
     "Options of every command:\n"
@@ -89,6 +92,7 @@ typedef enum option_id {
   OPTION_FINGERPRINT,
   OPTION_LINES,
   OPTION_IN,
+  OPTION_UNCHECKED,
   OPTION_BYTES,
   OPTION_OUT,
   OPTION_HELP,
@@ -110,6 +114,7 @@ static const option_spec option_specs[OPTION_COUNT] = {
     [OPTION_FINGERPRINT] = {"fingerprint", 0, true, CODEC_COMMANDS, "encode and decode"},
     [OPTION_LINES] = {"lines", 0, false, CODEC_COMMANDS, "encode and decode"},
     [OPTION_IN] = {"in", 0, true, CODEC_COMMANDS, "encode and decode"},
+    [OPTION_UNCHECKED] = {"unchecked", 0, false, 1u << ENCODE, "encode"},
     [OPTION_BYTES] = {"bytes", 0, true, 1u << FINGERPRINT, "fingerprint"},
     [OPTION_OUT] = {"out", 0, true, EVERY_COMMAND, NULL},
     [OPTION_HELP] = {"help", 'h', false, EVERY_COMMAND, NULL},
@@ -322,6 +327,7 @@ typedef enum spelling { RAW, BASE64, HEX } spelling;
 typedef struct converter {
   const shorn_schema *schema;
   int width;            /* fingerprint prefix, 0 for none */
+  bool checked;         /* encode: the validation keywords too */
   spelling spelling;    /* BASE64 and HEX: text and a newline */
   shorn_buffer out;     /* converted, not yet written */
   shorn_buffer payload; /* the bytes between the text and the codec */
@@ -363,8 +369,9 @@ static bool hex_decode(const unsigned char *text, size_t n, unsigned char *out, 
 static int to_payload(converter *c, const unsigned char *json, size_t n, line_number line) {
   shorn_error error;
   shorn_buffer *payload = c->spelling != RAW ? &c->payload : &c->out;
-  if (shorn_encode(c->schema, (const char *)json, n, c->width, payload, &error) != SHORN_OK)
-    return report(line, NULL, &error);
+  shorn_code rc = c->checked ? shorn_encode(c->schema, (const char *)json, n, c->width, payload, &error)
+                             : shorn_encode_unchecked(c->schema, (const char *)json, n, c->width, payload, &error);
+  if (rc != SHORN_OK) return report(line, NULL, &error);
   if (c->spelling != RAW) {
     bool ok = (c->spelling == HEX ? hex_encode(&c->out, bytes_of(payload), payload->length)
                                   : base64_encode(&c->out, bytes_of(payload), payload->length)) &&
@@ -507,7 +514,7 @@ static int run(const invocation *inv) {
     bool lines = inv->option[OPTION_LINES] != NULL;
     /* --lines implies base64, unless it is hex. */
     spelling text = inv->option[OPTION_HEX] ? HEX : lines || inv->option[OPTION_BASE64] ? BASE64 : RAW;
-    converter c = {schema, inv->width, text, {0}, {0}};
+    converter c = {schema, inv->width, !inv->option[OPTION_UNCHECKED], text, {0}, {0}};
     value_converter convert = inv->command == ENCODE ? to_payload : to_json;
     status = lines ? convert_lines(inv, &c, convert) : convert_one(inv, &c, convert);
     shorn_buffer_free(&c.out);

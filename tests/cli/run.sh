@@ -81,6 +81,14 @@ expect 0 '\x24\x6c\xab\x01a' '' encode string.json --fingerprint 3
 expect 0 '\x29\x01a' '' encode string.json --fingerprint 1
 given '\x2d\x05Grace\x00'
 expect 0 '{"age":45,"name":"Grace","sex":"F"}\n' '' decode person.json
+# The validation keywords, checked unless --unchecked, which encode alone takes.
+printf '{"type":"integer","minimum":0,"maximum":150}' > age.json
+given '500'
+expect 1 '' 'shorn: Too big: expected at most 150 at $\n' encode age.json --hex
+expect 0 'f403\n' '' encode age.json --hex --unchecked
+given '"x"'
+expect 1 '' 'shorn: Expected an unsigned integer at $\n' encode age.json --unchecked
+refuse '--unchecked applies only to encode' decode age.json --unchecked
 given ' \tLQVHcmFjZQA=\r\n\n'
 expect 0 '{"age":45,"name":"Grace","sex":"F"}\n' '' decode person.json --base64
 given '\x1c\x4b\x3a\x6c\x01a'
