@@ -473,9 +473,14 @@ static int open_connection(const char *path, const char *extension, sqlite3 **db
     return fail(worker_id, "cannot open %s: %s", path, *db ? sqlite3_errmsg(*db) : "no memory");
   sqlite3_busy_timeout(*db, worker_id % 2 ? 10000 : 1);
   /* Commits without waiting for the disk: more of them, so more of what a
-   * commit does to other connections' caches. */
-  if (sqlite3_exec(*db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK)
-    return fail(worker_id, "PRAGMA synchronous: %s", sqlite3_errmsg(*db));
+   * commit does to other connections' caches.  A connection's first
+   * statement reads the schema, which may find the database busy too. */
+  double give_up = now() + BUSY_GIVE_UP_SECONDS;
+  while (is_busy(rc = sqlite3_exec(*db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL)) && now() < give_up) {
+    struct timespec pause = {0, 100000};
+    nanosleep(&pause, NULL);
+  }
+  if (rc != SQLITE_OK) return fail(worker_id, "PRAGMA synchronous: %s", sqlite3_errmsg(*db));
   if (extension) {
     char *error = NULL;
     sqlite3_db_config(*db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL);
