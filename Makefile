@@ -286,8 +286,9 @@ SQLITE_CURRENT := build/sqlite-current
 SQLITE_CURRENT_INC := $(SQLITE_CURRENT)
 SQLITE_CURRENT_LIB := $(SQLITE_CURRENT)/libsqlite3.a
 SQLITE_CURRENT_LIBS := -lpthread -ldl -lm
-SQLITE_CURRENT_DEFINES = $$(sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi) \
-  -DSQLITE_ENABLE_LOAD_EXTENSION
+# better-sqlite3's defines as -D options, one a line.
+SQLITE_CURRENT_GYPI = sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi
+SQLITE_CURRENT_DEFINES = $$($(SQLITE_CURRENT_GYPI)) -DSQLITE_ENABLE_LOAD_EXTENSION
 
 build/better-sqlite3-$(BETTER_SQLITE3).tgz:
 	@mkdir -p build
@@ -317,8 +318,7 @@ $(SQLITE_CURRENT_LIB): $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/defines.gyp
 SQLITE_CURRENT_SO := $(SQLITE_CURRENT)/libsqlite3.so.0
 $(SQLITE_CURRENT_SO): $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/defines.gypi
 	$(CC) -O1 -DNDEBUG -w -fPIC -shared -Wl,-soname,libsqlite3.so.0 \
-	  $$(sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi | \
-	     grep -v -e SQLITE_OMIT_PROGRESS_CALLBACK -e SQLITE_OMIT_SHARED_CACHE) \
+	  $$($(SQLITE_CURRENT_GYPI) | grep -v -e SQLITE_OMIT_PROGRESS_CALLBACK -e SQLITE_OMIT_SHARED_CACHE) \
 	  -DSQLITE_ENABLE_LOAD_EXTENSION -DSQLITE_ENABLE_SESSION -DSQLITE_ENABLE_PREUPDATE_HOOK \
 	  $< -o $@ $(SQLITE_CURRENT_LIBS)
 
