@@ -461,6 +461,17 @@ shorn_buffer *shorn_output(sqlite3_context *ctx) {
   return &st->out;
 }
 
+void shorn_result_refusal(sqlite3_context *ctx, const shorn_schema *schema, const char *json, size_t n) {
+  shorn_error e;
+  shorn_code rc = shorn_encode(schema, json, n, 0, shorn_output(ctx), &e);
+  if (rc == SHORN_ERROR_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else if (rc) {
+    char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 8];
+    sqlite3_result_text(ctx, text, (int)shorn_error_format(&e, text, sizeof text), SQLITE_TRANSIENT);
+  }
+}
+
 /* Past this the output buffer is handed to SQLite rather than kept. */
 #define OUTPUT_KEPT 65536
 

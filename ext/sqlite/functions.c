@@ -85,16 +85,7 @@ static void check_function(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], "shorn_check");
   size_t n;
   const char *json = c ? json_argument(ctx, argv[0], &n) : NULL;
-  if (!json) return;
-  shorn_error error;
-  /* Encoded into the connection's buffer, which is not handed out. */
-  shorn_code rc = shorn_encode(c->schema, json, n, 0, shorn_output(ctx), &error);
-  if (rc == SHORN_ERROR_NOMEM) {
-    sqlite3_result_error_nomem(ctx);
-  } else if (rc) {
-    char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 8];
-    sqlite3_result_text(ctx, text, (int)shorn_error_format(&error, text, sizeof text), SQLITE_TRANSIENT);
-  }
+  if (json) shorn_result_refusal(ctx, c->schema, json, n);
 }
 
 /* shorn_decode(payload) reads the schema off the payload's 4-byte

@@ -278,19 +278,6 @@ static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
  * value it holds: the validation keywords, which reads never check. */
 typedef enum payload_question { ASK_VALID, ASK_ERROR, ASK_KEYWORDS } payload_question;
 
-/* A payload's decoded value checked as shorn_encode checks a value: its
- * refusal as text, or NULL. */
-static void check_decoded_value(sqlite3_context *ctx, const shorn_schema *schema, const shorn_buffer *json) {
-  shorn_error e;
-  shorn_code rc = shorn_encode(schema, (const char *)json->data, json->length, 0, shorn_output(ctx), &e);
-  if (rc == SHORN_ERROR_NOMEM) {
-    sqlite3_result_error_nomem(ctx);
-  } else if (rc) {
-    char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 8];
-    sqlite3_result_text(ctx, text, (int)shorn_error_format(&e, text, sizeof text), SQLITE_TRANSIENT);
-  }
-}
-
 /* shorn_valid, shorn_error and shorn_check_payload. */
 static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, payload_question question) {
   static const char *const names[] = {"shorn_valid", "shorn_error", "shorn_check_payload"};
@@ -328,7 +315,7 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
     char text[SHORN_MESSAGE_MAX + 32];
     sqlite3_result_text(ctx, text, (int)shorn_error_format(&e, text, sizeof text), SQLITE_TRANSIENT);
   } else if (question == ASK_KEYWORDS) {
-    check_decoded_value(ctx, compiled->schema, &json);
+    shorn_result_refusal(ctx, compiled->schema, (const char *)json.data, json.length);
   }
   shorn_buffer_free(&json);
 }
