@@ -34,7 +34,20 @@ CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 BUILD   ?= build
 PYTHON  := /usr/bin/python3
-SQLITE  := sqlite3
+SQLITE  ?= sqlite3
+# Where SQLite's headers are, when the compiler does not find them itself.
+SQLITE_CFLAGS ?=
+
+# macOS's own sqlite3 shell cannot load extensions: Homebrew's SQLite (keg
+# only, so off the default paths) is the one to build against and run.
+UNAME := $(shell uname -s)
+ifeq ($(UNAME),Darwin)
+HOMEBREW_SQLITE := $(shell brew --prefix sqlite 2>/dev/null)
+ifneq ($(HOMEBREW_SQLITE),)
+SQLITE_CFLAGS := -I$(HOMEBREW_SQLITE)/include $(SQLITE_CFLAGS)
+SQLITE := $(HOMEBREW_SQLITE)/bin/sqlite3
+endif
+endif
 
 # What a fresh Debian machine lacks for `make test` and `make demo`.
 PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev libpcre2-dev sqlite3 python3 valgrind \
@@ -51,7 +64,6 @@ VERSION := $(shell sed -n 's/^\#define SHORN_VERSION "\(.*\)"/\1/p' ext/shorn.h)
 
 # A loadable extension's file name ends as the platform's shared objects do;
 # SQLite's .load adds the ending itself.
-UNAME := $(shell uname -s)
 SO := $(if $(filter Darwin,$(UNAME)),dylib,$(if $(filter Windows_NT,$(OS)),dll,so))
 EXTENSION := $(BUILD)/shorn.$(SO)
 AMALGAMATION := $(BUILD)/amalgamation
@@ -68,11 +80,19 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable check-current check-builds check-limits check-killed check-validators test \
+.PHONY: all tools deps check check-loadable check-current check-builds check-limits check-killed check-validators test \
   demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
   check-soak
 all: $(EXTENSION) $(BUILD)/shorn
 
+# What make and make demo need on any system: a C compiler, SQLite's headers
+# and, for the demo, an sqlite3 shell that loads extensions.  Named in the
+# system's own words when missing (apt, apk, dnf, pacman, brew, MSYS2), and
+# installed when that system is Debian's and make runs as root.
+tools:
+	@scripts/check-tools.sh "$(CC)" "$(SQLITE_CFLAGS)" $(TOOLS_SHELL)
+
+# What make test needs besides: Debian's packages, which it installs.
 deps:
 	@scripts/install-deps.sh $(PACKAGES)
 
@@ -85,7 +105,7 @@ $(BUILD)/obj/core/%.o: ext/core/%.c
 
 $(BUILD)/obj/sqlite/%.o: ext/sqlite/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -Iext -MMD -MP -DSQLITE_CORE -c $< -o $@
+	$(CC) $(CFLAGS) $(WARN) -Iext $(SQLITE_CFLAGS) -MMD -MP -DSQLITE_CORE -c $< -o $@
 
 $(BUILD)/core.a: $(CORE_OBJ)
 	@rm -f $@
@@ -93,9 +113,9 @@ $(BUILD)/core.a: $(CORE_OBJ)
 
 # The loadable extension: everything position-independent, only the entry
 # point exported.
-$(BUILD)/pic/%.o: ext/%.c
+$(BUILD)/pic/%.o: ext/%.c | tools
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -Iext -MMD -MP -fPIC -fvisibility=hidden -c $< -o $@
+	$(CC) $(CFLAGS) $(WARN) -Iext $(SQLITE_CFLAGS) -MMD -MP -fPIC -fvisibility=hidden -c $< -o $@
 
 $(EXTENSION): $(PIC_OBJ)
 	$(CC) $(CFLAGS) -shared $^ $(LIBS) -o $@
@@ -176,7 +196,8 @@ check-loadable: all
 # The builds users make of the amalgamation: a loadable extension, by the
 # command README gives, through the SQL tests; linked into a program; and
 # libshorn.a, which exports the public API alone, through the public header
-# from C and from C++.  Then the layers of ext/: what may include what.  The
+# from C and from C++.  Then the layers of ext/: what may include what; and
+# what make asks for when a tool is missing, on each system.  The
 # benchmark is built too (against the system SQLite), as it reaches inside.
 check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/bench-system
 	cd $(AMALGAMATION) && $(CC) -O2 -shared -fPIC shorn.c -o shorn.$(SO) $(LIBS)
@@ -191,6 +212,7 @@ check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/
 	./$(BUILD)/public_api_cxx
 	tests/builds/symbols.sh $(BUILD)/libshorn.a $(EXTENSION)
 	$(PYTHON) tests/builds/layers.py ext
+	tests/builds/tools.sh
 
 # Peak memory of a 64 MiB string, an array of 1,000,000 integers and a BigInt
 # encoded and decoded through SQL, each in a process of its own, within a
@@ -270,7 +292,8 @@ test: deps
 	$(MAKE) check-install
 	$(MAKE) check-bindings
 
-demo: deps all
+demo: TOOLS_SHELL := $(SQLITE)
+demo: tools all
 	$(SQLITE) -bail -cmd ".load $(BUILD)/shorn" :memory: < sql/tutorial.sql
 
 # ---- the SQLite that users run today ---------------------------------------
