@@ -78,7 +78,7 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all deps check check-loadable check-current check-builds check-limits check-killed check-validators test \
+.PHONY: all deps check check-gmp check-loadable check-current check-builds check-limits check-killed check-validators test \
   demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
   check-soak
 all: $(EXTENSION) $(BUILD)/shorn
@@ -152,6 +152,10 @@ $(BUILD)/vectors $(BUILD)/sql_nomem: $(BUILD)/%: tests/%.c $(SQLITE_OBJ) $(BUILD
 $(BUILD)/limits: tests/limits/limits.c tests/unit/check.h tests/bigints.h $(SQLITE_OBJ) $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
 
+# BigInt conversions of many sizes, compared across the builds by check-gmp.
+$(BUILD)/bigint_compare: tests/bigints/compare.c tests/bigints.h $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
+
 # A fuzz harness with replay.c's main() instead of libFuzzer, to run a corpus.
 $(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) $(FUZZ_SCHEMAS) $(HARNESS_FLAGS) -Iext $< tests/fuzz/replay.c $(HARNESS_OBJ) \
@@ -172,6 +176,19 @@ check: $(UNIT_BIN) $(BUILD)/vectors $(BUILD)/shorn $(REPLAY_BIN) $(BUILD)/sql_no
 	tests/cli/run.sh $(BUILD)/shorn tests/vectors
 	@for h in $(FUZZERS); do ./$(BUILD)/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
 	./$(BUILD)/sql_nomem
+
+# The GMP configuration (make WITH_GMP=1) in a build folder of its own: its
+# make check, then every BigInt of tests/bigints/compare.c converted by both
+# back-ends, which must give the same text and bytes.  The default build's
+# own objects must not reference GMP at all.
+check-gmp: $(BUILD)/bigint_compare $(EXTENSION) $(BUILD)/shorn
+	@if nm $(EXTENSION) $(BUILD)/shorn $(BUILD)/core.a | grep __gmp; then \
+	  echo "check-gmp: the default build references GMP"; exit 1; fi
+	$(MAKE) WITH_GMP=1 BUILD=$(BUILD)/gmp check $(BUILD)/gmp/bigint_compare
+	./$(BUILD)/bigint_compare > $(BUILD)/bigint-builtin.txt
+	./$(BUILD)/gmp/bigint_compare > $(BUILD)/gmp/bigint-gmp.txt
+	cmp $(BUILD)/bigint-builtin.txt $(BUILD)/gmp/bigint-gmp.txt
+	@echo "check-gmp: $$(wc -l < $(BUILD)/bigint-builtin.txt) BigInts, the same text and bytes from GMP and the built-in conversion"
 
 # The shell and Python tests load the extension itself; every SQL and shell
 # example of the README and docs/ prints what the page says; SQL, the
@@ -204,11 +221,12 @@ check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/
 
 # Peak memory of a 64 MiB string, an array of 1,000,000 integers and a BigInt
 # encoded and decoded through SQL, each in a process of its own, within a
-# multiple of input plus output (docs/limits.md).  The BigInt is 8 MiB here,
-# to stay quick; LIMITS_BIGINT_BYTES=67108864 runs the layout's limit.
-LIMITS_BIGINT_BYTES ?= 8388608
+# multiple of input plus output (docs/limits.md).  The BigInt is the built-in
+# conversion's limit, and one byte past it must be refused; with GMP it is
+# 8 MiB, to stay quick, and LIMITS_BIGINT_BYTES=67108864 runs the layout's
+# limit.
 check-limits: $(BUILD)/limits
-	./$(BUILD)/limits --bigint-bytes $(LIMITS_BIGINT_BYTES)
+	./$(BUILD)/limits $(if $(LIMITS_BIGINT_BYTES),--bigint-bytes $(LIMITS_BIGINT_BYTES))
 
 # A writer killed with SIGKILL at random points while it inserts payloads
 # and changes the registry, KILLS times, over a WAL and a rollback-journal

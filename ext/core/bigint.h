@@ -15,13 +15,13 @@
  * large values, has a smaller one, so that no conversion takes more than
  * about two seconds (docs/limits.md); -DSHORN_BIGINT_MAX_BYTES=N changes
  * it, up to the layout's. */
+#ifndef SHORN_BIGINT_MAX_BYTES
+#define SHORN_BIGINT_MAX_BYTES 1048576
+#endif
 #ifdef SHORN_WITH_GMP
 #define BIGINT_MAX_BYTES SHORN_MAX_BYTES
 #define BIGINT_LIMIT_NOTE ""
 #else
-#ifndef SHORN_BIGINT_MAX_BYTES
-#define SHORN_BIGINT_MAX_BYTES 1048576
-#endif
 #define BIGINT_MAX_BYTES SHORN_BIGINT_MAX_BYTES
 #define BIGINT_LIMIT_NOTE_(max) \
   ", this build's SHORN_BIGINT_MAX_BYTES (a build with GMP, -DSHORN_WITH_GMP, converts up to " #max " bytes)"
