@@ -476,6 +476,56 @@ static void test_bigint_limits(void) {
   CHECK(bigint_encode(NULL, &b, d, count) == BIGINT_SPELLING); /* spelling is checked first */
   CHECK(b.length == 0);
   free(d);
+
+  /* The build's own limit, BIGINT_MAX_BYTES: the largest magnitude converts
+   * both ways, one byte more is refused both ways before any conversion,
+   * by the codec with a message naming the limit (and, without GMP, what
+   * lifts it).  The magnitudes: 255 2^(8 (max - 1)), then 2^(8 max). */
+  size_t max = BIGINT_MAX_BYTES;
+  uint8_t *m = calloc(max + 1, 1);
+  m[max - 1] = 0xff;
+  shorn_buffer text = {0}, wire = {0};
+  if (BIGINT_MAX_BYTES < SHORN_MAX_BYTES) { /* GMP's, the layout's, takes a minute: check-limits has it */
+    CHECK(bigint_json(NULL, &text, false, m, max) == BIGINT_OK);
+    CHECK(bigint_encode(NULL, &wire, (const char *)text.data + 1, text.length - 2) == BIGINT_OK);
+  }
+  m[max] = 1;
+  text.length = 0;
+  CHECK(bigint_json(NULL, &text, false, m, max + 1) == BIGINT_TOO_LARGE && text.length == 0);
+  free(m);
+  shorn_schema *schema;
+  shorn_error e;
+  static const char bigint_schema[] = "{\"type\":\"string\",\"x-shorn\":\"bigint\"}";
+  CHECK(shorn_schema_compile(bigint_schema, strlen(bigint_schema), NULL, &schema, &e) == SHORN_OK);
+  /* Encode: one more digit than any magnitude of max bytes has. */
+  size_t digits = (size_t)((double)max * 8 * 0.30102999566398) + 2;
+  char *json = malloc(digits + 2);
+  json[0] = '"', json[1] = '1';
+  memset(json + 2, '0', digits - 1);
+  json[digits + 1] = '"';
+  char expected[256];
+  snprintf(expected, sizeof expected, "BigInt is too large: its magnitude passes the limit of %ld bytes%s",
+           (long)BIGINT_MAX_BYTES, BIGINT_LIMIT_NOTE);
+  wire.length = 0;
+  CHECK(shorn_encode(schema, json, digits + 2, 0, &wire, &e) == SHORN_ERROR_ENCODE);
+  CHECK_STR(e.message, expected);
+  free(json);
+  /* Decode, where the layout allows more than the build. */
+  if (BIGINT_MAX_BYTES < SHORN_MAX_BYTES) {
+    uint8_t *payload = calloc(max + 11, 1), *o = payload;
+    for (uint64_t h = (uint64_t)(max + 1) * 2; h; h >>= 7) *o++ = (uint8_t)(h & 0x7f) | (h >= 0x80 ? 0x80 : 0);
+    o[max] = 1;
+    snprintf(expected, sizeof expected, "BigInt magnitude of %ld bytes exceeds the limit of %ld bytes%s",
+             (long)max + 1, (long)BIGINT_MAX_BYTES, BIGINT_LIMIT_NOTE);
+    text.length = 0;
+    CHECK(shorn_decode(schema, payload, (size_t)(o - payload) + max + 1, 0, &text, &e) == SHORN_ERROR_DECODE);
+    CHECK_STR(e.message, expected);
+    CHECK(strstr(e.message, "SHORN_BIGINT_MAX_BYTES") && strstr(e.message, "-DSHORN_WITH_GMP"));
+    free(payload);
+  }
+  shorn_schema_free(schema);
+  shorn_buffer_free(&text);
+  shorn_buffer_free(&wire);
 }
 
 /* Out of memory at each allocation in turn: a clean failure, nothing held
