@@ -284,9 +284,15 @@ static shorn_code decode_bigint(decoder *d) {
   const uint8_t *magnitude = NULL;
   if ((rc = take(d, &magnitude, (size_t)n))) return rc;
   if (n && magnitude[n - 1] == 0) return fail_at(d, d->p, "Non-canonical bigint");
-  if (d->out && !bigint_json(d->allocator, d->out, header & 1, magnitude, (size_t)n))
-    return decoder_nomem(d);
-  return SHORN_OK;
+  if (!d->out) return SHORN_OK;
+  switch (bigint_json(d->allocator, d->out, header & 1, magnitude, (size_t)n)) {
+    case BIGINT_OK: return SHORN_OK;
+    /* Only the built-in conversion has a limit below the layout's. */
+    case BIGINT_TOO_LARGE:
+      return fail_at(d, magnitude, "BigInt magnitude of %llu bytes exceeds the limit of %ld bytes" BIGINT_LIMIT_NOTE,
+                     (unsigned long long)n, (long)BIGINT_MAX_BYTES);
+    default: return decoder_nomem(d);
+  }
 }
 
 static shorn_code decode_index(decoder *d, uint32_t count, const char *what, uint64_t *index) {

@@ -529,7 +529,8 @@ static shorn_code encode_bigint(encoder *e, const json_value *v) {
     case BIGINT_OK: return SHORN_OK;
     case BIGINT_NOMEM: return encoder_nomem(e);
     case BIGINT_TOO_LARGE:
-      return encode_fail(e, "BigInt is too large: its magnitude passes the limit of %ld bytes", (long)SHORN_MAX_BYTES);
+      return encode_fail(e, "BigInt is too large: its magnitude passes the limit of %ld bytes" BIGINT_LIMIT_NOTE,
+                         (long)BIGINT_MAX_BYTES);
     default: return encode_fail(e, "Expected a BigInt as a decimal string, or a safe integer");
   }
 }

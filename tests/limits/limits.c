@@ -1,7 +1,8 @@
 /*
  * limits.c — peak memory at the byte layout's limits, through SQL.
  *
- * A 64 MiB string, an array of 1,000,000 integers and a BigInt (8 MiB here,
+ * A 64 MiB string, an array of 1,000,000 integers and a BigInt (the
+ * built-in conversion's limit, SHORN_BIGINT_MAX_BYTES; with GMP 8 MiB here,
  * the layout's 64 MiB with --bigint-bytes 67108864) are each encoded by
  * shorn_encode and decoded by shorn_decode, each direction in a process of
  * its own (this program run again with the case's name) so that each peak is
@@ -14,6 +15,8 @@
  * beside them (docs/limits.md has the figures).  Each result is checked
  * after its peak is read: against the form made directly, and for the
  * BigInt against the value's residues and, decoded, by encoding it back.
+ * Without GMP, a BigInt one byte past the built-in limit must be refused
+ * both ways, the message naming the limit and what lifts it.
  *
  *   limits [--bigint-bytes N]      every case, each in a child process
  *   limits CASE DIRECTION [N]      one, in this process
@@ -33,28 +36,35 @@
 #include "shorn.h"
 #include "shorn_sqlite.h"
 
+#include "core/bigint.h"
+
 #include "../bigints.h"
 #include "../unit/check.h"
 
 /* From the measurements in docs/limits.md: the most is encoding the array,
  * whose parsed JSON takes more than its short text, then the BigInt's,
- * mostly GMP's scratch; the string's is one copy SQLite makes of the
- * result.  SLACK covers what does not grow with the value: the allocators'
+ * mostly GMP's scratch or the built-in conversion's work space; the
+ * string's is one copy SQLite makes of the result.  SLACK covers what does not grow with the value: the allocators'
  * rounding, the statement, the schema. */
 #define FACTOR 4
 #define SLACK ((size_t)8 << 20)
 
 #define STRING_BYTES ((size_t)SHORN_MAX_BYTES)
 #define ARRAY_ELEMENTS 1000000u
-#define BIGINT_BYTES ((size_t)8 << 20)
+/* The BigInt converted by default: 8 MiB, within the built-in limit. */
+#define BIGINT_BYTES ((size_t)8 << 20 < BIGINT_MAX_BYTES ? (size_t)8 << 20 : BIGINT_MAX_BYTES)
 
 static const char *const schemas[] = {
     "{\"type\":\"string\"}",
     "{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"minimum\":0}}",
     "{\"type\":\"string\",\"x-shorn\":\"bigint\"}",
+    "{\"type\":\"string\",\"x-shorn\":\"bigint\"}",
 };
-enum { STRING, ARRAY, BIGINT };
-static const char *const case_names[] = {"string", "array", "bigint"};
+/* PAST_LIMIT: a BigInt of BIGINT_MAX_BYTES + 1 bytes, which only a build
+ * without GMP has (its limit is below the layout's). */
+enum { STRING, ARRAY, BIGINT, PAST_LIMIT };
+static const char *const case_names[] = {"string", "array", "bigint", "bigint-past-limit"};
+static const int case_count = BIGINT_MAX_BYTES < SHORN_MAX_BYTES ? 4 : 3;
 
 /* Peak resident memory so far, in bytes. */
 static size_t peak_bytes(void) {
@@ -122,7 +132,7 @@ static uint8_t *array_payload(size_t *n) {
  * has, less one, so that the value fits in it; or a random magnitude of
  * `bytes` bytes.  Neither form is made from the other: the results are
  * checked by residues. */
-static char *bigint_json(size_t bytes, size_t *n) {
+static char *bigint_text(size_t bytes, size_t *n) {
   size_t count = (size_t)((double)bytes * 8 * 0.30102999566398119521);
   char *t = malloc(count + 3);
   t[0] = '"';
@@ -148,7 +158,7 @@ static uint8_t *bigint_payload(size_t bytes, size_t *n) {
 /* shorn_encode or shorn_decode of `input`, which SQLite reads in place; the
  * result stays the statement's until it is finalized. */
 static const void *convert(sqlite3 *db, sqlite3_stmt **st, bool encode, const char *schema,
-                           const void *input, size_t n, size_t *out) {
+                           const void *input, size_t n, size_t *out, bool refusal_expected) {
   const char *sql = encode ? "SELECT shorn_encode(?1, ?2)" : "SELECT shorn_decode(?1, ?2)";
   *out = 0;
   if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK) return NULL;
@@ -160,7 +170,7 @@ static const void *convert(sqlite3 *db, sqlite3_stmt **st, bool encode, const ch
     sqlite3_bind_blob64(*st, 1, input, n, SQLITE_STATIC);
   sqlite3_bind_text(*st, 2, schema, -1, SQLITE_STATIC);
   if (sqlite3_step(*st) != SQLITE_ROW) {
-    fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
+    if (!refusal_expected) fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
     return NULL;
   }
   const void *result = encode ? sqlite3_column_blob(*st, 0) : (const void *)sqlite3_column_text(*st, 0);
@@ -172,7 +182,9 @@ static void *make_input(int which, bool encode, size_t bigint_bytes, size_t *n) 
   switch (which) {
     case STRING: return encode ? (void *)string_json(n) : (void *)string_payload(n);
     case ARRAY: return encode ? (void *)array_json(n) : (void *)array_payload(n);
-    default: return encode ? (void *)bigint_json(bigint_bytes, n) : (void *)bigint_payload(bigint_bytes, n);
+    case BIGINT: return encode ? (void *)bigint_text(bigint_bytes, n) : (void *)bigint_payload(bigint_bytes, n);
+    default:
+      return encode ? (void *)bigint_text(BIGINT_MAX_BYTES + 1, n) : (void *)bigint_payload(BIGINT_MAX_BYTES + 1, n);
   }
 }
 
@@ -198,7 +210,7 @@ static void check_result(sqlite3 *db, int which, bool encode, const void *input,
   if (encode) return;
   sqlite3_stmt *st = NULL;
   size_t back_n;
-  const void *back = convert(db, &st, !encode, schemas[which], output, out, &back_n);
+  const void *back = convert(db, &st, !encode, schemas[which], output, out, &back_n, false);
   CHECK(back && back_n == in && memcmp(back, input, in) == 0);
   sqlite3_finalize(st);
 }
@@ -212,8 +224,21 @@ static int run_case(int which, bool encode, size_t bigint_bytes) {
   size_t before = peak_bytes(), in, out;
   void *input = make_input(which, encode, bigint_bytes, &in);
   sqlite3_stmt *st = NULL;
-  const void *output = convert(db, &st, encode, schemas[which], input, in, &out);
+  const void *output = convert(db, &st, encode, schemas[which], input, in, &out, which == PAST_LIMIT);
   size_t added = peak_bytes() - before, bound = FACTOR * (in + out) + SLACK;
+  if (which == PAST_LIMIT) {
+    /* Refused before any conversion, with the limit's name and the build
+     * option that lifts it. */
+    const char *message = sqlite3_errmsg(db);
+    CHECK(output == NULL && strstr(message, "SHORN_BIGINT_MAX_BYTES") && strstr(message, "-DSHORN_WITH_GMP"));
+    CHECK(added <= bound);
+    printf("limits: %s %s: input %9zu B refused, peak %5.1f MiB above the process's: %s\n", case_names[which],
+           encode ? "encode" : "decode", in, added / 1048576.0, message);
+    sqlite3_finalize(st);
+    free(input);
+    sqlite3_close(db);
+    return check_failures ? 1 : 0;
+  }
   CHECK(output != NULL);
   CHECK(added <= bound);
   printf("limits: %-6s %s: input %9zu B, output %9zu B, peak %5.1f MiB above the process's, "
@@ -231,18 +256,18 @@ int main(int argc, char **argv) {
   size_t bigint_bytes = BIGINT_BYTES;
   if (argc == 3 && strcmp(argv[1], "--bigint-bytes") == 0) {
     bigint_bytes = strtoull(argv[2], NULL, 10);
-    if (!bigint_bytes || bigint_bytes > SHORN_MAX_BYTES) {
-      fprintf(stderr, "limits: --bigint-bytes must be 1 to %ld\n", (long)SHORN_MAX_BYTES);
+    if (!bigint_bytes || bigint_bytes > BIGINT_MAX_BYTES) {
+      fprintf(stderr, "limits: --bigint-bytes must be 1 to %ld in this build\n", (long)BIGINT_MAX_BYTES);
       return 2;
     }
   }
   if (argc == 4) {
     int which = 0;
-    while (which < 3 && strcmp(argv[1], case_names[which])) which++;
-    return which < 3 ? run_case(which, strcmp(argv[2], "encode") == 0, strtoull(argv[3], NULL, 10)) : 2;
+    while (which < case_count && strcmp(argv[1], case_names[which])) which++;
+    return which < case_count ? run_case(which, strcmp(argv[2], "encode") == 0, strtoull(argv[3], NULL, 10)) : 2;
   }
   int passed = 0, failed = 0;
-  for (int which = 0; which < 3; which++) {
+  for (int which = 0; which < case_count; which++) {
     for (int encode = 1; encode >= 0; encode--) {
       char bytes[32];
       snprintf(bytes, sizeof bytes, "%zu", bigint_bytes);

@@ -21,9 +21,9 @@ static const shorn_allocator allocator_b = {counting_realloc, counting_free, &co
 /* Something of everything that takes scratch memory: seventeen recursive
  * definitions (more depth counters than the stack holds), a set and a map
  * (their unique sets), an open object (its member list), a long BigInt (its
- * conversion's work space), and a value longer than the DOM's first
- * storage on the stack. */
-static char schema_text[4096], value_text[8192];
+ * conversion's work space, both ways, with GMP or without), and a value
+ * longer than the DOM's first storage on the stack. */
+static char schema_text[4096], value_text[32768];
 
 #define UINT "{\"type\":\"integer\",\"minimum\":0}"
 
@@ -46,7 +46,7 @@ static void make_texts(void) {
   o = value_text;
   o += sprintf(o, "{\"p0\":[[[]]],\"p16\":[[]],\"s\":[\"x\",\"y\",\"z\"],\"m\":[[1.5,1],[2,2]],"
                   "\"o\":{\"a\":1,\"z\":2,\"\\t\":3},\"b\":\"-");
-  for (int i = 0; i < 1000; i++) *o++ = (char)('1' + i % 9);
+  for (int i = 0; i < 20000; i++) *o++ = (char)('1' + i % 9);
   o += sprintf(o, "\",\"t\":\"");
   memset(o, 'x', 5000);
   strcpy(o + 5000, "\"}");

@@ -37,6 +37,11 @@ static char many_definitions[4096];
  * an arena's first block. */
 static char big_string[3 + 100000], many_entries[4096], many_extras[4096], deep_error[4096];
 
+/* BigInts long enough that both conversions take work space of the
+ * schema's allocator, one of them through several of the built-in
+ * conversion's splits. */
+static char long_bigints[32 + 3000 + 30000];
+
 static void make_values(void) {
   big_string[0] = '[', big_string[1] = '"';
   memset(big_string + 2, 'x', sizeof big_string - 5);
@@ -49,6 +54,12 @@ static void make_values(void) {
   o += sprintf(o, "{\"a\":1,\"c\":3");
   for (int i = 0; i < 20; i++) o += sprintf(o, ",\"%c%d\":%d", 'b' + 2 * (i % 2), i, i);
   strcpy(o, "}");
+  o = long_bigints;
+  o += sprintf(o, "[\"-");
+  for (int i = 0; i < 3000; i++) *o++ = (char)('1' + i % 9);
+  o += sprintf(o, "\",\"");
+  for (int i = 0; i < 30000; i++) *o++ = (char)('9' - i % 7);
+  strcpy(o, "\"]");
   o = deep_error;
   for (int i = 0; i < 20; i++) o += sprintf(o, "{\"value\":\"\",\"children\":[");
   o += sprintf(o, "{\"value\":1,\"children\":[]}");
@@ -83,6 +94,8 @@ static workload workloads[] = {
      "67890123456789012345678901234567890123456789012345678901234567890123456789012345678901234"
      "5678901234567890\",\"0\",9007199254740991]",
      NULL},
+    {"long bigints", "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"x-shorn\":\"bigint\"}}",
+     long_bigints, NULL},
     {"big strings", "{\"type\":\"array\",\"items\":" STRING "}", big_string, NULL},
     {"dynamic", "{}",
      "{\"a\":[1,2.5,\"x\",null,true,false,{\"b\":-0,\"c\":1e400}],\"c\":{},\"\\ud83d\\ude00\":[]}",
