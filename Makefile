@@ -27,6 +27,8 @@
 #               (part of make test)
 #   make check-killed  a writer killed with SIGKILL 200 times, the database
 #               checked after each kill (part of make test)
+#   make check-platforms  the vectors and SQL tests on Windows x64 (wine),
+#               ARM64 and s390x (qemu-user), i686 without SSE2, musl, clang
 
 CC      ?= cc
 CXX     ?= c++
@@ -90,7 +92,8 @@ FUZZERS  := decode encode compile roundtrip query
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
-.PHONY: all tools deps check check-gmp check-loadable check-current check-builds check-limits check-killed check-validators test \
+.PHONY: all tools deps check check-gmp check-platforms check-loadable check-current check-builds check-limits check-killed \
+  check-validators test \
   demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
   check-soak
 all: $(EXTENSION) $(BUILD)/shorn
@@ -240,6 +243,20 @@ check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/
 	tests/builds/symbols.sh $(BUILD)/libshorn.a $(EXTENSION)
 	$(PYTHON) tests/builds/layers.py ext
 	tests/builds/tools.sh
+
+# Other platforms, cross-compiled: the golden vectors in a static program and
+# the SQL files in each platform's own shell (3.40's shell.c over SQLite
+# 3.53.2), which loads that platform's shorn.so or shorn.dll with .load.
+# Windows runs under wine, ARM64 and big-endian s390x under qemu-user; i686
+# builds with -mno-sse2, so it and the two emulated ones take the portable
+# path of the SSE2 code (scan.h, text.c, json.c).
+PLATFORMS := windows-x64 linux-arm64 linux-s390x linux-i686 musl clang
+PLATFORM_PACKAGES := gcc-mingw-w64-x86-64 wine64 wine qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+  gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross musl-tools clang
+check-platforms: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/shell.c
+	@scripts/install-deps.sh $(PLATFORM_PACKAGES)
+	@failed=; for p in $(PLATFORMS); do scripts/check-platform.sh $$p $(SQLITE_CURRENT) || failed="$$failed $$p"; done; \
+	  if [ -n "$$failed" ]; then echo "check-platforms: failed on$$failed"; exit 1; fi
 
 # Peak memory of a 64 MiB string, an array of 1,000,000 integers and a BigInt
 # encoded and decoded through SQL, each in a process of its own, within a
