@@ -17,7 +17,7 @@
 /* Limbs of values of a few hundred digits fit in this much room on the C
  * stack, and neither back-end allocates for values that short, so the
  * common short BigInt costs no allocation. */
-#define LOCAL_LIMBS (1024 / LIMB_BYTES)
+#define STACK_LIMBS (1024 / LIMB_BYTES)
 
 /* At most the digits of a number of `bits` bits, bits <= 2^29:
  * bits log10(2) + 1, where 30102999567 / 10^11 is just above log10(2) and
@@ -47,8 +47,8 @@ bigint_status bigint_json(const shorn_allocator *a, shorn_buffer *b, bool negati
   if (!n) return buffer_append(b, "\"0\"", 3) ? BIGINT_OK : BIGINT_NOMEM;
   if (n > BIGINT_MAX_BYTES) return BIGINT_TOO_LARGE;
   size_t limbs = (n + LIMB_BYTES - 1) / LIMB_BYTES;
-  radix_limb local[LOCAL_LIMBS], *x = local;
-  if (limbs > LOCAL_LIMBS && !(x = mem_alloc(a, limbs * LIMB_BYTES))) return BIGINT_NOMEM;
+  radix_limb local[STACK_LIMBS], *x = local;
+  if (limbs > STACK_LIMBS && !(x = mem_alloc(a, limbs * LIMB_BYTES))) return BIGINT_NOMEM;
   limbs_from_bytes(x, magnitude, n);
   bool ok = buffer_append(b, "\"-", 1 + negative) && radix_decimal(a, b, x, limbs) && buffer_byte(b, '"');
   if (x != local) mem_free(a, x);
@@ -66,8 +66,8 @@ bigint_status bigint_encode(const shorn_allocator *a, shorn_buffer *b, const cha
   if (count > BIGINT_DIGITS_MAX) return BIGINT_TOO_LARGE;
 
   size_t room = radix_binary_room(count);
-  radix_limb local[LOCAL_LIMBS], *x = local;
-  if (room > LOCAL_LIMBS && !(x = mem_alloc(a, room * LIMB_BYTES))) return BIGINT_NOMEM;
+  radix_limb local[STACK_LIMBS], *x = local;
+  if (room > STACK_LIMBS && !(x = mem_alloc(a, room * LIMB_BYTES))) return BIGINT_NOMEM;
   size_t limbs = radix_binary(a, x, digits, count);
   bigint_status rc = BIGINT_NOMEM;
   if (limbs) {

@@ -44,7 +44,7 @@
 
 /* Stack room for the conversion of any input short enough for Horner's
  * rule (at most 96 limbs in and out), so that those allocate nothing. */
-#define LOCAL_LIMBS 128
+#define HORNER_LOCAL_LIMBS 128
 
 static size_t trim(const uint32_t *x, size_t n) {
   while (n && !x[n - 1]) n--;
@@ -308,7 +308,7 @@ typedef struct conversion {
   uint32_t *slot[LEVELS_MAX]; /* room for each computed power, j >= 1 */
   uint32_t *block; /* the allocation, or NULL when `local` holds everything */
   const shorn_allocator *allocator; /* block's */
-  uint32_t local[LOCAL_LIMBS];
+  uint32_t local[HORNER_LOCAL_LIMBS];
 } conversion;
 
 /* Scratch that convert needs for inputs of up to LEAF * 2^levels limbs.  A
@@ -375,7 +375,7 @@ static bool conversion_begin(conversion *c, const shorn_allocator *a, uint64_t b
   total += powers + convert_scratch(base, c->levels);
   c->block = NULL;
   uint32_t *room = c->local;
-  if (total > LOCAL_LIMBS) {
+  if (total > HORNER_LOCAL_LIMBS) {
     room = c->block = mem_calloc(a, total, sizeof *room);
     if (!room) return false;
   }
