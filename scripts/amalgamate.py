@@ -82,7 +82,6 @@ def amalgamation():
         " * Linked into a program, register the extension for every connection with\n"
         " * sqlite3_auto_extension((void (*)(void))sqlite3_shorn_init).\n"
         " */\n",
-        "#ifndef _GNU_SOURCE\n#define _GNU_SOURCE\n#endif\n",
         "#define SHORN_PRIVATE_DATA static\n"
         "#if defined(SHORN_OMIT_SQLITE) && defined(__GNUC__)\n"
         "/* Some of the core serves only the SQLite layer's query functions. */\n"

@@ -33,10 +33,11 @@
 #endif
 
 /* Functions and tables one file of the library defines for others: hidden
- * from the shared object's exports.  The amalgamation defines both as
+ * from the shared object's exports (a DLL exports only what is marked
+ * dllexport anyway).  The amalgamation defines both as
  * `static`, so a library built from it exports nothing but the public API. */
 #ifndef SHORN_PRIVATE
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(_WIN32)
 #define SHORN_PRIVATE __attribute__((visibility("hidden")))
 #else
 #define SHORN_PRIVATE

@@ -185,7 +185,7 @@ static void test_format_examples(void) {
       {-1.5, "-1.5"},
       {0.1, "0.1"},
       {0.3, "0.3"},
-      {0.1 + 0.2, "0.30000000000000004"},
+      {0x1.3333333333334p-2, "0.30000000000000004"}, /* 0.1 + 0.2, spelled as bits: x87 would add in long double */
       {1.0 / 3, "0.3333333333333333"},
       {100.0 / 3, "33.333333333333336"},
       {4.35, "4.35"},
@@ -398,7 +398,7 @@ static void test_parse_examples(void) {
   CHECK(same(parse("1"), 1.0));
   CHECK(same(parse("-1.5"), -1.5));
   CHECK(same(parse("0.1"), 0.1));
-  CHECK(same(parse("0.30000000000000004"), 0.1 + 0.2));
+  CHECK(same(parse("0.30000000000000004"), 0x1.3333333333334p-2));
   CHECK(same(parse("1e400"), HUGE_VAL));
   CHECK(same(parse("-1e400"), -HUGE_VAL));
   CHECK(same(parse("1e99999999999999999999999"), HUGE_VAL));
