@@ -8,6 +8,9 @@
 
 #include "platform.h"
 
+/* The version of the Unicode Character Database the tables are of. */
+#define UNICODE_VERSION "15.0.0"
+
 /* The property named by the text between \p{ and } (ASCII, as written:
  * `L`, `Letter`, `gc=Lu`, `General_Category=Lu`, `sc=Greek`,
  * `Script_Extensions=Grek`, `ASCII`, `Emoji`, …), or -1 when ECMAScript
