@@ -27,6 +27,8 @@
 #               (part of make test)
 #   make check-killed  a writer killed with SIGKILL 200 times, the database
 #               checked after each kill (part of make test)
+#   make check-unicode  ext/core/unicode.c regenerated from Debian's Unicode
+#               data, and compared with Node's \p{…} (part of make test)
 
 CC      ?= cc
 CXX     ?= c++
@@ -38,7 +40,7 @@ SQLITE  := sqlite3
 
 # What a fresh Debian machine lacks for `make test` and `make demo`.
 PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev libpcre2-dev sqlite3 python3 valgrind \
-  pkgconf python3-venv python3-wheel
+  pkgconf python3-venv python3-wheel unicode-data
 
 # What every program and library of shorn links: GMP converts BigInts to and
 # from decimal (ext/core/bigint.c); PCRE2's 16-bit library matches the
@@ -70,7 +72,7 @@ FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
 .PHONY: all deps check check-loadable check-current check-builds check-limits check-killed check-validators test \
   demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
-  check-soak
+  check-soak check-unicode
 all: $(EXTENSION) $(BUILD)/shorn
 
 deps:
@@ -228,6 +230,23 @@ check-validators: all
 	$(PYTHON) tests/validators/check.py $(abspath $(BUILD)/shorn) $(BUILD)/validators.jsonl \
 	  docs/validators.md tests/validators/schemas.mjs README.md
 
+# The Unicode property tables of \p{…}: ext/core/unicode.c, regenerated from
+# the Unicode Character Database Debian's unicode-data installs, must be the
+# committed file; then Node's own \p{…} must take the names the tables take
+# and no other, and agree with them on every code point assigned in the
+# tables' Unicode version, but where later versions changed a property
+# (tests/unicode/node-unicode-*.txt).
+UCD := /usr/share/unicode
+$(BUILD)/unicode_dump: tests/unicode/dump.c $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -o $@
+
+check-unicode: $(BUILD)/unicode_dump
+	@test -d $(UCD) || { echo "check-unicode: no $(UCD) (Debian's unicode-data; make deps)" >&2; exit 1; }
+	$(PYTHON) scripts/gen_unicode.py $(UCD) > $(BUILD)/unicode.c
+	diff -u ext/core/unicode.c $(BUILD)/unicode.c
+	@command -v node >/dev/null 2>&1 || scripts/install-deps.sh nodejs
+	node tests/unicode/compare.mjs $(BUILD)/unicode_dump $(UCD)
+
 # ---- replicated SQLite -----------------------------------------------------
 # Three dqlite nodes (Debian's libdqlite; go-dqlite's `dqlite` shell) of
 # tests/cluster/node.c, which links the amalgamation as an application
@@ -259,7 +278,7 @@ VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-k
 
 test: deps
 	$(MAKE) check check-loadable check-current check-builds check-validators check-limits check-killed cluster-test \
-	  check-soak
+	  check-soak check-unicode
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
