@@ -372,13 +372,69 @@ int unicode_property_find(const char *name, size_t n) {
   return -1;
 }
 
+/* The number at *at in UNICODE_RANGE_BYTES, and *at moved past it. */
+static uint32_t unicode_read_number(const uint8_t **at) {
+  uint32_t value = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    uint8_t byte = *(*at)++;
+    value |= (uint32_t)(byte & 0x7F) << shift;
+    if (byte < 0x80) return value;
+  }
+}
+
 size_t unicode_property_ranges(int number, uint32_t (*out)[2]) {
   if (number < 0 || (size_t)number >= COUNT_OF(UNICODE_PROPERTIES)) return 0;
-  size_t start = UNICODE_PROPERTIES[number].start, count = UNICODE_PROPERTIES[number].count;
-  if (out) memcpy(out, UNICODE_RANGES[start], count * sizeof *out);
+  size_t count = UNICODE_PROPERTIES[number].count;
+  if (!out) return count;
+  const uint8_t *at = UNICODE_RANGE_BYTES + UNICODE_PROPERTIES[number].start;
+  uint32_t next = 0; /* the code point after the range before */
+  for (size_t i = 0; i < count; i++) {
+    out[i][0] = next + unicode_read_number(&at);
+    out[i][1] = out[i][0] + unicode_read_number(&at);
+    next = out[i][1] + 1;
+  }
   return count;
 }
 """
+
+
+def encode_number(value):
+    encoded = bytearray()
+    while value >= 0x80:
+        encoded.append(0x80 | (value & 0x7F))
+        value >>= 7
+    encoded.append(value)
+    return encoded
+
+
+def encode(ranges):
+    """The bytes of UNICODE_RANGE_BYTES for one property's ranges."""
+    encoded, next_cp = bytearray(), 0
+    for first, last in ranges:
+        encoded += encode_number(first - next_cp) + encode_number(last - first)
+        next_cp = last + 1
+    return encoded
+
+
+def decode(data, at, count):
+    """What unicode_property_ranges reads: a check of encode."""
+    def number():
+        nonlocal at
+        value, shift = 0, 0
+        while True:
+            byte = data[at]
+            at += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                return value
+    ranges, next_cp = [], 0
+    for _ in range(count):
+        first = next_cp + number()
+        last = first + number()
+        ranges.append((first, last))
+        next_cp = last + 1
+    return ranges
 
 
 def write(tables, first_script, script_count, version):
@@ -390,22 +446,37 @@ def write(tables, first_script, script_count, version):
     out('#include "unicode.h"\n\n')
 
     # Properties with the same code points (a script without extensions, say)
-    # share one run of ranges.
-    starts, ranges = {}, []
+    # share one run of bytes.
+    starts, data = {}, bytearray()
     for label, property_ranges in tables.properties:
         key = tuple(property_ranges)
         if key not in starts:
-            starts[key] = len(ranges)
-            ranges.extend(property_ranges)
-    if len(ranges) > 0xFFFF or max(len(r) for _, r in tables.properties) > 0xFFFF:
+            starts[key] = len(data)
+            data += encode(property_ranges)
+            if decode(data, starts[key], len(property_ranges)) != property_ranges:
+                fail("%s: the ranges do not decode to themselves" % label)
+    if len(data) > 0xFFFF or max(len(r) for _, r in tables.properties) > 0xFFFF:
         fail("the ranges outgrow uint16_t offsets")
-    out("/* Every property's ranges [first, last], a property's in a row. */\n")
-    out("static const uint32_t UNICODE_RANGES[][2] = {\n")
-    for i in range(0, len(ranges), 4):
-        out("   " + "".join(" {0x%X, 0x%X}," % r for r in ranges[i:i + 4]) + "\n")
+    out("/* Every property's ranges, a property's in a row, each range as two\n")
+    out(" * numbers: how far its first code point is past the end of the range before\n")
+    out(" * (the first, past -1), and its last code point less its first.  A number\n")
+    out(" * is seven bits a byte, the low ones first, the top bit set on every byte\n")
+    out(" * but its last: most take one byte, a quarter of the 8 a pair of uint32_t\n")
+    out(" * would.  Properties with the same code points share their bytes. */\n")
+    out("static const uint8_t UNICODE_RANGE_BYTES[] = {\n")
+    shown = set()
+    for number, (label, property_ranges) in enumerate(tables.properties):
+        key = tuple(property_ranges)
+        if key in shown or not property_ranges:
+            continue
+        shown.add(key)
+        out("    /* %d: %s */\n" % (number, label))
+        encoded = encode(property_ranges)
+        for i in range(0, len(encoded), 20):
+            out("   " + "".join(" %d," % b for b in encoded[i:i + 20]) + "\n")
     out("};\n\n")
 
-    out("/* Property p's ranges: UNICODE_RANGES[start .. start + count). */\n")
+    out("/* Property p's ranges: `count` of them from UNICODE_RANGE_BYTES[start]. */\n")
     out("static const struct {\n  uint16_t start, count;\n} UNICODE_PROPERTIES[] = {\n")
     for number, (label, property_ranges) in enumerate(tables.properties):
         out("    {%d, %d}, /* %d: %s */\n" % (starts[tuple(property_ranges)], len(property_ranges), number, label))

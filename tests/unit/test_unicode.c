@@ -114,6 +114,31 @@ static void test_code_points(void) {
   CHECK(has("Changes_When_NFKC_Casefolded", 'A') && !has("Changes_When_NFKC_Casefolded", 'a'));
 }
 
+/* Every property: ranges ascending, disjoint, not adjacent, within Unicode,
+ * and the same from every call; 38 categories and groups, 53 binary
+ * properties, and Script and Script_Extensions of 164 scripts. */
+static void test_every_property(void) {
+  int count = 0;
+  while (unicode_property_ranges(count, NULL) > 0) {
+    size_t n = unicode_property_ranges(count, NULL);
+    if (n > COUNT_OF(ranges)) break;
+    CHECK(unicode_property_ranges(count, ranges) == n);
+    bool ordered = ranges[n - 1][1] <= 0x10FFFF;
+    for (size_t i = 0; i < n; i++) {
+      ordered = ordered && ranges[i][0] <= ranges[i][1];
+      if (i > 0) ordered = ordered && ranges[i][0] > ranges[i - 1][1] + 1;
+    }
+    CHECK(ordered);
+    count++;
+  }
+  CHECK(count == 38 + 53 + 2 * 164);
+  CHECK(unicode_property_ranges(find("Any"), ranges) == 1 && ranges[0][0] == 0 && ranges[0][1] == 0x10FFFF);
+  CHECK(unicode_property_ranges(find("ASCII"), ranges) == 1 && ranges[0][0] == 0 && ranges[0][1] == 0x7F);
+  CHECK(unicode_property_ranges(find("Co"), ranges) == 3);
+  CHECK(ranges[0][0] == 0xE000 && ranges[0][1] == 0xF8FF && ranges[1][0] == 0xF0000 && ranges[1][1] == 0xFFFFD &&
+        ranges[2][0] == 0x100000 && ranges[2][1] == 0x10FFFD);
+}
+
 /* Code points of characters assigned in Unicode 15.0, as Node 20 counts them
  * (its newer characters left out); Any and Cn also hold the unassigned. */
 static void test_counts(void) {
@@ -134,6 +159,7 @@ static void test_counts(void) {
 int main(void) {
   test_names();
   test_code_points();
+  test_every_property();
   test_counts();
   return check_report("unicode");
 }
