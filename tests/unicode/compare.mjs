@@ -213,6 +213,19 @@ function nodeRanges(name) {
   return normalize(ranges);
 }
 
+// The runs are what \p{NAME} matches one code point at a time: for the
+// first runs, their ends match ^\p{NAME}$ and the code points either side
+// do not.
+function checkRuns(name, ranges) {
+  const re = new RegExp(`^\\p{${name}}$`, 'u');
+  const test = (cp) => cp >= 0 && cp <= LAST && re.test(String.fromCodePoint(cp));
+  return ranges.slice(0, 8).every(([first, last]) => test(first) && test(last) && !test(first - 1) && !test(last + 1));
+}
+if (JSON.stringify(nodeRanges('Any')) !== JSON.stringify([[0, LAST]]) || !checkRuns('Cs', nodeRanges('Cs'))) {
+  console.log('the runs of /\\p{…}+/gu are not the code points of \\p{…}');
+  process.exit(1);
+}
+
 // Where Node and the tables disagree on code points the tables' version
 // assigned, a later version of Unicode changed the property: recorded, for
 // the Unicode version of Node's ICU, in node-unicode-VERSION.txt beside this
@@ -232,7 +245,14 @@ for (const name of accepted.sort()) {
 const found = [];
 let disagreements = 0;
 for (const names of byProperty.values()) {
-  const wrong = names.map((name) => intersect(symmetricDifference(nodeRanges(name), tables.get(name).ranges), assigned));
+  const wrong = names.map((name) => {
+    const ranges = nodeRanges(name);
+    if (!checkRuns(name, ranges)) {
+      disagreements++;
+      console.log(`\\p{${name}}: the runs of /\\p{${name}}+/gu are not the code points ^\\p{${name}}$ matches`);
+    }
+    return intersect(symmetricDifference(ranges, tables.get(name).ranges), assigned);
+  });
   const first = line(names[0], wrong[0]);
   names.forEach((name, i) => {
     if (line(names[0], wrong[i]) === first) return;
