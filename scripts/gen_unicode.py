@@ -10,16 +10,25 @@ General_Category value or one of ECMA-262's binary properties; `gc=`,
 `General_Category=`, `sc=`, `Script=`, `scx=` and `Script_Extensions=` take
 a value's short name, long name or other alias from PropertyValueAliases.txt.
 
+Every property's data is in Debian's files, the six Changes_When_* too
+(DerivedCoreProperties.txt, and DerivedNormalizationProps.txt for
+Changes_When_NFKC_Casefolded): none is derived here.
+
 The checks:
   * the data is of the Unicode version unicode.h states;
   * the General_Category read from UnicodeData.txt is the one
-    extracted/DerivedGeneralCategory.txt lists, code point by code point;
-  * every group (L, LC, M, N, P, S, Z, C) is the union of its members, the
-    leaf categories partition the code space, and so do the scripts;
-  * every name resolves, to one property, and no name is both a script and
-    a category or binary property (unicode.c looks a name up once);
-  * every property's ranges are ascending, disjoint and not adjacent, and
-    fit the table's integer types.
+    extracted/DerivedGeneralCategory.txt lists, code point by code point, and
+    Bidi_Mirrored read from UnicodeData.txt is the one
+    extracted/DerivedBinaryProperties.txt lists (where that file is);
+  * the categories UnicodeData.txt uses, the groups (L, LC, M, N, P, S, Z,
+    C) and their members, the scripts Scripts.txt and ScriptExtensions.txt
+    use, and the names that may stand before `=` are PropertyValueAliases.txt's
+    and PropertyAliases.txt's;
+  * every name is made of the characters \p{…} can hold and names one
+    property, and no name is both a script and a category or binary
+    property (unicode.c looks a name up once);
+  * every property's ranges are ascending, disjoint and not adjacent, decode
+    from the table's bytes to themselves, and fit its integer types.
 
 Usage: python3 scripts/gen_unicode.py [UCD_DIR] > ext/core/unicode.c
 (UCD_DIR defaults to /usr/share/unicode)
@@ -70,10 +79,9 @@ GROUPS = {
 # no code point has (V8 refuses sc=Hrkt).
 SCRIPTS_LEFT_OUT = ["Katakana_Or_Hiragana"]
 
-# The property names that may stand before `=`, and what they take.
-GENERAL_CATEGORY_NAMES = ["General_Category", "gc"]
-SCRIPT_NAMES = ["Script", "sc"]
-SCRIPT_EXTENSIONS_NAMES = ["Script_Extensions", "scx"]
+# The property names unicode.c takes before `=`, as PropertyAliases.txt
+# gives them: [short, long].
+KEYS = [["gc", "General_Category"], ["sc", "Script"], ["scx", "Script_Extensions"]]
 
 
 def fail(message):
@@ -164,9 +172,8 @@ def general_categories(ucd):
 
 
 def bidi_mirrored(ucd):
-    path = os.path.join(ucd, BIDI_MIRRORED_FILE)
-    if os.path.exists(path):
-        return normalize(code_points(f[0]) for f in data_lines(path) if f[1] == "Bidi_Mirrored")
+    """From UnicodeData.txt's field 9; checked against the derived file,
+    which not every copy of the UCD has."""
     ranges, first = [], None
     for fields in data_lines(os.path.join(ucd, "UnicodeData.txt")):
         cp = int(fields[0], 16)
@@ -174,7 +181,12 @@ def bidi_mirrored(ucd):
             first = cp
         elif fields[9] == "Y":
             ranges.append((first if fields[1].endswith(", Last>") else cp, cp))
-    return normalize(ranges)
+    ranges = normalize(ranges)
+    path = os.path.join(ucd, BIDI_MIRRORED_FILE)
+    if os.path.exists(path) and ranges != normalize(
+            code_points(f[0]) for f in data_lines(path) if f[1] == "Bidi_Mirrored"):
+        fail("UnicodeData.txt and %s disagree on Bidi_Mirrored" % BIDI_MIRRORED_FILE)
+    return ranges
 
 
 def binary_properties(ucd):
@@ -201,6 +213,8 @@ def scripts(ucd, short_name):
     extensions = [(s,) for s in script]
     for fields in data_lines(os.path.join(ucd, "ScriptExtensions.txt")):
         first, last = code_points(fields[0])
+        if not set(fields[1].split()) <= set(long_name):
+            fail("ScriptExtensions.txt names a script the tables leave out: " + fields[1])
         value = tuple(sorted(long_name[s] for s in fields[1].split()))
         extensions[first:last + 1] = [value] * (last - first + 1)
     return script, extensions
@@ -216,11 +230,14 @@ def value_aliases(ucd, prop):
 
 
 def check_groups(ucd):
+    groups = {}
     with open(os.path.join(ucd, "PropertyValueAliases.txt"), encoding="utf-8") as f:
         for line in f:
             m = re.match(r"gc ; (\w+)\s*;.*# ([\w |]+)$", line.strip())
-            if m and sorted(m.group(2).replace(" ", "").split("|")) != GROUPS[m.group(1)]:
-                fail("PropertyValueAliases.txt groups %s otherwise" % m.group(1))
+            if m:
+                groups[m.group(1)] = sorted(m.group(2).replace(" ", "").split("|"))
+    if groups != GROUPS:
+        fail("PropertyValueAliases.txt groups the categories otherwise: %s" % groups)
 
 
 def property_aliases(ucd):
@@ -274,6 +291,8 @@ def build(ucd):
         fail("UnicodeData.txt's categories are not PropertyValueAliases.txt's")
 
     aliases = property_aliases(ucd)
+    if [aliases[long] for _, long in KEYS] != KEYS:
+        fail("PropertyAliases.txt names General_Category, Script or Script_Extensions otherwise")
     binary = binary_properties(ucd)
     specials = {"Any": [(0, LAST_CODE_POINT)], "ASCII": [(0, 0x7F)],
                 "Assigned": complement(leaves["Cn"])}
