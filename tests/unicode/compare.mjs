@@ -158,8 +158,7 @@ let tables = run([...candidates]);
 for (const [name, found] of [...tables]) {
   if (found.property >= 0) for (const m of misspellings(name)) candidates.add(m);
 }
-// A line is a name: those with a line break cannot reach the tables.
-tables = run([...candidates].filter((name) => !/[\n\r]/.test(name)));
+tables = run([...candidates]);
 
 const nodeAccepts = (name) => {
   try {
