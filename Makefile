@@ -29,6 +29,8 @@
 #               checked after each kill (part of make test)
 #   make check-platforms  the vectors and SQL tests on Windows x64 (wine),
 #               ARM64 and s390x (qemu-user), i686 without SSE2, musl, clang
+#   make check-unicode  ext/core/unicode.c regenerated from Debian's Unicode
+#               data, and compared with Node's \p{…} (part of make test)
 
 CC      ?= cc
 CXX     ?= c++
@@ -53,7 +55,7 @@ endif
 
 # What a fresh Debian machine lacks for `make test` and `make demo`.
 PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev libpcre2-dev sqlite3 python3 valgrind \
-  pkgconf python3-venv python3-wheel
+  pkgconf python3-venv python3-wheel unicode-data
 
 # make WITH_GMP=1: GMP converts BigInts to and from decimal, about ten times
 # faster on large values than the built-in conversion, and up to the
@@ -95,7 +97,7 @@ FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 .PHONY: all tools deps check check-gmp check-platforms check-loadable check-current check-builds check-limits check-killed \
   check-validators test \
   demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
-  check-soak
+  check-soak check-unicode
 all: $(EXTENSION) $(BUILD)/shorn
 
 # What make and make demo need on any system: a C compiler, SQLite's headers
@@ -295,6 +297,23 @@ check-validators: all
 	$(PYTHON) tests/validators/check.py $(abspath $(BUILD)/shorn) $(BUILD)/validators.jsonl \
 	  docs/validators.md tests/validators/schemas.mjs README.md
 
+# The Unicode property tables of \p{…}: ext/core/unicode.c, regenerated from
+# the Unicode Character Database Debian's unicode-data installs, must be the
+# committed file; then Node's own \p{…} must take the names the tables take
+# and no other, and agree with them on every code point assigned in the
+# tables' Unicode version, but where later versions changed a property
+# (tests/unicode/node-unicode-*.txt).
+UCD := /usr/share/unicode
+$(BUILD)/unicode_dump: tests/unicode/dump.c $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -o $@
+
+check-unicode: $(BUILD)/unicode_dump
+	@test -d $(UCD) || { echo "check-unicode: no $(UCD) (Debian's unicode-data; make deps)" >&2; exit 1; }
+	$(PYTHON) scripts/gen_unicode.py $(UCD) > $(BUILD)/unicode.c
+	diff -u ext/core/unicode.c $(BUILD)/unicode.c
+	@command -v node >/dev/null 2>&1 || scripts/install-deps.sh nodejs
+	node tests/unicode/compare.mjs $(BUILD)/unicode_dump $(UCD)
+
 # ---- replicated SQLite -----------------------------------------------------
 # Three dqlite nodes (Debian's libdqlite; go-dqlite's `dqlite` shell) of
 # tests/cluster/node.c, which links the amalgamation as an application
@@ -326,7 +345,7 @@ VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-k
 
 test: deps
 	$(MAKE) check check-loadable check-current check-builds check-validators check-limits check-killed cluster-test \
-	  check-soak
+	  check-soak check-unicode
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile

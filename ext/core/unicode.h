@@ -8,10 +8,15 @@
 
 #include "platform.h"
 
+/* The version of the Unicode Character Database the tables are of. */
+#define UNICODE_VERSION "15.0.0"
+
 /* The property named by the text between \p{ and } (ASCII, as written:
  * `L`, `Letter`, `gc=Lu`, `General_Category=Lu`, `sc=Greek`,
  * `Script_Extensions=Grek`, `ASCII`, `Emoji`, …), or -1 when ECMAScript
- * knows no such name, which makes the pattern a SyntaxError. */
+ * knows no such name, which makes the pattern a SyntaxError.  A script
+ * that a Unicode version after UNICODE_VERSION added (Node 20 knows those
+ * of 16.0 and 17.0) is unknown here too. */
 SHORN_PRIVATE int unicode_property_find(const char *name, size_t n);
 
 /* The property's code points as ranges [first, last], ascending, disjoint
