@@ -27,6 +27,9 @@
 #               (part of make test)
 #   make check-killed  a writer killed with SIGKILL 200 times, the database
 #               checked after each kill (part of make test)
+#   make check-patterns  the pattern matcher against V8: the repository's
+#               patterns, the validators' and generated ones, on strings
+#               V8 answers for
 
 CC      ?= cc
 CXX     ?= c++
@@ -69,7 +72,7 @@ REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
 .PHONY: all deps check check-loadable check-current check-builds check-limits check-killed check-validators test \
-  demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
+  check-patterns demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
   check-soak
 all: $(EXTENSION) $(BUILD)/shorn
 
@@ -227,6 +230,22 @@ check-validators: all
 	node tests/validators/schemas.mjs > $(BUILD)/validators.jsonl
 	$(PYTHON) tests/validators/check.py $(abspath $(BUILD)/shorn) $(BUILD)/validators.jsonl \
 	  docs/validators.md tests/validators/schemas.mjs README.md
+
+# The pattern matcher against V8 (tests/patterns): every "pattern" of the
+# tests and docs, those Zod, Valibot and ArkType emit (as check-validators
+# has them write), and generated ones, each with strings; cases.mjs has
+# Node's RegExp answer each (seeded: the same cases every run), compare.c
+# has pattern_compile and pattern_test answer them too.
+$(BUILD)/compare_patterns: tests/patterns/compare.c $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
+
+check-patterns: $(BUILD)/compare_patterns
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
+	@scripts/install-deps.sh unicode-data
+	npm ci --prefix tests/validators --no-audit --no-fund --loglevel=error >/dev/null
+	node tests/validators/schemas.mjs > $(BUILD)/validators.jsonl
+	node tests/patterns/cases.mjs $(BUILD)/validators.jsonl > $(BUILD)/patterns.cases
+	./$(BUILD)/compare_patterns $(BUILD)/patterns.cases
 
 # ---- replicated SQLite -----------------------------------------------------
 # Three dqlite nodes (Debian's libdqlite; go-dqlite's `dqlite` shell) of
