@@ -25,7 +25,8 @@ v8.setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtrac
 
 const ROOT = join(fileURLToPath(import.meta.url), "../../..");
 const SEED = 0x5eed2026;
-const GENERATED_PATTERNS = 2500;
+const GENERATED_PATTERNS = 5000;
+const CLASS_RUNS = 400;
 const STRINGS_PER_PATTERN = 24;
 
 // mulberry32: small, and the same sequence on every machine.
@@ -340,6 +341,12 @@ const PROPERTIES = [
   "Emoji", "Emoji_Presentation", "Emoji_Modifier", "Extended_Pictographic", "Regional_Indicator", "ASCII", "Any",
   "Assigned", "Alphabetic", "White_Space", "Uppercase", "ID_Start", "LC", "Cased_Letter", "Other",
   "Block=Basic_Latin", "Foo", "sc=Foo", "gc=L=x",
+  // binary properties by their short names; spellings JavaScript refuses
+  // (it matches names exactly, where others ignore case and underscores)
+  "AHex", "Alpha", "Ideo", "EComp", "ExtPict", "EPres", "Emoji_Component", "Math", "Dash", "Hex_Digit", "Lower",
+  "lu", "l", "Lowercase_letter", "letter", "Script=greek", "sc=greek", "Greek", "Latin", "sc=Greek", "scx=Grek",
+  "Script_Extensions=Latin", "gc=Letter", "General_Category=L", "GC=L", "isL", "L&", "Basic_Emoji", "RGI_Emoji",
+  "Emoji_Keycap_Sequence", "Is_Emoji", "White Space", "Ascii", "any", "In_Greek", "Age=15.0",
 ];
 const property = () => {
   const p = choose(PROPERTIES), letter = chance(0.3) ? "P" : "p";
@@ -455,14 +462,34 @@ const mutate = (src) => {
   return src.slice(0, at) + choose(["(", ")", "[", "]", "*", "?", "{", "}", "\\", "|", "{2,1}", "(?", "(?<", "\\k<"]) + src.slice(at);
 };
 
+// Schemas' patterns are mostly anchored, where each character counts.
+const anchored = (top) => {
+  const r = random();
+  const [before, after] = r < 0.25 ? ["^", "$"] : r < 0.35 ? ["^(?:", ")$"] : r < 0.45 ? ["^", ""] : r < 0.55 ? ["", "$"] : ["", ""];
+  return node(before + top.src + after, top.sample);
+};
+
+// `^[…]{n,m}$`, one class of ASCII members over the whole string: the
+// commonest pattern in schemas, which shorn matches by a table.
+const RUN_MEMBERS = ["a-z", "A-Z", "0-9", "\\d", "\\w", "._", "\\-", "-", "\\.", "+/", "\\]", "\\\\", " -~", "[", "\\s", "é", "\\b", "^"];
+const classRun = () => {
+  const members = times(1 + below(3), () => choose(RUN_MEMBERS));
+  const q = choose(["", "+", "*", "?", "{2}", "{0}", "{1,3}", "{2,}", "{0,4}", "{3,1}", "+?"]);
+  return `^[${chance(0.1) ? "^" : ""}${members.join("")}]${q}$`;
+};
+const RUN_PIECES = [..."azAZ09_.-+/]\\[ ~\x7f\t", "é", "😀", "\uD83D"];
+
 const generated = [];
 for (let i = 0; i < GENERATED_PATTERNS; i++) {
   const counts = { groups: 0, names: [] };
   mode.unicode = chance(0.2);
-  const top = alternation(0, counts);
+  const top = anchored(alternation(0, counts));
   const src = chance(0.05) ? mutate(top.src) : top.src;
   const samples = times(6, () => top.sample(new Map()));
   generated.push([src, samples]);
+}
+for (let i = 0; i < CLASS_RUNS; i++) {
+  generated.push([classRun(), times(10, () => times(below(6), () => choose(RUN_PIECES)).join(""))]);
 }
 
 // Where PCRE2 and V8 are known to part (docs/validators.md), and edges;
@@ -472,6 +499,8 @@ const SPECIAL = [
   ["^\\1+(a)$", "a", "aa"], ["^(a)?\\1{2}b$", "b", "aaab"], ["^(a\\1+)$", "a"], ["^(a|)\\1+$", "a", ""],
   ["^(?:\\1(a))+$", "aa", "a", "aaa"], ["^(?<n>\\k<n>+c)$", "c"],
   ["^\\p{L}$", "\u{1E4D0}", "\u{11F04}", "\u{1E030}", "a"], ["^\\p{Emoji}$", "\u{1FA77}", "\u{1F6DC}", "😀"],
+  ["^[^\\W\\p{Lu}]$", "\u0aac", "😀", "a", "A", "="], ["^[^\\D\\p{L}]$", "\u0967", "1", "a"], ["^[^\\W\\P{Lu}]$", "\u0aac", "A"],
+  "\\p{lu}", "\\p{Greek}", "\\p{sc=greek}", "\\p{any}", "\\p{Ascii}",
   "(?<=a+)b", "(?<=a*)b", "(?<!a|bc+)d", "(?<=(a|bc)+)d", "(?<=\\d{1,3})x", "(?<=^|,)x",
   "a{65535}", "a{65536}", "a{0,65536}", "^a{1,70000}$", "a{2147483648}", "a{99999999999999999999}", "^a{3,}?$",
   "(".repeat(250) + "a" + ")".repeat(250), "(".repeat(251) + "a" + ")".repeat(251), "(?:".repeat(300) + "a" + ")".repeat(300),
@@ -485,6 +514,8 @@ const SPECIAL = [
   "\\bé\\b", "\\Bx", "^\\b$", "$^", "^$", "", "|", "a|", "(?:)", "()", "(?=)", "(?!)",
   "\\c", "\\c0", "[\\c0]", "[\\c_]", "\\c_", "\\0", "\\01", "\\08", "\\8", "\\18", "[\\8]", "\\k", "\\k<a>", "(?<a>x)\\k<a>",
   "(?<a>x)\\k<b>", "\\k<a>(?<a>x)", "(?<a>.)(?<b>.)\\k<b>\\k<a>", "(?<$é>a)", "(?<a1>a)", "(?<1a>a)",
+  "(?<\\u0061>x)\\k<a>", "(?<a\\u{62}>x)\\k<ab>", "(?<𝒜>x)\\k<𝒜>", "(?<\\ud835\\udc9c>x)", "(?<a>x)|(?<a>y)", "(?i:a)",
+  "(?<a>x)\\k<a", "\\k<a", "(?<a-b>x)", "(a)\\10", "(a)\\18", "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\\10", "[\\1]", "\\08",
   "x{", "x{1", "x{1,", "x{,1}", "x{1,2", "{", "}", "]", "{1}", "a{1}{2}", "a**", "a*?*", "a??", "a+?", "a{1}?",
   "(?=a)*", "(?=a)+b", "(?!a)?b", "(?<=a)?b", "^*", "$+", "\\b*",
   "[z-a]", "[a-\\d]", "[\\d-a]", "[\\w-\\d]", "[--a]", "[a-]", "[-]", "[\\-]", "[\\b]", "[\\B]",
@@ -501,7 +532,7 @@ generated.forEach(([p, samples], i) => addPattern(p, `generated ${i}`, samples))
 
 // ---- the strings ------------------------------------------------------------
 
-const SPACES = [" ", "\t", "\n", "\r", "\v", "\f", "\u00a0", "\u1680", "\u2000", "\u2028", "\u2029", "\u202f", "\ufeff", "\u3000", "\u180e", "\u0085"];
+const SPACES = ["\u200b", " ", "\t", "\n", "\r", "\v", "\f", "\u00a0", "\u1680", "\u2000", "\u2028", "\u2029", "\u202f", "\ufeff", "\u3000", "\u180e", "\u0085"];
 const ASCII = times(95, (i) => String.fromCharCode(32 + i));
 const LONE = ["\uD83D", "\uDE00", "\uDBFF", "\uDC00"];
 
