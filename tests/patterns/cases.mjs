@@ -251,6 +251,7 @@ const filesUnder = (dir) =>
     .sort((a, b) => (a.name < b.name ? -1 : 1))
     .flatMap((e) => {
       const path = join(dir, e.name);
+      // tests/patterns holds this file, whose patterns come in below
       if (e.isDirectory()) return e.name === "node_modules" || e.name === "patterns" ? [] : filesUnder(path);
       return [path];
     });
@@ -364,15 +365,33 @@ const plainCharacter = () => {
   return lit(c, c);
 };
 
-const classMember = () =>
-  choose([
-    () => { const c = choose([..."abcxz09_ .-/é"]); return { src: c, pick: () => c }; },
-    () => { const [a, b] = choose([["a", "f"], ["0", "9"], ["A", "Z"], ["\\x20", "\\x7e"], ["\\u00c0", "\\u017f"], ["😀", "🙏"], ["\\uD83D", "\\uDE00"], ...(chance(0.1) ? [["z", "a"], ["\\d", "z"]] : [])]); return { src: `${a}-${b}`, pick: () => choose(["a", "c", "5", "Z", "é", "😀", "~"]) }; },
-    () => { const e = classEscape(); return { src: e.src, pick: e.sample }; },
-    () => { const e = choose(mode.unicode !== ofOtherMode() ? ["\\b", "\\-", "\\]", "\\\\", "\\^", "\\0", "\\x41", "\\u0041", "\\u{1F600}"] : ["\\b", "\\]", "\\\\", "\\^", "\\c_", "\\c1", "\\0", "\\12", "\\8", "\\x41", "\\u0041"]); return { src: e, pick: () => choose(["\b", "-", "]", "\\", "^", "\x1f", "\x11", "\0", "\n", "8", "A", "c", "😀"]) }; },
-    () => { if (mode.unicode === ofOtherMode()) return classMember(); const p = property(); return { src: p.src, pick: p.sample }; },
-    () => ({ src: "😀", pick: () => "😀" }),
-  ])();
+// A class member: `src` in the class, `pick` a character it likely admits.
+const RANGES = [["a", "f"], ["0", "9"], ["A", "Z"], ["\\x20", "\\x7e"], ["\\u00c0", "\\u017f"], ["😀", "🙏"], ["\\uD83D", "\\uDE00"]];
+const RANGES_REFUSED = [["z", "a"], ["\\d", "z"]];
+const CLASS_ESCAPES = ["\\b", "\\-", "\\]", "\\\\", "\\^", "\\0", "\\x41", "\\u0041", "\\u{1F600}"];
+const CLASS_ESCAPES_ANNEX_B = ["\\b", "\\]", "\\\\", "\\^", "\\c_", "\\c1", "\\0", "\\12", "\\8", "\\x41", "\\u0041"];
+const CLASS_PICKS = ["\b", "-", "]", "\\", "^", "\x1f", "\x11", "\0", "\n", "8", "A", "a", "c", "5", "Z", "é", "😀", "~"];
+const classMember = () => {
+  const r = random();
+  if (r < 0.25) {
+    const c = choose([..."abcxz09_ .-/é"]);
+    return { src: c, pick: () => c };
+  }
+  if (r < 0.45) {
+    const [a, b] = choose(chance(0.1) ? RANGES_REFUSED : RANGES);
+    return { src: `${a}-${b}`, pick: () => choose(CLASS_PICKS) };
+  }
+  if (r < 0.65) {
+    const e = classEscape();
+    return { src: e.src, pick: e.sample };
+  }
+  if (r < 0.85 || mode.unicode === ofOtherMode()) {
+    const e = choose(mode.unicode !== ofOtherMode() ? CLASS_ESCAPES : CLASS_ESCAPES_ANNEX_B);
+    return { src: e, pick: () => choose(CLASS_PICKS) };
+  }
+  const p = property();
+  return { src: p.src, pick: p.sample };
+};
 
 const characterClass = () => {
   const negated = chance(0.3);
