@@ -234,8 +234,9 @@ check-validators: all
 # The pattern matcher against V8 (tests/patterns): every "pattern" of the
 # tests and docs, those Zod, Valibot and ArkType emit (as check-validators
 # has them write), and generated ones, each with strings; cases.mjs has
-# Node's RegExp answer each (seeded: the same cases every run), compare.c
-# has pattern_compile and pattern_test answer them too.
+# Node's RegExp answer each (seeded: the same cases every run;
+# PATTERNS_SEED=N generates others), compare.c has pattern_compile and
+# pattern_test answer them too.
 $(BUILD)/compare_patterns: tests/patterns/compare.c $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
 
@@ -244,7 +245,8 @@ check-patterns: $(BUILD)/compare_patterns
 	@scripts/install-deps.sh unicode-data
 	npm ci --prefix tests/validators --no-audit --no-fund --loglevel=error >/dev/null
 	node tests/validators/schemas.mjs > $(BUILD)/validators.jsonl
-	node tests/patterns/cases.mjs $(BUILD)/validators.jsonl > $(BUILD)/patterns.cases
+	$(if $(PATTERNS_SEED),PATTERNS_SEED=$(PATTERNS_SEED)) node tests/patterns/cases.mjs $(BUILD)/validators.jsonl \
+	  > $(BUILD)/patterns.cases
 	./$(BUILD)/compare_patterns $(BUILD)/patterns.cases
 
 # ---- replicated SQLite -----------------------------------------------------
