@@ -167,7 +167,7 @@ static void test_string(current *c, const bytes *line, unsigned long number, byt
   if (got == PATTERN_LIMIT) {
     t->passed++;
     t->at_limit++;
-    printf("  at the step limit (V8: %s):", want ? "match" : "no match");
+    printf("  at the step limit (V8: %s): ", want ? "match" : "no match");
     print_escaped(&c->source);
     printf(" on ");
     print_escaped(s);
@@ -194,7 +194,8 @@ int main(int argc, char **argv) {
     perror(argv[1]);
     return 2;
   }
-  tally t = {.show = argc == 4 ? strtoul(argv[3], NULL, 10) : 20};
+  unsigned long shown = argc == 4 ? strtoul(argv[3], NULL, 10) : 20;
+  tally t = {.show = shown};
   current c = {0};
   bytes line = {0}, s = {0};
   size_t capacity = 0;
@@ -213,6 +214,7 @@ int main(int argc, char **argv) {
   free(line.data);
   free(s.data);
   free(c.source.data);
+  if (t.failed > shown) printf("  and %lu failures more (--show N lists N)\n", t.failed - shown);
   if (t.not_compared) printf("  %lu strings not compared: shorn refused their pattern\n", t.not_compared);
   printf("patterns: %lu passed, %lu failed (%lu patterns, %lu strings, %lu at the step limit)\n", t.passed, t.failed,
          t.patterns, t.strings, t.at_limit);
