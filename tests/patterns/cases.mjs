@@ -600,6 +600,7 @@ const SPECIAL = [
   "^\\s+$", "^[\\s]+$", "^[^\\s]+$", "\\S\\s", "[\\S\\d]", "[^\\S\\d]", "[^\\S]",
   "^[\\u0000-\\u{10FFFF}]$", "^[\\0-\\uffff]$", "^[\\x00-\\xff]+$",
   "^\\w+@\\w+\\.\\w{2,}$", "^(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)$",
+  ["^a\0b$", "a\0b", "ab", "a\0"], ["^[^\0]+$", "a\0", "ab"],
 ];
 
 for (const p of SPECIAL) (Array.isArray(p) ? addPattern(p[0], "special", p.slice(1)) : addPattern(p, "special"));
