@@ -31,6 +31,9 @@
 #               ARM64 and s390x (qemu-user), i686 without SSE2, musl, clang
 #   make check-unicode  ext/core/unicode.c regenerated from Debian's Unicode
 #               data, and compared with Node's \p{…} (part of make test)
+#   make check-patterns  the pattern matcher against V8: the repository's
+#               patterns, the validators' and generated ones, on strings
+#               V8 answers for
 
 CC      ?= cc
 CXX     ?= c++
@@ -97,7 +100,7 @@ FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 .PHONY: all tools deps check check-gmp check-platforms check-loadable check-current check-builds check-limits check-killed \
   check-validators test \
   demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
-  check-soak check-unicode
+  check-soak check-unicode check-patterns
 all: $(EXTENSION) $(BUILD)/shorn
 
 # What make and make demo need on any system: a C compiler, SQLite's headers
@@ -313,6 +316,24 @@ check-unicode: $(BUILD)/unicode_dump
 	diff -u ext/core/unicode.c $(BUILD)/unicode.c
 	@command -v node >/dev/null 2>&1 || scripts/install-deps.sh nodejs
 	node tests/unicode/compare.mjs $(BUILD)/unicode_dump $(UCD)
+
+# The pattern matcher against V8 (tests/patterns): every "pattern" of the
+# tests and docs, those Zod, Valibot and ArkType emit (as check-validators
+# has them write), and generated ones, each with strings; cases.mjs has
+# Node's RegExp answer each (seeded: the same cases every run;
+# PATTERNS_SEED=N generates others), compare.c has pattern_compile and
+# pattern_test answer them too.
+$(BUILD)/compare_patterns: tests/patterns/compare.c $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
+
+check-patterns: $(BUILD)/compare_patterns
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
+	@scripts/install-deps.sh unicode-data
+	npm ci --prefix tests/validators --no-audit --no-fund --loglevel=error >/dev/null
+	node tests/validators/schemas.mjs > $(BUILD)/validators.jsonl
+	$(if $(PATTERNS_SEED),PATTERNS_SEED=$(PATTERNS_SEED)) node tests/patterns/cases.mjs $(BUILD)/validators.jsonl \
+	  > $(BUILD)/patterns.cases
+	./$(BUILD)/compare_patterns $(BUILD)/patterns.cases
 
 # ---- replicated SQLite -----------------------------------------------------
 # Three dqlite nodes (Debian's libdqlite; go-dqlite's `dqlite` shell) of
