@@ -37,14 +37,12 @@ PYTHON  := /usr/bin/python3
 SQLITE  := sqlite3
 
 # What a fresh Debian machine lacks for `make test` and `make demo`.
-PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev libpcre2-dev sqlite3 python3 valgrind \
+PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev sqlite3 python3 valgrind \
   pkgconf python3-venv python3-wheel
 
 # What every program and library of shorn links: GMP converts BigInts to and
-# from decimal (ext/core/bigint.c); PCRE2's 16-bit library matches the
-# schemas' patterns as JavaScript does, over UTF-16 code units
-# (ext/core/pattern.c).
-LIBS := -lgmp -lpcre2-16 -lm
+# from decimal (ext/core/bigint.c).
+LIBS := -lgmp -lm
 
 # The one definition of the version is SHORN_VERSION in ext/shorn.h.
 VERSION := $(shell sed -n 's/^\#define SHORN_VERSION "\(.*\)"/\1/p' ext/shorn.h)
