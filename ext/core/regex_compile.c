@@ -63,6 +63,7 @@ typedef enum term {
   TERM_NONE,       /* the start, or after `|` or `(` */
   TERM_ATOM,       /* quantifiable */
   TERM_LOOKAHEAD,  /* quantifiable without `u` (Annex B) */
+  TERM_LOOKBEHIND, /* not quantifiable, in V8's words of a lookaround */
   TERM_ASSERTION,  /* not quantifiable */
   TERM_QUANTIFIED  /* a second quantifier has nothing to repeat */
 } term;
@@ -94,6 +95,8 @@ typedef struct parser {
   regex_instr *code;
   size_t code_length, code_capacity;
   uint32_t loops;
+  uint32_t (*id_start)[2], (*id_continue)[2]; /* for group names past ASCII, read when one comes */
+  size_t id_start_count, id_continue_count;
   bool nomem;
   const char *error; /* why JavaScript would refuse the pattern */
 } parser;
@@ -146,9 +149,6 @@ static int hex_value(uint16_t c) {
                                 : -1;
 }
 static bool is_ascii_letter(uint16_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static bool is_name_char(uint16_t c, bool first) {
-  return is_ascii_letter(c) || c == '$' || c == '_' || c >= 0x80 || (!first && is_decimal(c));
-}
 static bool is_syntax_char(uint16_t c) { return c && c < 0x80 && strchr("^$\\.*+?()[]{}|/", c) != NULL; }
 
 /* `count` hex digits at `at` + `skip`, or -1. */
@@ -164,11 +164,51 @@ static long hex_digits(const parser *p, size_t skip, int count) {
 
 /* ---- group names ----------------------------------------------------------- */
 
-/* A group name at `at` up to its `>`: its length, or 0 when there is none. */
-static size_t name_length(const parser *p, size_t at) {
+static bool in_ranges(const uint32_t (*r)[2], size_t count, uint32_t c) {
+  size_t low = 0, high = count;
+  while (low < high) {
+    size_t mid = (low + high) / 2;
+    if (c > r[mid][1])
+      low = mid + 1;
+    else
+      high = mid;
+  }
+  return low < count && c >= r[low][0];
+}
+
+/* A Unicode property's ranges, copied from unicode.c's tables. */
+static bool load_property(parser *p, const char *name, uint32_t (**ranges)[2], size_t *count) {
+  if (*ranges) return true;
+  int property = unicode_property_find(name, strlen(name));
+  *count = unicode_property_ranges(property, NULL);
+  if (!(*ranges = mem_alloc(p->allocator, *count * sizeof **ranges))) return p->nomem = true, false;
+  unicode_property_ranges(property, *ranges);
+  return true;
+}
+
+/* May a group name hold c (first, or after the first)?  ECMAScript's
+ * identifier characters: ID_Start, ID_Continue, `$`, `_`, ZWNJ and ZWJ. */
+static bool is_name_char(parser *p, uint32_t c, bool first) {
+  if (c < 0x80) return is_ascii_letter((uint16_t)c) || c == '$' || c == '_' || (!first && is_decimal((uint16_t)c));
+  if (first) return load_property(p, "ID_Start", &p->id_start, &p->id_start_count) &&
+                    in_ranges((const uint32_t(*)[2])p->id_start, p->id_start_count, c);
+  return c == 0x200C || c == 0x200D ||
+         (load_property(p, "ID_Continue", &p->id_continue, &p->id_continue_count) &&
+          in_ranges((const uint32_t(*)[2])p->id_continue, p->id_continue_count, c));
+}
+
+/* A group name at `at` up to its `>` (a surrogate pair in it is one
+ * character, with or without `u`): its length, or 0 when there is none. */
+static size_t name_length(parser *p, size_t at) {
   size_t i = at;
-  while (i < p->n && p->src[i] != '>' && is_name_char(p->src[i], i == at)) i++;
-  return i < p->n && p->src[i] == '>' && i > at ? i - at : 0;
+  while (i < p->n && p->src[i] != '>') {
+    uint32_t c = p->src[i];
+    size_t units = 1;
+    if (is_high_surrogate(c) && i + 1 < p->n && is_low_surrogate(p->src[i + 1])) c = join_surrogates(c, p->src[i + 1]), units = 2;
+    if (!is_name_char(p, c, i == at)) return 0;
+    i += units;
+  }
+  return i < p->n && i > at ? i - at : 0;
 }
 
 static const group_name *find_name(const parser *p, const uint16_t *name, size_t n) {
@@ -193,7 +233,7 @@ static bool count_groups(parser *p) {
       p->groups++;
     } else if (c == '(' && i + 3 < p->n && p->src[i + 2] == '<' && p->src[i + 3] != '=' && p->src[i + 3] != '!') {
       size_t n = name_length(p, i + 3);
-      if (!n) return refuse(p, "Invalid capture group name");
+      if (!n) return !p->nomem && refuse(p, "Invalid capture group name");
       if (find_name(p, p->src + i + 3, n)) return refuse(p, "Duplicate capture group name");
       if (!grow(p, &p->names, &p->name_capacity, p->name_count + 1, sizeof *p->names)) return false;
       p->names[p->name_count++] = (group_name){p->src + i + 3, n, ++p->groups};
@@ -410,7 +450,7 @@ static bool read_escape(parser *p, bool in_class, class_atom *a) {
         a->c = next % 32;
         return true;
       }
-      if (p->unicode) return refuse(p, "Invalid unicode escape");
+      if (p->unicode) return refuse(p, "Invalid Unicode escape");
       a->c = '\\'; /* Annex B: the backslash stands for itself, and `c` follows */
       return true;
     }
@@ -427,7 +467,7 @@ static bool read_escape(parser *p, bool in_class, class_atom *a) {
       a->c = legacy_octal(p);
       return true;
     case '8': case '9':
-      if (p->unicode) return refuse(p, in_class ? "Invalid class escape" : "Invalid escape");
+      if (p->unicode) return refuse(p, "Invalid escape");
       break;
     case 'x': {
       long v = hex_digits(p, 1, 2);
@@ -450,7 +490,7 @@ static bool read_escape(parser *p, bool in_class, class_atom *a) {
       if (p->unicode && !in_class) return refuse(p, "Invalid escape");
       break;
     default:
-      if (p->unicode && !is_syntax_char(c)) return refuse(p, in_class ? "Invalid class escape" : "Invalid escape");
+      if (p->unicode && !is_syntax_char(c)) return refuse(p, "Invalid escape");
       a->c = next_char(p);
       return true;
   }
@@ -482,9 +522,14 @@ static term read_atom_escape(parser *p, uint32_t sequence) {
     return TERM_ASSERTION;
   }
   if (c == 'k' && (p->unicode || p->name_count)) {
-    size_t n = peek(p, 1) == '<' ? name_length(p, p->at + 2) : 0;
+    bool bracket = has(p, 1) && peek(p, 1) == '<';
+    size_t n = bracket ? name_length(p, p->at + 2) : 0;
     const group_name *g = n ? find_name(p, p->src + p->at + 2, n) : NULL;
-    if (!g) return refuse(p, n ? "Invalid named capture referenced" : "Invalid named reference"), TERM_NONE;
+    if (!g)
+      return refuse(p, n         ? "Invalid named capture referenced"
+                       : bracket ? "Invalid capture group name"
+                                 : "Invalid named reference"),
+             TERM_NONE;
     p->at += n + 3;
     add_term(p, sequence, NODE_BACKREF, g->number);
     return TERM_ATOM;
@@ -587,17 +632,21 @@ static bool read_quantifier(parser *p, uint32_t sequence, term *last) {
   uint32_t min, max;
   uint16_t c = p->src[p->at];
   bool quantifiable = *last == TERM_ATOM || (*last == TERM_LOOKAHEAD && !p->unicode);
+  /* V8 reads a quantifier after any atom, a lookaround one, and then
+   * refuses it on a lookaround it may not repeat. */
+  bool after_atom = *last == TERM_ATOM || *last == TERM_LOOKAHEAD || *last == TERM_LOOKBEHIND;
+  const char *unquantifiable = after_atom ? "Invalid quantifier" : "Nothing to repeat";
   if (c == '{') {
     if (!read_braces(p, &min, &max)) {
-      if (p->unicode) return refuse(p, "Lone quantifier brackets");
+      if (p->unicode) return refuse(p, after_atom ? "Incomplete quantifier" : "Lone quantifier brackets");
       p->at++;
       *last = add_char(p, sequence, '{');
       return *last != TERM_NONE;
     }
-    if (!quantifiable) return refuse(p, "Nothing to repeat");
+    if (!quantifiable) return refuse(p, unquantifiable);
     if (max < min) return refuse(p, "numbers out of order in {} quantifier");
   } else {
-    if (!quantifiable) return refuse(p, "Nothing to repeat");
+    if (!quantifiable) return refuse(p, unquantifiable);
     p->at++;
     min = c == '+';
     max = c == '?' ? 1 : BOUND_INFINITE;
@@ -637,11 +686,11 @@ static bool open_group_at(parser *p, open_group *g, uint32_t sequence) {
     if ((t = add_term(p, sequence, NODE_LOOK, 0)) != NONE) p->nodes[t].flag = c == '!';
   } else if (c == '<' && (d == '=' || d == '!')) {
     p->at += 4;
-    g->closes_as = TERM_ASSERTION;
+    g->closes_as = TERM_LOOKBEHIND;
     if ((t = add_term(p, sequence, NODE_LOOK, 1)) != NONE) p->nodes[t].flag = d == '!';
   } else if (c == '<') {
     size_t n = name_length(p, p->at + 3);
-    if (!n) return refuse(p, "Invalid capture group name");
+    if (!n) return !p->nomem && refuse(p, "Invalid capture group name");
     p->at += n + 4;
     t = add_term(p, sequence, NODE_GROUP, p->opened + 1);
   } else {
@@ -927,6 +976,8 @@ shorn_code regex_compile(const shorn_allocator *allocator, const uint16_t *src, 
   mem_free(allocator, p.nodes);
   mem_free(allocator, p.items);
   mem_free(allocator, p.names);
+  mem_free(allocator, p.id_start);
+  mem_free(allocator, p.id_continue);
   if (read) return SHORN_OK;
   regex_program_free(allocator, out);
   *error = p.error;
