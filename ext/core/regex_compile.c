@@ -18,7 +18,7 @@
 #include "unicode.h"
 
 /* Groups open at once; deeper patterns are refused, which keeps the
- * parser's stack and the compiler's recursion fixed. */
+ * pattern_parser's stack and the compiler's recursion fixed. */
 #define GROUP_DEPTH_MAX 250
 
 /* V8 reads a quantifier bound past this as no bound. */
@@ -43,14 +43,14 @@ typedef enum node_kind {
   NODE_REPEAT    /* min..max, flag: greedy; resets the groups it holds */
 } node_kind;
 
-typedef struct node {
+typedef struct pattern_node {
   uint8_t kind;
   bool flag;
   uint32_t value;
   uint32_t min, max;
   uint32_t groups_before, groups_after; /* capturing groups opened before it, and by its end */
   uint32_t child, last_child, next, prev;
-} node;
+} pattern_node;
 
 typedef struct group_name {
   const uint16_t *name;
@@ -76,7 +76,7 @@ typedef struct class_atom {
   uint32_t c;    /* the character, or the property */
 } class_atom;
 
-typedef struct parser {
+typedef struct pattern_parser {
   const shorn_allocator *allocator;
   const uint16_t *src;
   size_t n, at;
@@ -86,7 +86,7 @@ typedef struct parser {
   group_name *names;
   uint32_t name_count;
   size_t name_capacity;
-  node *nodes;
+  pattern_node *nodes;
   size_t node_count, node_capacity;
   uint32_t (*ranges)[2], (*items)[2]; /* every class's; the one being read */
   size_t range_count, range_capacity, item_count, item_capacity;
@@ -98,8 +98,8 @@ typedef struct parser {
   uint32_t (*id_start)[2], (*id_continue)[2]; /* for group names past ASCII, read when one comes */
   size_t id_start_count, id_continue_count;
   bool nomem;
-  const char *error; /* why JavaScript would refuse the pattern */
-} parser;
+  const char *error; /* why JavaScript would refuse_pattern the pattern */
+} pattern_parser;
 
 /* A group open while its contents are read. */
 typedef struct open_group {
@@ -107,12 +107,12 @@ typedef struct open_group {
   term closes_as;
 } open_group;
 
-static bool refuse(parser *p, const char *why) {
+static bool refuse_pattern(pattern_parser *p, const char *why) {
   if (!p->error) p->error = why;
   return false;
 }
 
-static bool grow(parser *p, void *items_ref, size_t *capacity, size_t need, size_t size) {
+static bool grow(pattern_parser *p, void *items_ref, size_t *capacity, size_t need, size_t size) {
   void **items = items_ref;
   if (need <= *capacity) return true;
   void *grown = array_grow(p->allocator, *items, capacity, need, size, NULL);
@@ -123,9 +123,9 @@ static bool grow(parser *p, void *items_ref, size_t *capacity, size_t need, size
 
 /* ---- reading the source ---------------------------------------------------- */
 
-static bool at_end(const parser *p) { return p->at >= p->n; }
-static uint16_t peek(const parser *p, size_t ahead) { return p->at + ahead < p->n ? p->src[p->at + ahead] : 0; }
-static bool has(const parser *p, size_t ahead) { return p->at + ahead < p->n; }
+static bool at_end(const pattern_parser *p) { return p->at >= p->n; }
+static uint16_t peek(const pattern_parser *p, size_t ahead) { return p->at + ahead < p->n ? p->src[p->at + ahead] : 0; }
+static bool has(const pattern_parser *p, size_t ahead) { return p->at + ahead < p->n; }
 
 static bool is_high_surrogate(uint32_t c) { return c >= 0xD800 && c <= 0xDBFF; }
 static bool is_low_surrogate(uint32_t c) { return c >= 0xDC00 && c <= 0xDFFF; }
@@ -133,29 +133,29 @@ static uint32_t join_surrogates(uint32_t high, uint32_t low) { return 0x10000 + 
 
 /* The source character at `at`, advancing: with `u` a surrogate pair is one
  * code point. */
-static uint32_t next_char(parser *p) {
+static uint32_t next_char(pattern_parser *p) {
   uint32_t c = p->src[p->at++];
   if (p->unicode && is_high_surrogate(c) && !at_end(p) && is_low_surrogate(p->src[p->at]))
     c = join_surrogates(c, p->src[p->at++]);
   return c;
 }
 
-static bool is_decimal(uint16_t c) { return c >= '0' && c <= '9'; }
+static bool is_decimal_digit(uint16_t c) { return c >= '0' && c <= '9'; }
 static bool is_octal(uint16_t c) { return c >= '0' && c <= '7'; }
-static int hex_value(uint16_t c) {
+static int hex_digit_value(uint16_t c) {
   return c >= '0' && c <= '9'   ? c - '0'
          : c >= 'a' && c <= 'f' ? c - 'a' + 10
          : c >= 'A' && c <= 'F' ? c - 'A' + 10
                                 : -1;
 }
-static bool is_ascii_letter(uint16_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static bool is_letter(uint16_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool is_syntax_char(uint16_t c) { return c && c < 0x80 && strchr("^$\\.*+?()[]{}|/", c) != NULL; }
 
 /* `count` hex digits at `at` + `skip`, or -1. */
-static long hex_digits(const parser *p, size_t skip, int count) {
+static long hex_digits(const pattern_parser *p, size_t skip, int count) {
   long v = 0;
   for (int i = 0; i < count; i++) {
-    int d = has(p, skip + (size_t)i) ? hex_value(peek(p, skip + (size_t)i)) : -1;
+    int d = has(p, skip + (size_t)i) ? hex_digit_value(peek(p, skip + (size_t)i)) : -1;
     if (d < 0) return -1;
     v = v * 16 + d;
   }
@@ -177,7 +177,7 @@ static bool in_ranges(const uint32_t (*r)[2], size_t count, uint32_t c) {
 }
 
 /* A Unicode property's ranges, copied from unicode.c's tables. */
-static bool load_property(parser *p, const char *name, uint32_t (**ranges)[2], size_t *count) {
+static bool load_property(pattern_parser *p, const char *name, uint32_t (**ranges)[2], size_t *count) {
   if (*ranges) return true;
   int property = unicode_property_find(name, strlen(name));
   *count = unicode_property_ranges(property, NULL);
@@ -188,8 +188,8 @@ static bool load_property(parser *p, const char *name, uint32_t (**ranges)[2], s
 
 /* May a group name hold c (first, or after the first)?  ECMAScript's
  * identifier characters: ID_Start, ID_Continue, `$`, `_`, ZWNJ and ZWJ. */
-static bool is_name_char(parser *p, uint32_t c, bool first) {
-  if (c < 0x80) return is_ascii_letter((uint16_t)c) || c == '$' || c == '_' || (!first && is_decimal((uint16_t)c));
+static bool is_name_char(pattern_parser *p, uint32_t c, bool first) {
+  if (c < 0x80) return is_letter((uint16_t)c) || c == '$' || c == '_' || (!first && is_decimal_digit((uint16_t)c));
   if (first) return load_property(p, "ID_Start", &p->id_start, &p->id_start_count) &&
                     in_ranges((const uint32_t(*)[2])p->id_start, p->id_start_count, c);
   return c == 0x200C || c == 0x200D ||
@@ -199,7 +199,7 @@ static bool is_name_char(parser *p, uint32_t c, bool first) {
 
 /* A group name at `at` up to its `>` (a surrogate pair in it is one
  * character, with or without `u`): its length, or 0 when there is none. */
-static size_t name_length(parser *p, size_t at) {
+static size_t name_length(pattern_parser *p, size_t at) {
   size_t i = at;
   while (i < p->n && p->src[i] != '>') {
     uint32_t c = p->src[i];
@@ -211,7 +211,7 @@ static size_t name_length(parser *p, size_t at) {
   return i < p->n && i > at ? i - at : 0;
 }
 
-static const group_name *find_name(const parser *p, const uint16_t *name, size_t n) {
+static const group_name *find_name(const pattern_parser *p, const uint16_t *name, size_t n) {
   for (uint32_t i = 0; i < p->name_count; i++)
     if (p->names[i].length == n && memcmp(p->names[i].name, name, n * sizeof *name) == 0) return &p->names[i];
   return NULL;
@@ -219,7 +219,7 @@ static const group_name *find_name(const parser *p, const uint16_t *name, size_t
 
 /* Count the capturing groups and collect their names before reading the
  * rest: \N and \k<name> may refer to a group that comes later. */
-static bool count_groups(parser *p) {
+static bool count_groups(pattern_parser *p) {
   bool in_class = false;
   for (size_t i = 0; i < p->n; i++) {
     uint16_t c = p->src[i];
@@ -233,8 +233,8 @@ static bool count_groups(parser *p) {
       p->groups++;
     } else if (c == '(' && i + 3 < p->n && p->src[i + 2] == '<' && p->src[i + 3] != '=' && p->src[i + 3] != '!') {
       size_t n = name_length(p, i + 3);
-      if (!n) return !p->nomem && refuse(p, "Invalid capture group name");
-      if (find_name(p, p->src + i + 3, n)) return refuse(p, "Duplicate capture group name");
+      if (!n) return !p->nomem && refuse_pattern(p, "Invalid capture group name");
+      if (find_name(p, p->src + i + 3, n)) return refuse_pattern(p, "Duplicate capture group name");
       if (!grow(p, &p->names, &p->name_capacity, p->name_count + 1, sizeof *p->names)) return false;
       p->names[p->name_count++] = (group_name){p->src + i + 3, n, ++p->groups};
     }
@@ -244,15 +244,15 @@ static bool count_groups(parser *p) {
 
 /* ---- nodes ----------------------------------------------------------------- */
 
-static uint32_t new_node(parser *p, node_kind kind, uint32_t value) {
+static uint32_t new_node(pattern_parser *p, node_kind kind, uint32_t value) {
   if (!grow(p, &p->nodes, &p->node_capacity, p->node_count + 1, sizeof *p->nodes)) return NONE;
-  p->nodes[p->node_count] = (node){.kind = (uint8_t)kind, .value = value, .groups_before = p->opened,
+  p->nodes[p->node_count] = (pattern_node){.kind = (uint8_t)kind, .value = value, .groups_before = p->opened,
                                    .child = NONE, .last_child = NONE, .next = NONE, .prev = NONE};
   return (uint32_t)p->node_count++;
 }
 
-static void append_child(parser *p, uint32_t parent, uint32_t child) {
-  node *up = &p->nodes[parent];
+static void append_child(pattern_parser *p, uint32_t parent, uint32_t child) {
+  pattern_node *up = &p->nodes[parent];
   p->nodes[child].prev = up->last_child;
   if (up->last_child == NONE)
     up->child = child;
@@ -262,7 +262,7 @@ static void append_child(parser *p, uint32_t parent, uint32_t child) {
 }
 
 /* A term appended to the sequence being read; NONE when memory ran out. */
-static uint32_t add_term(parser *p, uint32_t sequence, node_kind kind, uint32_t value) {
+static uint32_t add_term(pattern_parser *p, uint32_t sequence, node_kind kind, uint32_t value) {
   uint32_t t = new_node(p, kind, value);
   if (t != NONE) append_child(p, sequence, t);
   return t;
@@ -277,8 +277,8 @@ static const uint32_t space_ranges[][2] = {{0x09, 0x0D}, {0x20, 0x20}, {0xA0, 0x
                                             {0x2000, 0x200A}, {0x2028, 0x2029}, {0x202F, 0x202F},
                                             {0x205F, 0x205F}, {0x3000, 0x3000}, {0xFEFF, 0xFEFF}};
 
-static bool add_item(parser *p, uint32_t from, uint32_t to) {
-  if (p->range_count + p->item_count >= RANGES_MAX) return refuse(p, "the pattern's classes are too large");
+static bool add_item(pattern_parser *p, uint32_t from, uint32_t to) {
+  if (p->range_count + p->item_count >= RANGES_MAX) return refuse_pattern(p, "the pattern's classes are too large");
   if (!grow(p, &p->items, &p->item_capacity, p->item_count + 1, sizeof *p->items)) return false;
   p->items[p->item_count][0] = from;
   p->items[p->item_count++][1] = to;
@@ -286,7 +286,7 @@ static bool add_item(parser *p, uint32_t from, uint32_t to) {
 }
 
 /* Sorted ranges, or the characters between them when `complement`. */
-static bool add_items(parser *p, const uint32_t (*ranges)[2], size_t count, bool complement) {
+static bool add_items(pattern_parser *p, const uint32_t (*ranges)[2], size_t count, bool complement) {
   if (!complement) {
     for (size_t i = 0; i < count; i++)
       if (!add_item(p, ranges[i][0], ranges[i][1])) return false;
@@ -298,7 +298,7 @@ static bool add_items(parser *p, const uint32_t (*ranges)[2], size_t count, bool
   return from > 0x10FFFF || add_item(p, from, 0x10FFFF);
 }
 
-static bool add_property(parser *p, int property, bool negated) {
+static bool add_property(pattern_parser *p, int property, bool negated) {
   size_t count = unicode_property_ranges(property, NULL);
   uint32_t(*ranges)[2] = mem_alloc(p->allocator, count ? count * sizeof *ranges : 1);
   if (!ranges) return p->nomem = true, false;
@@ -308,7 +308,7 @@ static bool add_property(parser *p, int property, bool negated) {
   return added;
 }
 
-static bool add_atom(parser *p, const class_atom *a) {
+static bool add_atom(pattern_parser *p, const class_atom *a) {
   switch (a->kind) {
     case ATOM_CHAR: return add_item(p, a->c, a->c);
     case ATOM_DIGIT: return add_items(p, digit_ranges, COUNT_OF(digit_ranges), a->negated);
@@ -325,7 +325,7 @@ static int compare_ranges(const void *x, const void *y) {
 
 /* The items read become a class of the program: sorted, merged, and their
  * ASCII part as bits.  Its index, or NONE. */
-static uint32_t finish_class(parser *p, bool negated) {
+static uint32_t finish_class(pattern_parser *p, bool negated) {
   if (p->item_count) qsort(p->items, p->item_count, sizeof *p->items, compare_ranges);
   size_t merged = 0;
   for (size_t i = 0; i < p->item_count; i++) {
@@ -353,7 +353,7 @@ static uint32_t finish_class(parser *p, bool negated) {
 }
 
 /* A class of one atom (\d, `.`, …). */
-static uint32_t class_of(parser *p, const class_atom *a, bool negated) {
+static uint32_t class_of(pattern_parser *p, const class_atom *a, bool negated) {
   return add_atom(p, a) ? finish_class(p, negated) : NONE;
 }
 
@@ -361,21 +361,21 @@ static uint32_t class_of(parser *p, const class_atom *a, bool negated) {
 
 /* \p{…} or \P{…}, `at` past the letter: the property, as unicode.h names
  * it. */
-static bool read_property(parser *p, class_atom *a) {
-  if (peek(p, 0) != '{' || !has(p, 0)) return refuse(p, "Invalid property name");
+static bool read_property(pattern_parser *p, class_atom *a) {
+  if (peek(p, 0) != '{' || !has(p, 0)) return refuse_pattern(p, "Invalid property name");
   char name[64];
   size_t n = 0;
   for (p->at++;; p->at++) {
-    if (at_end(p)) return refuse(p, "Invalid property name");
+    if (at_end(p)) return refuse_pattern(p, "Invalid property name");
     uint16_t c = p->src[p->at];
     if (c == '}') break;
-    if (!(is_ascii_letter(c) || is_decimal(c) || c == '_' || c == '=') || n == sizeof name - 1)
-      return refuse(p, "Invalid property name");
+    if (!(is_letter(c) || is_decimal_digit(c) || c == '_' || c == '=') || n == sizeof name - 1)
+      return refuse_pattern(p, "Invalid property name");
     name[n++] = (char)c;
   }
   p->at++;
   int property = unicode_property_find(name, n);
-  if (property < 0) return refuse(p, "Invalid property name");
+  if (property < 0) return refuse_pattern(p, "Invalid property name");
   a->kind = ATOM_PROPERTY;
   a->c = (uint32_t)property;
   return true;
@@ -383,7 +383,7 @@ static bool read_property(parser *p, class_atom *a) {
 
 /* Annex B's LegacyOctalEscapeSequence at `at`: up to three octal digits,
  * at most 0377. */
-static uint32_t legacy_octal(parser *p) {
+static uint32_t legacy_octal(pattern_parser *p) {
   uint32_t first = p->src[p->at++] - '0', v = first;
   if (!at_end(p) && is_octal(peek(p, 0))) {
     v = v * 8 + (p->src[p->at++] - '0');
@@ -394,7 +394,7 @@ static uint32_t legacy_octal(parser *p) {
 
 /* \u…: four hex digits (with `u`, a surrogate pair of two such escapes is
  * one code point), or with `u` \u{…}.  False when it is not one. */
-static bool read_unicode_escape(parser *p, uint32_t *c) {
+static bool read_unicode_escape(pattern_parser *p, uint32_t *c) {
   long v = hex_digits(p, 1, 4);
   if (v >= 0) {
     p->at += 5;
@@ -410,8 +410,8 @@ static bool read_unicode_escape(parser *p, uint32_t *c) {
   if (!p->unicode || peek(p, 1) != '{') return false;
   uint32_t code = 0;
   size_t i = 2;
-  for (; has(p, i) && hex_value(peek(p, i)) >= 0; i++) {
-    code = code * 16 + (uint32_t)hex_value(peek(p, i));
+  for (; has(p, i) && hex_digit_value(peek(p, i)) >= 0; i++) {
+    code = code * 16 + (uint32_t)hex_digit_value(peek(p, i));
     if (code > 0x10FFFF) return false;
   }
   if (i == 2 || peek(p, i) != '}') return false;
@@ -423,7 +423,7 @@ static bool read_unicode_escape(parser *p, uint32_t *c) {
 /* The escape whose letter is at `at` (its backslash read) as a character
  * or a class escape; b, B, k and backreferences outside a class are the
  * caller's.  False when JavaScript refuses it. */
-static bool read_escape(parser *p, bool in_class, class_atom *a) {
+static bool read_escape(pattern_parser *p, bool in_class, class_atom *a) {
   uint16_t c = p->src[p->at];
   *a = (class_atom){.kind = ATOM_CHAR, .c = c};
   switch (c) {
@@ -444,30 +444,30 @@ static bool read_escape(parser *p, bool in_class, class_atom *a) {
     case 'v': a->c = 0x0B; break;
     case 'c': {
       uint16_t next = peek(p, 1);
-      bool control = is_ascii_letter(next) || (in_class && !p->unicode && (is_decimal(next) || next == '_'));
+      bool control = is_letter(next) || (in_class && !p->unicode && (is_decimal_digit(next) || next == '_'));
       if (has(p, 1) && control) {
         p->at += 2;
         a->c = next % 32;
         return true;
       }
-      if (p->unicode) return refuse(p, "Invalid Unicode escape");
+      if (p->unicode) return refuse_pattern(p, "Invalid Unicode escape");
       a->c = '\\'; /* Annex B: the backslash stands for itself, and `c` follows */
       return true;
     }
     case '0':
-      if (!has(p, 1) || !is_decimal(peek(p, 1))) {
+      if (!has(p, 1) || !is_decimal_digit(peek(p, 1))) {
         a->c = 0;
         break;
       }
-      if (p->unicode) return refuse(p, in_class ? "Invalid class escape" : "Invalid decimal escape");
+      if (p->unicode) return refuse_pattern(p, in_class ? "Invalid class escape" : "Invalid decimal escape");
       a->c = legacy_octal(p);
       return true;
     case '1': case '2': case '3': case '4': case '5': case '6': case '7':
-      if (p->unicode) return refuse(p, in_class ? "Invalid class escape" : "Invalid escape");
+      if (p->unicode) return refuse_pattern(p, in_class ? "Invalid class escape" : "Invalid escape");
       a->c = legacy_octal(p);
       return true;
     case '8': case '9':
-      if (p->unicode) return refuse(p, "Invalid escape");
+      if (p->unicode) return refuse_pattern(p, "Invalid escape");
       break;
     case 'x': {
       long v = hex_digits(p, 1, 2);
@@ -476,21 +476,21 @@ static bool read_escape(parser *p, bool in_class, class_atom *a) {
         a->c = (uint32_t)v;
         return true;
       }
-      if (p->unicode) return refuse(p, "Invalid escape");
+      if (p->unicode) return refuse_pattern(p, "Invalid escape");
       break;
     }
     case 'u':
       if (read_unicode_escape(p, &a->c)) return true;
-      if (p->unicode) return refuse(p, "Invalid Unicode escape");
+      if (p->unicode) return refuse_pattern(p, "Invalid Unicode escape");
       break;
     case 'b':
       if (in_class) a->c = 0x08;
       break;
     case '-':
-      if (p->unicode && !in_class) return refuse(p, "Invalid escape");
+      if (p->unicode && !in_class) return refuse_pattern(p, "Invalid escape");
       break;
     default:
-      if (p->unicode && !is_syntax_char(c)) return refuse(p, "Invalid escape");
+      if (p->unicode && !is_syntax_char(c)) return refuse_pattern(p, "Invalid escape");
       a->c = next_char(p);
       return true;
   }
@@ -502,7 +502,7 @@ static bool read_escape(parser *p, bool in_class, class_atom *a) {
 
 /* One character as a term.  With `u` a lone surrogate matches nothing,
  * as well-formed text never holds one: an empty class says so. */
-static term add_char(parser *p, uint32_t sequence, uint32_t c) {
+static term add_char(pattern_parser *p, uint32_t sequence, uint32_t c) {
   if (p->unicode && c >= 0xD800 && c <= 0xDFFF) {
     uint32_t k = finish_class(p, false);
     return k != NONE && add_term(p, sequence, NODE_CLASS, k) != NONE ? TERM_ATOM : TERM_NONE;
@@ -511,9 +511,9 @@ static term add_char(parser *p, uint32_t sequence, uint32_t c) {
 }
 
 /* An escape outside a class. */
-static term read_atom_escape(parser *p, uint32_t sequence) {
+static term read_atom_escape(pattern_parser *p, uint32_t sequence) {
   p->at++;
-  if (at_end(p)) return refuse(p, "\\ at end of pattern"), TERM_NONE;
+  if (at_end(p)) return refuse_pattern(p, "\\ at end of pattern"), TERM_NONE;
   uint16_t c = p->src[p->at];
   if (c == 'b' || c == 'B') {
     p->at++;
@@ -526,7 +526,7 @@ static term read_atom_escape(parser *p, uint32_t sequence) {
     size_t n = bracket ? name_length(p, p->at + 2) : 0;
     const group_name *g = n ? find_name(p, p->src + p->at + 2, n) : NULL;
     if (!g)
-      return refuse(p, n         ? "Invalid named capture referenced"
+      return refuse_pattern(p, n         ? "Invalid named capture referenced"
                        : bracket ? "Invalid capture group name"
                                  : "Invalid named reference"),
              TERM_NONE;
@@ -537,7 +537,7 @@ static term read_atom_escape(parser *p, uint32_t sequence) {
   if (c >= '1' && c <= '9') {
     size_t i = 0;
     uint64_t number = 0;
-    while (has(p, i) && is_decimal(peek(p, i)) && number <= UINT32_MAX) number = number * 10 + (peek(p, i++) - '0');
+    while (has(p, i) && is_decimal_digit(peek(p, i)) && number <= UINT32_MAX) number = number * 10 + (peek(p, i++) - '0');
     if (number <= p->groups) {
       p->at += i;
       add_term(p, sequence, NODE_BACKREF, (uint32_t)number);
@@ -552,23 +552,23 @@ static term read_atom_escape(parser *p, uint32_t sequence) {
 }
 
 /* One member of a class: a character or a class escape. */
-static bool read_class_atom(parser *p, class_atom *a) {
+static bool read_class_atom(pattern_parser *p, class_atom *a) {
   if (p->src[p->at] != '\\') {
     *a = (class_atom){.kind = ATOM_CHAR, .c = next_char(p)};
     return true;
   }
   p->at++;
-  if (at_end(p)) return refuse(p, "\\ at end of pattern");
+  if (at_end(p)) return refuse_pattern(p, "\\ at end of pattern");
   return read_escape(p, true, a);
 }
 
-static term read_class(parser *p, uint32_t sequence) {
+static term read_class(pattern_parser *p, uint32_t sequence) {
   p->at++;
   bool negated = !at_end(p) && peek(p, 0) == '^';
   if (negated) p->at++;
   p->item_count = 0;
   for (;;) {
-    if (at_end(p)) return refuse(p, "Unterminated character class"), TERM_NONE;
+    if (at_end(p)) return refuse_pattern(p, "Unterminated character class"), TERM_NONE;
     if (p->src[p->at] == ']') break;
     class_atom a, b;
     if (!read_class_atom(p, &a)) return TERM_NONE;
@@ -577,11 +577,11 @@ static term read_class(parser *p, uint32_t sequence) {
       if (!read_class_atom(p, &b)) return TERM_NONE;
       if (a.kind != ATOM_CHAR || b.kind != ATOM_CHAR) {
         /* Annex B: [\d-z] is \d, `-` and z. */
-        if (p->unicode) return refuse(p, "Invalid character class"), TERM_NONE;
+        if (p->unicode) return refuse_pattern(p, "Invalid character class"), TERM_NONE;
         class_atom dash = {.kind = ATOM_CHAR, .c = '-'};
         if (!add_atom(p, &a) || !add_atom(p, &dash) || !add_atom(p, &b)) return TERM_NONE;
       } else if (a.c > b.c) {
-        return refuse(p, "Range out of order in character class"), TERM_NONE;
+        return refuse_pattern(p, "Range out of order in character class"), TERM_NONE;
       } else if (!add_item(p, a.c, b.c)) {
         return TERM_NONE;
       }
@@ -597,14 +597,14 @@ static term read_class(parser *p, uint32_t sequence) {
 /* {n}, {n,} or {n,m} at `at`: true with the bounds (V8's reading of a
  * large one as none) and `at` past it; false, `at` unmoved, when it is
  * not one. */
-static bool read_braces(parser *p, uint32_t *min, uint32_t *max) {
+static bool read_braces(pattern_parser *p, uint32_t *min, uint32_t *max) {
   size_t i = 1;
   uint64_t bounds[2] = {0, 0}, *bound = bounds;
   bool digits = false, comma = false, open = false;
   for (;; i++) {
     if (!has(p, i)) return false;
     uint16_t c = peek(p, i);
-    if (is_decimal(c)) {
+    if (is_decimal_digit(c)) {
       *bound = *bound >= BOUND_INFINITE ? BOUND_INFINITE : *bound * 10 + (c - '0');
       digits = true;
     } else if (c == ',' && !comma && digits) {
@@ -628,7 +628,7 @@ static bool read_braces(parser *p, uint32_t *min, uint32_t *max) {
 /* A quantifier on the sequence's last term, which becomes the repeated
  * child of a REPEAT node in its place.  False when JavaScript refuses it;
  * a `{` that starts no quantifier is read as a character without `u`. */
-static bool read_quantifier(parser *p, uint32_t sequence, term *last) {
+static bool read_quantifier(pattern_parser *p, uint32_t sequence, term *last) {
   uint32_t min, max;
   uint16_t c = p->src[p->at];
   bool quantifiable = *last == TERM_ATOM || (*last == TERM_LOOKAHEAD && !p->unicode);
@@ -638,15 +638,15 @@ static bool read_quantifier(parser *p, uint32_t sequence, term *last) {
   const char *unquantifiable = after_atom ? "Invalid quantifier" : "Nothing to repeat";
   if (c == '{') {
     if (!read_braces(p, &min, &max)) {
-      if (p->unicode) return refuse(p, after_atom ? "Incomplete quantifier" : "Lone quantifier brackets");
+      if (p->unicode) return refuse_pattern(p, after_atom ? "Incomplete quantifier" : "Lone quantifier brackets");
       p->at++;
       *last = add_char(p, sequence, '{');
       return *last != TERM_NONE;
     }
-    if (!quantifiable) return refuse(p, unquantifiable);
-    if (max < min) return refuse(p, "numbers out of order in {} quantifier");
+    if (!quantifiable) return refuse_pattern(p, unquantifiable);
+    if (max < min) return refuse_pattern(p, "numbers out of order in {} quantifier");
   } else {
-    if (!quantifiable) return refuse(p, unquantifiable);
+    if (!quantifiable) return refuse_pattern(p, unquantifiable);
     p->at++;
     min = c == '+';
     max = c == '?' ? 1 : BOUND_INFINITE;
@@ -656,7 +656,7 @@ static bool read_quantifier(parser *p, uint32_t sequence, term *last) {
   uint32_t moved = new_node(p, NODE_CHAR, 0);
   if (moved == NONE) return false;
   uint32_t t = p->nodes[sequence].last_child;
-  node *term_node = &p->nodes[t];
+  pattern_node *term_node = &p->nodes[t];
   p->nodes[moved] = *term_node;
   p->nodes[moved].next = p->nodes[moved].prev = NONE;
   term_node->kind = NODE_REPEAT;
@@ -670,7 +670,7 @@ static bool read_quantifier(parser *p, uint32_t sequence, term *last) {
 }
 
 /* `(` and what follows it: a group opened, or false. */
-static bool open_group_at(parser *p, open_group *g, uint32_t sequence) {
+static bool open_group_at(pattern_parser *p, open_group *g, uint32_t sequence) {
   uint16_t c = peek(p, 2), d = peek(p, 3);
   uint32_t t;
   g->closes_as = TERM_ATOM;
@@ -690,11 +690,11 @@ static bool open_group_at(parser *p, open_group *g, uint32_t sequence) {
     if ((t = add_term(p, sequence, NODE_LOOK, 1)) != NONE) p->nodes[t].flag = d == '!';
   } else if (c == '<') {
     size_t n = name_length(p, p->at + 3);
-    if (!n) return !p->nomem && refuse(p, "Invalid capture group name");
+    if (!n) return !p->nomem && refuse_pattern(p, "Invalid capture group name");
     p->at += n + 4;
     t = add_term(p, sequence, NODE_GROUP, p->opened + 1);
   } else {
-    return refuse(p, "Invalid group");
+    return refuse_pattern(p, "Invalid group");
   }
   if (t == NONE) return false;
   /* The group's number counts it opened only now: a repeat of it resets it. */
@@ -712,7 +712,7 @@ static bool open_group_at(parser *p, open_group *g, uint32_t sequence) {
  * a pattern matches somewhere with it exactly where it matches without,
  * and kept it would try every place and every length of a long string
  * that fails: time quadratic in the string's length. */
-static bool leading_dot_star(parser *p) {
+static bool leading_dot_star(pattern_parser *p) {
   if (peek(p, 1) != '*' || !has(p, 1)) return false;
   size_t after = has(p, 2) && peek(p, 2) == '?' ? 3 : 2;
   uint16_t next = has(p, after) ? peek(p, after) : 0;
@@ -722,14 +722,14 @@ static bool leading_dot_star(parser *p) {
 }
 
 /* `.`: anything but a line terminator. */
-static term add_dot(parser *p, uint32_t sequence) {
+static term add_dot(pattern_parser *p, uint32_t sequence) {
   static const uint32_t line_terminators[][2] = {{0x0A, 0x0A}, {0x0D, 0x0D}, {0x2028, 0x2029}};
   uint32_t k = add_items(p, line_terminators, COUNT_OF(line_terminators), false) ? finish_class(p, true) : NONE;
   return k != NONE && add_term(p, sequence, NODE_CLASS, k) != NONE ? TERM_ATOM : TERM_NONE;
 }
 
 /* The whole pattern into nodes under `root`, an ALTERNATIVES node. */
-static bool parse(parser *p, uint32_t root) {
+static bool parse_pattern(pattern_parser *p, uint32_t root) {
   open_group stack[GROUP_DEPTH_MAX];
   size_t depth = 0;
   uint32_t sequence = new_node(p, NODE_SEQUENCE, 0);
@@ -752,13 +752,13 @@ static bool parse(parser *p, uint32_t root) {
         last = add_dot(p, sequence);
         break;
       case '(':
-        if (depth == GROUP_DEPTH_MAX) return refuse(p, "groups nest deeper than 250");
+        if (depth == GROUP_DEPTH_MAX) return refuse_pattern(p, "groups nest deeper than 250");
         if (!open_group_at(p, &stack[depth], sequence)) return false;
         sequence = stack[depth++].sequence;
         last = TERM_NONE;
         break;
       case ')':
-        if (!depth) return refuse(p, "Unmatched ')'");
+        if (!depth) return refuse_pattern(p, "Unmatched ')'");
         p->at++;
         p->nodes[stack[--depth].group].groups_after = p->opened;
         sequence = depth ? stack[depth - 1].sequence : p->nodes[root].last_child;
@@ -781,29 +781,29 @@ static bool parse(parser *p, uint32_t root) {
         break;
       case '}':
       case ']':
-        if (p->unicode) return refuse(p, "Lone quantifier brackets");
+        if (p->unicode) return refuse_pattern(p, "Lone quantifier brackets");
         /* fall through */
       default:
         last = add_char(p, sequence, next_char(p));
         break;
     }
   }
-  if (!p->error && !p->nomem && depth) return refuse(p, "Unterminated group");
+  if (!p->error && !p->nomem && depth) return refuse_pattern(p, "Unterminated group");
   return !p->error && !p->nomem;
 }
 
 /* ---- instructions ---------------------------------------------------------- */
 
-static uint32_t emit(parser *p, regex_op op, uint32_t a, uint32_t b) {
+static uint32_t emit(pattern_parser *p, regex_op op, uint32_t a, uint32_t b) {
   if (!grow(p, &p->code, &p->code_capacity, p->code_length + 1, sizeof *p->code)) return NONE;
   p->code[p->code_length] = (regex_instr){.op = (uint8_t)op, .a = a, .b = b};
   return (uint32_t)p->code_length++;
 }
 
-static bool generate(parser *p, uint32_t i, bool backward);
+static bool generate(pattern_parser *p, uint32_t i, bool backward);
 
 /* A sequence's terms in order, or leftwards from its end in a lookbehind. */
-static bool generate_sequence(parser *p, const node *x, bool backward) {
+static bool generate_sequence(pattern_parser *p, const pattern_node *x, bool backward) {
   for (uint32_t c = backward ? x->last_child : x->child; c != NONE;
        c = backward ? p->nodes[c].prev : p->nodes[c].next)
     if (!generate(p, c, backward)) return false;
@@ -812,7 +812,7 @@ static bool generate_sequence(parser *p, const node *x, bool backward) {
 
 /* Each alternative but the last behind a SPLIT to the next, and a JUMP
  * past the others after it: tried left to right in either direction. */
-static bool generate_alternatives(parser *p, const node *x, bool backward) {
+static bool generate_alternatives(pattern_parser *p, const pattern_node *x, bool backward) {
   uint32_t pending = NONE; /* the JUMPs to the end, chained through their operand */
   for (uint32_t c = x->child; c != NONE; c = p->nodes[c].next) {
     bool last = p->nodes[c].next == NONE;
@@ -833,7 +833,7 @@ static bool generate_alternatives(parser *p, const node *x, bool backward) {
   return true;
 }
 
-static bool generate_group(parser *p, const node *x, bool backward) {
+static bool generate_group(pattern_parser *p, const pattern_node *x, bool backward) {
   if (x->value == NONE) return generate(p, x->child, backward);
   /* Leftwards, the group's end is reached first. */
   uint32_t start = 2 * (x->value - 1), end = start + 1;
@@ -841,7 +841,7 @@ static bool generate_group(parser *p, const node *x, bool backward) {
          emit(p, OP_SAVE, backward ? start : end, 0) != NONE;
 }
 
-static bool generate_look(parser *p, const node *x) {
+static bool generate_look(pattern_parser *p, const pattern_node *x) {
   uint32_t look = emit(p, OP_LOOK, 0, 0);
   if (look == NONE || !generate(p, x->child, x->value == 1)) return false;
   uint32_t end = emit(p, OP_LOOK_END, 0, 0);
@@ -855,8 +855,8 @@ static bool generate_look(parser *p, const node *x) {
  * any other keeps a count and where its iteration began in two slots of
  * its own, for its bounds and for the rule that an iteration past the
  * minimum may not match the empty string. */
-static bool generate_repeat(parser *p, const node *x, bool backward) {
-  const node *child = &p->nodes[x->child];
+static bool generate_repeat(pattern_parser *p, const pattern_node *x, bool backward) {
+  const pattern_node *child = &p->nodes[x->child];
   if (x->max == 0) return true;
   if (child->kind == NODE_CHAR || child->kind == NODE_CLASS) {
     uint32_t r = emit(p, OP_REPEAT_ONE, x->min, x->max);
@@ -882,8 +882,8 @@ static bool generate_repeat(parser *p, const node *x, bool backward) {
 
 /* Node i's instructions.  The recursion is as deep as groups nest, which
  * GROUP_DEPTH_MAX bounds. */
-static bool generate(parser *p, uint32_t i, bool backward) {
-  const node *x = &p->nodes[i];
+static bool generate(pattern_parser *p, uint32_t i, bool backward) {
+  const pattern_node *x = &p->nodes[i];
   uint32_t at;
   switch (x->kind) {
     case NODE_CHAR:
@@ -910,8 +910,8 @@ static bool generate(parser *p, uint32_t i, bool backward) {
 
 /* Add what node i may match first to out->first; true when it may match
  * without reading a character. */
-static bool add_first_chars(const parser *p, uint32_t i, regex_program *out) {
-  const node *x = &p->nodes[i];
+static bool add_first_chars(const pattern_parser *p, uint32_t i, regex_program *out) {
+  const pattern_node *x = &p->nodes[i];
   bool empty = false;
   switch (x->kind) {
     case NODE_CHAR:
@@ -944,8 +944,8 @@ static bool add_first_chars(const parser *p, uint32_t i, regex_program *out) {
 }
 
 /* Does every match of node i start at ^? */
-static bool starts_anchored(const parser *p, uint32_t i) {
-  const node *x = &p->nodes[i];
+static bool starts_anchored(const pattern_parser *p, uint32_t i) {
+  const pattern_node *x = &p->nodes[i];
   switch (x->kind) {
     case NODE_BEGIN: return true;
     case NODE_GROUP: return starts_anchored(p, x->child);
@@ -963,9 +963,9 @@ static bool starts_anchored(const parser *p, uint32_t i) {
 
 shorn_code regex_compile(const shorn_allocator *allocator, const uint16_t *src, size_t n, bool unicode,
                          regex_program *out, const char **error) {
-  parser p = {.allocator = allocator, .src = src, .n = n, .unicode = unicode};
+  pattern_parser p = {.allocator = allocator, .src = src, .n = n, .unicode = unicode};
   uint32_t root = NONE;
-  bool read = count_groups(&p) && (root = new_node(&p, NODE_ALTERNATIVES, 0)) != NONE && parse(&p, root) &&
+  bool read = count_groups(&p) && (root = new_node(&p, NODE_ALTERNATIVES, 0)) != NONE && parse_pattern(&p, root) &&
               generate(&p, root, false) && emit(&p, OP_MATCH, 0, 0) != NONE;
   *out = (regex_program){.code = p.code, .classes = p.classes, .ranges = p.ranges, .groups = p.groups,
                          .slots = 2 * p.groups + 2 * p.loops, .unicode = unicode};

@@ -27,7 +27,7 @@ typedef enum entry_kind {
 typedef struct regex_entry {
   uint32_t kind, pc;
   size_t a, b;
-} entry;
+} backtrack_entry;
 
 /* Entries of the C stack's first block. */
 #define ENTRIES_HERE 128
@@ -40,9 +40,9 @@ typedef struct machine {
   const uint16_t *s;
   size_t n;
   size_t *slots;
-  entry *stack;
+  backtrack_entry *stack;
   size_t top, capacity, most_bytes;
-  entry *first_block;
+  backtrack_entry *first_block;
   pattern_matcher *matcher;
   uint64_t steps_left;
   pattern_result failure; /* why a push failed */
@@ -54,11 +54,11 @@ typedef struct machine {
  * kept for the next match) and doubles there, up to the string's bound. */
 static bool make_room(machine *m) {
   pattern_matcher *pm = m->matcher;
-  size_t most = m->most_bytes / sizeof(entry);
+  size_t most = m->most_bytes / sizeof(backtrack_entry);
   if (m->capacity >= most) return m->failure = PATTERN_LIMIT, false;
   size_t want = m->capacity * 2 < most ? m->capacity * 2 : most;
   if (pm->stack_capacity < want) {
-    entry *grown = mem_alloc(pm->allocator, want * sizeof *grown);
+    backtrack_entry *grown = mem_alloc(pm->allocator, want * sizeof *grown);
     if (!grown) return m->failure = PATTERN_NOMEM, false;
     memcpy(grown, m->stack, m->top * sizeof *grown);
     mem_free(pm->allocator, pm->stack);
@@ -74,7 +74,7 @@ static bool make_room(machine *m) {
 
 static ALWAYS_INLINE bool push(machine *m, entry_kind kind, uint32_t pc, size_t a, size_t b) {
   if (unlikely(m->top == m->capacity) && !make_room(m)) return false;
-  m->stack[m->top++] = (entry){kind, pc, a, b};
+  m->stack[m->top++] = (backtrack_entry){kind, pc, a, b};
   return true;
 }
 
@@ -201,7 +201,7 @@ static size_t close_look(machine *m) {
  * undone, and the lookaround fails. */
 static void undo_look(machine *m) {
   for (;;) {
-    entry e = m->stack[--m->top];
+    backtrack_entry e = m->stack[--m->top];
     if (e.kind == ENTRY_LOOK) return;
     if (e.kind == ENTRY_UNDO) m->slots[e.pc] = e.a;
   }
@@ -211,7 +211,7 @@ static void undo_look(machine *m) {
  * or PATTERN_NO_MATCH when none is left. */
 static pattern_result backtrack(machine *m, uint32_t *pc, size_t *pos) {
   while (m->top) {
-    entry e = m->stack[--m->top];
+    backtrack_entry e = m->stack[--m->top];
     const regex_instr *in = e.kind >= ENTRY_GIVE_BACK ? &m->program->code[e.pc] : NULL;
     switch (e.kind) {
       case ENTRY_UNDO: m->slots[e.pc] = e.a; break;
@@ -234,7 +234,7 @@ static pattern_result backtrack(machine *m, uint32_t *pc, size_t *pos) {
       default: {
         size_t at = e.a;
         if (!take_char(m, in + 1, &at)) break;
-        if (e.b + 1 < in->b) m->stack[m->top++] = (entry){ENTRY_TAKE_MORE, e.pc, at, e.b + 1};
+        if (e.b + 1 < in->b) m->stack[m->top++] = (backtrack_entry){ENTRY_TAKE_MORE, e.pc, at, e.b + 1};
         *pc = e.pc + 2;
         *pos = at;
         return PATTERN_MATCH;
@@ -326,7 +326,7 @@ static bool may_start(const regex_program *p, const uint16_t *s, size_t n, size_
 }
 
 pattern_result regex_match(pattern_matcher *pm, const regex_program *p, const uint16_t *s, size_t n, size_t bytes) {
-  entry first_block[ENTRIES_HERE];
+  backtrack_entry first_block[ENTRIES_HERE];
   size_t slots_here[SLOTS_HERE];
   size_t most_kib = PATTERN_HEAP_FIXED_KIB + ((uint64_t)bytes * PATTERN_HEAP_PER_BYTE + 1023) / 1024;
   machine m = {.program = p, .s = s, .n = n, .slots = slots_here, .stack = first_block,

@@ -2,8 +2,8 @@
  * test_validate.c — the validation keywords: each keyword at and around its
  * bounds through shorn_encode, what shorn_encode_unchecked skips, the
  * messages and where they point, what refuses a schema, and JavaScript's
- * regular expressions as PCRE2 is made to read them (the expected answers
- * are V8's, Node 20's).
+ * regular expressions as pattern.c reads them (the expected answers are
+ * V8's, Node 20's; tests/unit/test_pattern.c has many more).
  */
 #include "check.h"
 #include "core/memory.h"
@@ -350,7 +350,7 @@ static const pattern_case pattern_cases[] = {
     {"^(a{0})$", S(""), 1},
 };
 
-/* The reasons JavaScript (or PCRE2) refuses a pattern. */
+/* The reasons JavaScript refuses a pattern. */
 static const char *const refused_patterns[][2] = {
     {"(", "Unterminated group"},
     {"a)", "Unmatched ')'"},
@@ -427,9 +427,9 @@ static void check_matching_edges(void) {
 }
 
 /* A pattern that is one class of ASCII members over the whole string is
- * matched by a table, without PCRE2 (the matcher is left untouched):
- * its every answer must be PCRE2's for the same pattern written with a
- * group, which PCRE2 answers.  Patterns near that form go to PCRE2. */
+ * matched by a table, without the matcher (left untouched): its every
+ * answer must be the matcher's for the same pattern written with a
+ * group, which the matcher answers.  Patterns near that form go to it. */
 static void check_class_runs(void) {
   static const char *const runs[][2] = {
       {"[a-z]", "+"},     {"[a-z0-9.-]", "+"}, {"[-a]", "*"},     {"[a-]", "?"},         {"[\\d]", "{2,4}"},
@@ -458,14 +458,14 @@ static void check_class_runs(void) {
         memcpy(text + n, piece, strlen(piece));
         n += strlen(piece);
       }
-      pattern_matcher by_table = {0}, by_pcre2 = {0};
-      pattern_result want = pattern_test(&by_pcre2, b, text, n, false);
+      pattern_matcher by_table = {0}, by_matcher = {0};
+      pattern_result want = pattern_test(&by_matcher, b, text, n, false);
       pattern_result got = pattern_test(&by_table, a, text, n, false);
       CHECK(got == want);
-      if (got != want) fprintf(stderr, "  /%s/ on \"%.*s\": %d, PCRE2 %d\n", fast, (int)n, text, got, want);
-      CHECK(by_table.engine == NULL && by_pcre2.engine != NULL);
+      if (got != want) fprintf(stderr, "  /%s/ on \"%.*s\": %d, the matcher %d\n", fast, (int)n, text, got, want);
+      CHECK(by_table.engine == NULL && by_matcher.engine != NULL);
       pattern_matcher_release(&by_table);
-      pattern_matcher_release(&by_pcre2);
+      pattern_matcher_release(&by_matcher);
     }
   }
   static const pattern_case near[] = {
