@@ -39,6 +39,7 @@ typedef struct machine {
   const regex_program *program;
   const uint16_t *s;
   size_t n;
+  bool unicode;
   size_t *slots;
   backtrack_entry *stack;
   size_t top, capacity, most_bytes;
@@ -92,8 +93,8 @@ static ALWAYS_INLINE bool set_slot(machine *m, uint32_t slot, size_t value) {
 static bool is_high(uint16_t u) { return u >= 0xD800 && u <= 0xDBFF; }
 static bool is_low(uint16_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
 
-static bool class_has(const regex_program *p, const regex_class *k, uint32_t c) {
-  if (c < 128) return k->ascii[c / 32] >> (c % 32) & 1;
+/* Is c, past ASCII, in the class?  Its ranges, searched. */
+static bool class_has_wide(const regex_program *p, const regex_class *k, uint32_t c) {
   const uint32_t(*r)[2] = p->ranges + k->first;
   size_t low = 0, high = k->count;
   while (low < high) {
@@ -114,15 +115,20 @@ static ALWAYS_INLINE bool take_char(const machine *m, const regex_instr *in, siz
   if (!in->backward) {
     if (at >= m->n) return false;
     c = m->s[at++];
-    if (m->program->unicode && is_high((uint16_t)c) && at < m->n && is_low(m->s[at]))
+    if (m->unicode && is_high((uint16_t)c) && at < m->n && is_low(m->s[at]))
       c = 0x10000 + ((c - 0xD800) << 10) + (m->s[at++] - 0xDC00u);
   } else {
     if (at == 0) return false;
     c = m->s[--at];
-    if (m->program->unicode && is_low((uint16_t)c) && at > 0 && is_high(m->s[at - 1]))
+    if (m->unicode && is_low((uint16_t)c) && at > 0 && is_high(m->s[at - 1]))
       c = 0x10000 + ((m->s[--at] - 0xD800u) << 10) + (c - 0xDC00);
   }
-  if (in->op == OP_CHAR ? c != in->a : !class_has(m->program, &m->program->classes[in->a], c)) return false;
+  if (in->op == OP_CHAR) {
+    if (c != in->a) return false;
+  } else {
+    const regex_class *k = &m->program->classes[in->a];
+    if (c < 128 ? !(k->ascii[c / 32] >> (c % 32) & 1) : !class_has_wide(m->program, k, c)) return false;
+  }
   *pos = at;
   return true;
 }
@@ -130,7 +136,7 @@ static ALWAYS_INLINE bool take_char(const machine *m, const regex_instr *in, siz
 /* One character back from `at` toward `from` (where a repeat began), in
  * the direction opposite to the repeat's. */
 static size_t give_back(const machine *m, bool backward, size_t at, size_t from) {
-  bool pairs = m->program->unicode;
+  bool pairs = m->unicode;
   if (!backward) return at - (pairs && at - from >= 2 && is_low(m->s[at - 1]) && is_high(m->s[at - 2]) ? 2 : 1);
   return at + (pairs && from - at >= 2 && is_high(m->s[at]) && is_low(m->s[at + 1]) ? 2 : 1);
 }
@@ -226,6 +232,9 @@ static pattern_result backtrack(machine *m, uint32_t *pc, size_t *pos) {
         return PATTERN_MATCH;
       case ENTRY_GIVE_BACK: {
         size_t at = give_back(m, in[1].backward, e.a, e.b);
+        /* Where a character must follow, no place without it is tried. */
+        if (in[2].op == OP_CHAR && !in[2].backward && !m->unicode)
+          while (at != e.b && m->s[at] != in[2].a) at = at - 1;
         if (at != e.b) m->stack[m->top++].a = at; /* the entry again, one character shorter */
         *pc = e.pc + 2;
         *pos = at;
@@ -249,8 +258,8 @@ static bool advance(uint32_t *pc) {
   return true;
 }
 
-/* One instruction at *pc; false when it fails (or m->failure says why it
- * cannot go on). */
+/* One instruction at *pc; false when it fails, or when m->failure says
+ * the match is found or cannot go on. */
 static ALWAYS_INLINE bool step(machine *m, uint32_t *pc, size_t *pos) {
   const regex_instr *in = &m->program->code[*pc];
   size_t count;
@@ -293,10 +302,13 @@ static ALWAYS_INLINE bool step(machine *m, uint32_t *pc, size_t *pos) {
       *pc = in->c;
       return true;
     case OP_LOOK: return push(m, ENTRY_LOOK, in->a, *pos, in->flag) && advance(pc);
-    default: /* OP_LOOK_END */
+    case OP_LOOK_END:
       if (in->flag) return undo_look(m), false;
       *pos = close_look(m);
       return advance(pc);
+    default: /* OP_MATCH */
+      m->failure = PATTERN_MATCH;
+      return false;
   }
 }
 
@@ -309,7 +321,6 @@ static pattern_result run(machine *m, size_t start) {
   m->top = 0;
   for (;;) {
     if (unlikely(!m->steps_left--)) return PATTERN_LIMIT;
-    if (m->program->code[pc].op == OP_MATCH) return PATTERN_MATCH;
     if (step(m, &pc, &pos)) continue;
     if (m->failure != PATTERN_NO_MATCH) return m->failure;
     if (backtrack(m, &pc, &pos) == PATTERN_NO_MATCH) return PATTERN_NO_MATCH;
@@ -329,7 +340,7 @@ pattern_result regex_match(pattern_matcher *pm, const regex_program *p, const ui
   backtrack_entry first_block[ENTRIES_HERE];
   size_t slots_here[SLOTS_HERE];
   size_t most_kib = PATTERN_HEAP_FIXED_KIB + ((uint64_t)bytes * PATTERN_HEAP_PER_BYTE + 1023) / 1024;
-  machine m = {.program = p, .s = s, .n = n, .slots = slots_here, .stack = first_block,
+  machine m = {.program = p, .s = s, .n = n, .unicode = p->unicode, .slots = slots_here, .stack = first_block,
                .capacity = ENTRIES_HERE, .first_block = first_block, .matcher = pm,
                .steps_left = PATTERN_MATCH_LIMIT, .failure = PATTERN_NO_MATCH,
                .most_bytes = (most_kib < PATTERN_HEAP_LIMIT_KIB ? most_kib : PATTERN_HEAP_LIMIT_KIB) * 1024};
