@@ -25,7 +25,7 @@ typedef enum regex_op {
   OP_LOOP,        /* slot a counts iterations, b to c of them, greedy when `flag`; d is past the loop */
   OP_LOOP_BODY,   /* an iteration starts: slot a + 1 = the position */
   OP_RESET,       /* slots a..b unset: an iteration's captures start empty */
-  OP_LOOP_NEXT,   /* an iteration ended: refused when empty once b are done; count one, go to a's loop at c */
+  OP_LOOP_NEXT,   /* an iteration ended: refused when empty once b are done (checked when `flag`); count one, go to a's loop at c */
   OP_LOOK,        /* a lookaround starts; it ends at a; negative when `flag` */
   OP_LOOK_END,    /* the lookaround's body matched; negative when `flag` */
   OP_MATCH

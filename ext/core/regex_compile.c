@@ -801,6 +801,7 @@ static uint32_t emit(pattern_parser *p, regex_op op, uint32_t a, uint32_t b) {
 }
 
 static bool generate(pattern_parser *p, uint32_t i, bool backward);
+static bool add_first_chars(const pattern_parser *p, uint32_t i, regex_program *out);
 
 /* A sequence's terms in order, or leftwards from its end in a lookbehind. */
 static bool generate_sequence(pattern_parser *p, const pattern_node *x, bool backward) {
@@ -854,7 +855,8 @@ static bool generate_look(pattern_parser *p, const pattern_node *x) {
 /* A repeat of one character is one instruction that runs along the text;
  * any other keeps a count and where its iteration began in two slots of
  * its own, for its bounds and for the rule that an iteration past the
- * minimum may not match the empty string. */
+ * minimum may not match the empty string (which one that always reads a
+ * character needs no check of). */
 static bool generate_repeat(pattern_parser *p, const pattern_node *x, bool backward) {
   const pattern_node *child = &p->nodes[x->child];
   if (x->max == 0) return true;
@@ -865,9 +867,11 @@ static bool generate_repeat(pattern_parser *p, const pattern_node *x, bool backw
     return generate(p, x->child, backward);
   }
   if (x->min == 1 && x->max == 1) return generate(p, x->child, backward);
+  regex_program first = {0};
+  bool may_be_empty = add_first_chars(p, x->child, &first);
   uint32_t count = 2 * p->groups + 2 * p->loops++;
   uint32_t loop = emit(p, OP_LOOP_INIT, count, 0) == NONE ? NONE : emit(p, OP_LOOP, count, x->min);
-  if (loop == NONE || emit(p, OP_LOOP_BODY, count, 0) == NONE) return false;
+  if (loop == NONE || (may_be_empty && emit(p, OP_LOOP_BODY, count, 0) == NONE)) return false;
   p->code[loop].c = x->max;
   p->code[loop].flag = x->flag;
   if (x->groups_after > x->groups_before && emit(p, OP_RESET, 2 * x->groups_before, 2 * x->groups_after) == NONE)
@@ -875,6 +879,7 @@ static bool generate_repeat(pattern_parser *p, const pattern_node *x, bool backw
   if (!generate(p, x->child, backward)) return false;
   uint32_t next = emit(p, OP_LOOP_NEXT, count, x->min);
   if (next == NONE) return false;
+  p->code[next].flag = may_be_empty;
   p->code[next].c = loop;
   p->code[loop].d = (uint32_t)p->code_length;
   return true;

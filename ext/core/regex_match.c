@@ -133,6 +133,13 @@ static ALWAYS_INLINE bool take_char(const machine *m, const regex_instr *in, siz
   return true;
 }
 
+/* Does the CHAR or CLASS instruction take code unit u?  Without `u`. */
+static bool takes_unit(const machine *m, const regex_instr *in, uint16_t u) {
+  size_t at = 0;
+  machine one = {.program = m->program, .s = &u, .n = 1};
+  return take_char(&one, in, &at);
+}
+
 /* One character back from `at` toward `from` (where a repeat began), in
  * the direction opposite to the repeat's. */
 static size_t give_back(const machine *m, bool backward, size_t at, size_t from) {
@@ -170,8 +177,18 @@ static bool take_backref(const machine *m, const regex_instr *in, size_t *pos) {
 static bool repeat_greedy(machine *m, uint32_t pc, size_t *pos) {
   const regex_instr *in = &m->program->code[pc];
   size_t at = *pos, least = at, count = 0;
-  while (count < in->b && take_char(m, in + 1, &at))
-    if (++count == in->a) least = at;
+  if (in[1].op == OP_CLASS && !in[1].backward && !m->unicode) {
+    /* The common case, a class forwards over code units, in a tight loop. */
+    const regex_class *k = &m->program->classes[in[1].a];
+    size_t end = m->n - at < in->b ? m->n : at + in->b;
+    for (uint16_t u; at < end; at++)
+      if (u = m->s[at], u < 128 ? !(k->ascii[u / 32] >> (u % 32) & 1) : !class_has_wide(m->program, k, u)) break;
+    count = at - *pos;
+    if (count >= in->a) least = *pos + in->a;
+  } else {
+    while (count < in->b && take_char(m, in + 1, &at))
+      if (++count == in->a) least = at;
+  }
   m->steps_left = count < m->steps_left ? m->steps_left - count : 0;
   if (count < in->a) return false;
   if (at != least && !push(m, ENTRY_GIVE_BACK, pc, at, least)) return false;
@@ -232,9 +249,13 @@ static pattern_result backtrack(machine *m, uint32_t *pc, size_t *pos) {
         return PATTERN_MATCH;
       case ENTRY_GIVE_BACK: {
         size_t at = give_back(m, in[1].backward, e.a, e.b);
-        /* Where a character must follow, no place without it is tried. */
-        if (in[2].op == OP_CHAR && !in[2].backward && !m->unicode)
-          while (at != e.b && m->s[at] != in[2].a) at = at - 1;
+        /* Where a given character must follow, no place without it is tried. */
+        if (!in[2].backward && !m->unicode) {
+          if (in[2].op == OP_CHAR)
+            while (at != e.b && m->s[at] != in[2].a) at--;
+          else if (in[2].op == OP_CLASS)
+            while (at != e.b && !takes_unit(m, &in[2], m->s[at])) at--;
+        }
         if (at != e.b) m->stack[m->top++].a = at; /* the entry again, one character shorter */
         *pc = e.pc + 2;
         *pos = at;
@@ -297,7 +318,7 @@ static ALWAYS_INLINE bool step(machine *m, uint32_t *pc, size_t *pos) {
       return advance(pc);
     case OP_LOOP_NEXT:
       count = m->slots[in->a];
-      if (count >= in->b && *pos == m->slots[in->a + 1]) return false;
+      if (in->flag && count >= in->b && *pos == m->slots[in->a + 1]) return false;
       if (!set_slot(m, in->a, count + 1)) return false;
       *pc = in->c;
       return true;
