@@ -79,11 +79,11 @@ static ALWAYS_INLINE bool push(machine *m, entry_kind kind, uint32_t pc, size_t 
   return true;
 }
 
-/* A slot set, its old value kept for backtracking (needless before the
- * first entry: nothing goes back past it). */
+/* A slot set, its old value kept for backtracking: a start that fails
+ * leaves every slot as it found it, unset for the next. */
 static ALWAYS_INLINE bool set_slot(machine *m, uint32_t slot, size_t value) {
   if (m->slots[slot] == value) return true;
-  if (m->top && !push(m, ENTRY_UNDO, slot, m->slots[slot], 0)) return false;
+  if (!push(m, ENTRY_UNDO, slot, m->slots[slot], 0)) return false;
   m->slots[slot] = value;
   return true;
 }
@@ -155,11 +155,13 @@ static bool is_word(const machine *m, size_t at) {
 }
 
 /* The text group g captured, again at *pos (before it, when backward); a
- * group that captured nothing matches the empty string. */
-static bool take_backref(const machine *m, const regex_instr *in, size_t *pos) {
+ * group that captured nothing matches the empty string.  A step a code
+ * unit compared. */
+static bool take_backref(machine *m, const regex_instr *in, size_t *pos) {
   size_t start = m->slots[2 * (in->a - 1)], end = m->slots[2 * (in->a - 1) + 1];
   if (start == UNSET || end == UNSET) return true;
   size_t length = end - start;
+  m->steps_left = length < m->steps_left ? m->steps_left - length : 0;
   if (!in->backward) {
     if (m->n - *pos < length || memcmp(m->s + start, m->s + *pos, length * sizeof *m->s)) return false;
     *pos += length;
@@ -313,6 +315,7 @@ static ALWAYS_INLINE bool step(machine *m, uint32_t *pc, size_t *pos) {
       return true;
     case OP_LOOP_BODY: return set_slot(m, in->a + 1, *pos) && advance(pc);
     case OP_RESET:
+      m->steps_left = in->b - in->a < m->steps_left ? m->steps_left - (in->b - in->a) : 0;
       for (uint32_t slot = in->a; slot < in->b; slot++)
         if (!set_slot(m, slot, UNSET)) return false;
       return advance(pc);
@@ -338,7 +341,6 @@ static ALWAYS_INLINE bool step(machine *m, uint32_t *pc, size_t *pos) {
 static pattern_result run(machine *m, size_t start) {
   uint32_t pc = 0;
   size_t pos = start;
-  for (uint32_t i = 0; i < m->program->slots; i++) m->slots[i] = UNSET;
   m->top = 0;
   for (;;) {
     if (unlikely(!m->steps_left--)) return PATTERN_LIMIT;
@@ -374,6 +376,7 @@ pattern_result regex_match(pattern_matcher *pm, const regex_program *p, const ui
     }
     m.slots = pm->slots;
   }
+  for (uint32_t i = 0; i < p->slots; i++) m.slots[i] = UNSET;
   for (size_t start = 0; start <= n; start++) {
     if (!may_start(p, s, n, start)) continue;
     pattern_result r = run(&m, start);

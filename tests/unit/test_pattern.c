@@ -956,6 +956,9 @@ static void check_bounds(void) {
   CHECK(test_on("^[ab]*$", s, n) == PATTERN_MATCH);           /* one instruction, no stack */
   CHECK(test_on("^(?:[ab]|c)*$", s, n) == PATTERN_LIMIT);
   free(s);
+  s = repeated("a", 3000, "", &n);
+  CHECK(test_on("(a+)\\1+b", s, n) == PATTERN_LIMIT); /* a step a code unit a backreference compares */
+  free(s);
   s = repeated("z", 200000, "q", &n);
   CHECK(test_on(".*z$", s, n) == PATTERN_NO_MATCH); /* no quadratic scan */
   CHECK(test_on("zq", s, n) == PATTERN_MATCH);
