@@ -53,8 +53,7 @@ typedef struct pattern_node {
 } pattern_node;
 
 typedef struct group_name {
-  const uint16_t *name;
-  size_t length;
+  size_t at, length; /* in the source, escapes as written */
   uint32_t number;
 } group_name;
 
@@ -197,23 +196,77 @@ static bool is_name_char(pattern_parser *p, uint32_t c, bool first) {
           in_ranges((const uint32_t(*)[2])p->id_continue, p->id_continue_count, c));
 }
 
-/* A group name at `at` up to its `>` (a surrogate pair in it is one
- * character, with or without `u`): its length, or 0 when there is none. */
+/* `count` hex digits at src[at], or -1. */
+static long hex_at(const pattern_parser *p, size_t at, int count) {
+  long v = 0;
+  for (int i = 0; i < count; i++) {
+    int d = at + (size_t)i < p->n ? hex_digit_value(p->src[at + (size_t)i]) : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/* A \u escape of a group name at src[*i] (its backslash): \uXXXX, two
+ * of them for a surrogate pair, or \u{…}, with or without `u`.  NONE when
+ * it is not one. */
+static uint32_t name_escape_at(const pattern_parser *p, size_t *i) {
+  size_t at = *i;
+  if (at + 1 >= p->n || p->src[at + 1] != 'u') return NONE;
+  if (at + 2 < p->n && p->src[at + 2] == '{') {
+    uint32_t c = 0;
+    for (at += 3; at < p->n && hex_digit_value(p->src[at]) >= 0 && c <= 0x10FFFF; at++)
+      c = c * 16 + (uint32_t)hex_digit_value(p->src[at]);
+    if (at >= p->n || p->src[at] != '}' || p->src[at - 1] == '{' || c > 0x10FFFF) return NONE;
+    *i = at + 1;
+    return c;
+  }
+  long c = hex_at(p, at + 2, 4), low;
+  if (c < 0) return NONE;
+  *i = at + 6;
+  if (is_high_surrogate((uint32_t)c) && at + 7 < p->n && p->src[at + 6] == '\\' && p->src[at + 7] == 'u' &&
+      (low = hex_at(p, at + 8, 4)) >= 0 && is_low_surrogate((uint32_t)low)) {
+    *i = at + 12;
+    return join_surrogates((uint32_t)c, (uint32_t)low);
+  }
+  return (uint32_t)c;
+}
+
+/* The character of a group name at src[*i], advancing: a surrogate pair
+ * is one, with or without `u`, and so is an escape.  NONE for none. */
+static uint32_t name_char_at(const pattern_parser *p, size_t *i) {
+  uint32_t c = p->src[*i];
+  if (c == '\\') return name_escape_at(p, i);
+  if (is_high_surrogate(c) && *i + 1 < p->n && is_low_surrogate(p->src[*i + 1])) c = join_surrogates(c, p->src[++*i]);
+  ++*i;
+  return c;
+}
+
+/* A group name at `at` up to its `>`: its length in the source, or 0
+ * when there is none (and V8's words for a broken \u in it). */
 static size_t name_length(pattern_parser *p, size_t at) {
   size_t i = at;
   while (i < p->n && p->src[i] != '>') {
-    uint32_t c = p->src[i];
-    size_t units = 1;
-    if (is_high_surrogate(c) && i + 1 < p->n && is_low_surrogate(p->src[i + 1])) c = join_surrogates(c, p->src[i + 1]), units = 2;
-    if (!is_name_char(p, c, i == at)) return 0;
-    i += units;
+    size_t from = i;
+    uint32_t c = name_char_at(p, &i);
+    if (c == NONE && from + 1 < p->n && p->src[from + 1] == 'u') refuse_pattern(p, "Invalid Unicode escape");
+    if (c == NONE || !is_name_char(p, c, from == at)) return 0;
   }
   return i < p->n && i > at ? i - at : 0;
 }
 
-static const group_name *find_name(const pattern_parser *p, const uint16_t *name, size_t n) {
+/* Do the names at a and b (read by name_length) spell the same
+ * characters, escaped or not? */
+static bool same_name(const pattern_parser *p, size_t a, size_t a_length, size_t b, size_t b_length) {
+  size_t a_end = a + a_length, b_end = b + b_length;
+  while (a < a_end && b < b_end)
+    if (name_char_at(p, &a) != name_char_at(p, &b)) return false;
+  return a == a_end && b == b_end;
+}
+
+static const group_name *find_name(const pattern_parser *p, size_t at, size_t n) {
   for (uint32_t i = 0; i < p->name_count; i++)
-    if (p->names[i].length == n && memcmp(p->names[i].name, name, n * sizeof *name) == 0) return &p->names[i];
+    if (same_name(p, p->names[i].at, p->names[i].length, at, n)) return &p->names[i];
   return NULL;
 }
 
@@ -234,9 +287,10 @@ static bool count_groups(pattern_parser *p) {
     } else if (c == '(' && i + 3 < p->n && p->src[i + 2] == '<' && p->src[i + 3] != '=' && p->src[i + 3] != '!') {
       size_t n = name_length(p, i + 3);
       if (!n) return !p->nomem && refuse_pattern(p, "Invalid capture group name");
-      if (find_name(p, p->src + i + 3, n)) return refuse_pattern(p, "Duplicate capture group name");
+      if (find_name(p, i + 3, n)) return refuse_pattern(p, "Duplicate capture group name");
       if (!grow(p, &p->names, &p->name_capacity, p->name_count + 1, sizeof *p->names)) return false;
-      p->names[p->name_count++] = (group_name){p->src + i + 3, n, ++p->groups};
+      p->names[p->name_count++] = (group_name){i + 3, n, ++p->groups};
+      i += 2 + n; /* the name's escapes are no escapes of the pattern */
     }
   }
   return true;
@@ -524,7 +578,7 @@ static term read_atom_escape(pattern_parser *p, uint32_t sequence) {
   if (c == 'k' && (p->unicode || p->name_count)) {
     bool bracket = has(p, 1) && peek(p, 1) == '<';
     size_t n = bracket ? name_length(p, p->at + 2) : 0;
-    const group_name *g = n ? find_name(p, p->src + p->at + 2, n) : NULL;
+    const group_name *g = n ? find_name(p, p->at + 2, n) : NULL;
     if (!g)
       return refuse_pattern(p, n         ? "Invalid named capture referenced"
                        : bracket ? "Invalid capture group name"
