@@ -8,8 +8,7 @@
 
 #include "pattern.h"
 
-/* A step of the program.  The operands a..d mean what each opcode's
- * comment in regex_compile.c says. */
+/* A step of the program, its operands a..d as each comment says. */
 typedef enum regex_op {
   OP_CHAR,        /* one character equal to a */
   OP_CLASS,       /* one character of class a */
@@ -24,8 +23,8 @@ typedef enum regex_op {
   OP_LOOP_INIT,   /* a loop's count (slot a) = 0 */
   OP_LOOP,        /* slot a counts iterations, b to c of them, greedy when `flag`; d is past the loop */
   OP_LOOP_BODY,   /* an iteration starts: slot a + 1 = the position */
-  OP_RESET,       /* slots a..b unset: an iteration's captures start empty */
-  OP_LOOP_NEXT,   /* an iteration ended: refused when empty once b are done (checked when `flag`); count one, go to a's loop at c */
+  OP_RESET,       /* slots a to b - 1 unset: an iteration's captures start empty */
+  OP_LOOP_NEXT,   /* an iteration ended: refused empty once b are done (checked when `flag`); count it, back to c */
   OP_LOOK,        /* a lookaround starts; it ends at a; negative when `flag` */
   OP_LOOK_END,    /* the lookaround's body matched; negative when `flag` */
   OP_MATCH

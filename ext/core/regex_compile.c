@@ -18,7 +18,7 @@
 #include "unicode.h"
 
 /* Groups open at once; deeper patterns are refused, which keeps the
- * pattern_parser's stack and the compiler's recursion fixed. */
+ * parser's stack and the compiler's recursion fixed. */
 #define GROUP_DEPTH_MAX 250
 
 /* V8 reads a quantifier bound past this as no bound. */
@@ -97,7 +97,7 @@ typedef struct pattern_parser {
   uint32_t (*id_start)[2], (*id_continue)[2]; /* for group names past ASCII, read when one comes */
   size_t id_start_count, id_continue_count;
   bool nomem;
-  const char *error; /* why JavaScript would refuse_pattern the pattern */
+  const char *error; /* why JavaScript would refuse the pattern */
 } pattern_parser;
 
 /* A group open while its contents are read. */
@@ -111,13 +111,13 @@ static bool refuse_pattern(pattern_parser *p, const char *why) {
   return false;
 }
 
-static bool grow(pattern_parser *p, void *items_ref, size_t *capacity, size_t need, size_t size) {
-  void **items = items_ref;
-  if (need <= *capacity) return true;
-  void *grown = array_grow(p->allocator, *items, capacity, need, size, NULL);
-  if (!grown) return p->nomem = true, false;
-  *items = grown;
-  return true;
+/* `items` with room for `need` elements of `size` bytes (moved, and
+ * *capacity updated, when it had less), or NULL when memory ran out. */
+static void *room(pattern_parser *p, void *items, size_t *capacity, size_t need, size_t size) {
+  if (need <= *capacity) return items;
+  void *grown = array_grow(p->allocator, items, capacity, need, size, NULL);
+  if (!grown) p->nomem = true;
+  return grown;
 }
 
 /* ---- reading the source ---------------------------------------------------- */
@@ -128,7 +128,9 @@ static bool has(const pattern_parser *p, size_t ahead) { return p->at + ahead < 
 
 static bool is_high_surrogate(uint32_t c) { return c >= 0xD800 && c <= 0xDBFF; }
 static bool is_low_surrogate(uint32_t c) { return c >= 0xDC00 && c <= 0xDFFF; }
-static uint32_t join_surrogates(uint32_t high, uint32_t low) { return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00); }
+static uint32_t join_surrogates(uint32_t high, uint32_t low) {
+  return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+}
 
 /* The source character at `at`, advancing: with `u` a surrogate pair is one
  * code point. */
@@ -288,7 +290,9 @@ static bool count_groups(pattern_parser *p) {
       size_t n = name_length(p, i + 3);
       if (!n) return !p->nomem && refuse_pattern(p, "Invalid capture group name");
       if (find_name(p, i + 3, n)) return refuse_pattern(p, "Duplicate capture group name");
-      if (!grow(p, &p->names, &p->name_capacity, p->name_count + 1, sizeof *p->names)) return false;
+      group_name *names = room(p, p->names, &p->name_capacity, p->name_count + 1, sizeof *names);
+      if (!names) return false;
+      p->names = names;
       p->names[p->name_count++] = (group_name){i + 3, n, ++p->groups};
       i += 2 + n; /* the name's escapes are no escapes of the pattern */
     }
@@ -299,9 +303,11 @@ static bool count_groups(pattern_parser *p) {
 /* ---- nodes ----------------------------------------------------------------- */
 
 static uint32_t new_node(pattern_parser *p, node_kind kind, uint32_t value) {
-  if (!grow(p, &p->nodes, &p->node_capacity, p->node_count + 1, sizeof *p->nodes)) return NONE;
+  pattern_node *nodes = room(p, p->nodes, &p->node_capacity, p->node_count + 1, sizeof *nodes);
+  if (!nodes) return NONE;
+  p->nodes = nodes;
   p->nodes[p->node_count] = (pattern_node){.kind = (uint8_t)kind, .value = value, .groups_before = p->opened,
-                                   .child = NONE, .last_child = NONE, .next = NONE, .prev = NONE};
+                                           .child = NONE, .last_child = NONE, .next = NONE, .prev = NONE};
   return (uint32_t)p->node_count++;
 }
 
@@ -333,7 +339,9 @@ static const uint32_t space_ranges[][2] = {{0x09, 0x0D}, {0x20, 0x20}, {0xA0, 0x
 
 static bool add_item(pattern_parser *p, uint32_t from, uint32_t to) {
   if (p->range_count + p->item_count >= RANGES_MAX) return refuse_pattern(p, "the pattern's classes are too large");
-  if (!grow(p, &p->items, &p->item_capacity, p->item_count + 1, sizeof *p->items)) return false;
+  uint32_t(*items)[2] = room(p, p->items, &p->item_capacity, p->item_count + 1, sizeof *items);
+  if (!items) return false;
+  p->items = items;
   p->items[p->item_count][0] = from;
   p->items[p->item_count++][1] = to;
   return true;
@@ -390,9 +398,12 @@ static uint32_t finish_class(pattern_parser *p, bool negated) {
       p->items[merged++][1] = p->items[i][1];
     }
   }
-  if (!grow(p, &p->ranges, &p->range_capacity, p->range_count + merged, sizeof *p->ranges) ||
-      !grow(p, &p->classes, &p->class_capacity, p->class_count + 1, sizeof *p->classes))
-    return NONE;
+  uint32_t(*ranges)[2] = room(p, p->ranges, &p->range_capacity, p->range_count + merged, sizeof *ranges);
+  if (!ranges && merged) return NONE; /* an empty class adds no ranges, where there may be none yet */
+  p->ranges = ranges;
+  regex_class *classes = room(p, p->classes, &p->class_capacity, p->class_count + 1, sizeof *classes);
+  if (!classes) return NONE;
+  p->classes = classes;
   regex_class *k = &p->classes[p->class_count];
   *k = (regex_class){.first = (uint32_t)p->range_count, .count = (uint32_t)merged, .negated = negated};
   for (size_t i = 0; i < merged; i++) {
@@ -406,7 +417,7 @@ static uint32_t finish_class(pattern_parser *p, bool negated) {
   return (uint32_t)p->class_count++;
 }
 
-/* A class of one atom (\d, `.`, …). */
+/* A class of one class escape (\d, \p{…}, …). */
 static uint32_t class_of(pattern_parser *p, const class_atom *a, bool negated) {
   return add_atom(p, a) ? finish_class(p, negated) : NONE;
 }
@@ -579,11 +590,9 @@ static term read_atom_escape(pattern_parser *p, uint32_t sequence) {
     bool bracket = has(p, 1) && peek(p, 1) == '<';
     size_t n = bracket ? name_length(p, p->at + 2) : 0;
     const group_name *g = n ? find_name(p, p->at + 2, n) : NULL;
-    if (!g)
-      return refuse_pattern(p, n         ? "Invalid named capture referenced"
-                       : bracket ? "Invalid capture group name"
-                                 : "Invalid named reference"),
-             TERM_NONE;
+    const char *why = n ? "Invalid named capture referenced" : bracket ? "Invalid capture group name"
+                                                                    : "Invalid named reference";
+    if (!g) return refuse_pattern(p, why), TERM_NONE;
     p->at += n + 3;
     add_term(p, sequence, NODE_BACKREF, g->number);
     return TERM_ATOM;
@@ -591,7 +600,8 @@ static term read_atom_escape(pattern_parser *p, uint32_t sequence) {
   if (c >= '1' && c <= '9') {
     size_t i = 0;
     uint64_t number = 0;
-    while (has(p, i) && is_decimal_digit(peek(p, i)) && number <= UINT32_MAX) number = number * 10 + (peek(p, i++) - '0');
+    while (has(p, i) && is_decimal_digit(peek(p, i)) && number <= UINT32_MAX)
+      number = number * 10 + (peek(p, i++) - '0');
     if (number <= p->groups) {
       p->at += i;
       add_term(p, sequence, NODE_BACKREF, (uint32_t)number);
@@ -849,7 +859,9 @@ static bool parse_pattern(pattern_parser *p, uint32_t root) {
 /* ---- instructions ---------------------------------------------------------- */
 
 static uint32_t emit(pattern_parser *p, regex_op op, uint32_t a, uint32_t b) {
-  if (!grow(p, &p->code, &p->code_capacity, p->code_length + 1, sizeof *p->code)) return NONE;
+  regex_instr *code = room(p, p->code, &p->code_capacity, p->code_length + 1, sizeof *code);
+  if (!code) return NONE;
+  p->code = code;
   p->code[p->code_length] = (regex_instr){.op = (uint8_t)op, .a = a, .b = b};
   return (uint32_t)p->code_length++;
 }
