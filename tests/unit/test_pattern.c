@@ -1002,6 +1002,10 @@ static void check_bounds(void) {
   CHECK_STR(refusal(deep, strlen(deep), why, sizeof why), "groups nest deeper than 250");
   free(open);
   free(close);
+  s = repeated("\\p{L}", 2000, "", &n); /* 2000 times some 650 ranges */
+  CHECK_STR(refusal(s, n, why, sizeof why), "the pattern's classes are too large");
+  CHECK_STR(refusal(s, n / 2, why, sizeof why), "compiled");
+  free(s);
   s = repeated("a", PATTERN_MAX_UNITS + 1, "", &n);
   CHECK_STR(refusal(s, n, why, sizeof why), "the pattern is too long");
   CHECK_STR(refusal(s, n - 1, why, sizeof why), "compiled");
