@@ -55,6 +55,7 @@ typedef struct pattern_node {
 typedef struct group_name {
   size_t at, length; /* in the source, escapes as written */
   uint32_t number;
+  bool closed; /* its group read to its `)`, where V8 looks for the name's duplicates */
 } group_name;
 
 /* What the last term was, for the quantifier that may follow it. */
@@ -82,9 +83,11 @@ typedef struct pattern_parser {
   bool unicode;
   uint32_t groups; /* capturing groups, counted first: \N may refer forward */
   uint32_t opened; /* those opened so far */
-  group_name *names;
-  uint32_t name_count;
+  group_name *names; /* the well-formed names, in order */
+  uint32_t name_count, names_opened;
   size_t name_capacity;
+  bool named_groups; /* a `(?<` of a group is in the pattern: \k is a reference */
+  const char *late_error; /* an unknown \k<name>, which V8 reports after every other error */
   pattern_node *nodes;
   size_t node_count, node_capacity;
   uint32_t (*ranges)[2], (*items)[2]; /* every class's; the one being read */
@@ -103,6 +106,7 @@ typedef struct pattern_parser {
 /* A group open while its contents are read. */
 typedef struct open_group {
   uint32_t group, alternatives, sequence;
+  uint32_t name; /* in the parser's names, or NONE */
   term closes_as;
 } open_group;
 
@@ -245,13 +249,14 @@ static uint32_t name_char_at(const pattern_parser *p, size_t *i) {
 }
 
 /* A group name at `at` up to its `>`: its length in the source, or 0
- * when there is none (and V8's words for a broken \u in it). */
-static size_t name_length(pattern_parser *p, size_t at) {
+ * when there is none, with V8's words for why in *why. */
+static size_t name_length(pattern_parser *p, size_t at, const char **why) {
   size_t i = at;
+  *why = "Invalid capture group name";
   while (i < p->n && p->src[i] != '>') {
     size_t from = i;
     uint32_t c = name_char_at(p, &i);
-    if (c == NONE && from + 1 < p->n && p->src[from + 1] == 'u') refuse_pattern(p, "Invalid Unicode escape");
+    if (c == NONE && from + 1 < p->n && p->src[from + 1] == 'u') *why = "Invalid Unicode escape";
     if (c == NONE || !is_name_char(p, c, from == at)) return 0;
   }
   return i < p->n && i > at ? i - at : 0;
@@ -273,7 +278,9 @@ static const group_name *find_name(const pattern_parser *p, size_t at, size_t n)
 }
 
 /* Count the capturing groups and collect their names before reading the
- * rest: \N and \k<name> may refer to a group that comes later. */
+ * rest: \N and \k<name> may refer to a group that comes later.  A name
+ * that is not one is left for the reading to refuse where it stands, as V8
+ * reports the first error in the pattern. */
 static bool count_groups(pattern_parser *p) {
   bool in_class = false;
   for (size_t i = 0; i < p->n; i++) {
@@ -286,14 +293,17 @@ static bool count_groups(pattern_parser *p) {
       in_class = true;
     } else if (c == '(' && (i + 1 >= p->n || p->src[i + 1] != '?')) {
       p->groups++;
-    } else if (c == '(' && i + 3 < p->n && p->src[i + 2] == '<' && p->src[i + 3] != '=' && p->src[i + 3] != '!') {
-      size_t n = name_length(p, i + 3);
-      if (!n) return !p->nomem && refuse_pattern(p, "Invalid capture group name");
-      if (find_name(p, i + 3, n)) return refuse_pattern(p, "Duplicate capture group name");
+    } else if (c == '(' && i + 2 < p->n && p->src[i + 1] == '?' && p->src[i + 2] == '<' &&
+               (i + 3 >= p->n || (p->src[i + 3] != '=' && p->src[i + 3] != '!'))) {
+      const char *why;
+      size_t n = name_length(p, i + 3, &why);
+      p->named_groups = true;
+      if (p->nomem) return false;
+      if (!n) continue;
       group_name *names = room(p, p->names, &p->name_capacity, p->name_count + 1, sizeof *names);
       if (!names) return false;
       p->names = names;
-      p->names[p->name_count++] = (group_name){i + 3, n, ++p->groups};
+      p->names[p->name_count++] = (group_name){i + 3, n, ++p->groups, false};
       i += 2 + n; /* the name's escapes are no escapes of the pattern */
     }
   }
@@ -426,21 +436,22 @@ static uint32_t class_of(pattern_parser *p, const class_atom *a, bool negated) {
 
 /* \p{…} or \P{…}, `at` past the letter: the property, as unicode.h names
  * it. */
-static bool read_property(pattern_parser *p, class_atom *a) {
-  if (peek(p, 0) != '{' || !has(p, 0)) return refuse_pattern(p, "Invalid property name");
+static bool read_property(pattern_parser *p, bool in_class, class_atom *a) {
+  const char *why = in_class ? "Invalid property name in character class" : "Invalid property name";
+  if (peek(p, 0) != '{' || !has(p, 0)) return refuse_pattern(p, why);
   char name[64];
   size_t n = 0;
   for (p->at++;; p->at++) {
-    if (at_end(p)) return refuse_pattern(p, "Invalid property name");
+    if (at_end(p)) return refuse_pattern(p, why);
     uint16_t c = p->src[p->at];
     if (c == '}') break;
     if (!(is_letter(c) || is_decimal_digit(c) || c == '_' || c == '=') || n == sizeof name - 1)
-      return refuse_pattern(p, "Invalid property name");
+      return refuse_pattern(p, why);
     name[n++] = (char)c;
   }
   p->at++;
   int property = unicode_property_find(name, n);
-  if (property < 0) return refuse_pattern(p, "Invalid property name");
+  if (property < 0) return refuse_pattern(p, why);
   a->kind = ATOM_PROPERTY;
   a->c = (uint32_t)property;
   return true;
@@ -501,7 +512,7 @@ static bool read_escape(pattern_parser *p, bool in_class, class_atom *a) {
       p->at++;
       if (!p->unicode) return true;
       a->negated = c == 'P';
-      return read_property(p, a);
+      return read_property(p, in_class, a);
     case 'f': a->c = 0x0C; break;
     case 'n': a->c = 0x0A; break;
     case 'r': a->c = 0x0D; break;
@@ -586,15 +597,15 @@ static term read_atom_escape(pattern_parser *p, uint32_t sequence) {
     if (t != NONE) p->nodes[t].flag = c == 'B';
     return TERM_ASSERTION;
   }
-  if (c == 'k' && (p->unicode || p->name_count)) {
-    bool bracket = has(p, 1) && peek(p, 1) == '<';
-    size_t n = bracket ? name_length(p, p->at + 2) : 0;
-    const group_name *g = n ? find_name(p, p->at + 2, n) : NULL;
-    const char *why = n ? "Invalid named capture referenced" : bracket ? "Invalid capture group name"
-                                                                    : "Invalid named reference";
-    if (!g) return refuse_pattern(p, why), TERM_NONE;
+  if (c == 'k' && (p->unicode || p->named_groups)) {
+    const char *why = "Invalid named reference";
+    size_t n = has(p, 1) && peek(p, 1) == '<' ? name_length(p, p->at + 2, &why) : 0;
+    if (!n) return refuse_pattern(p, why), TERM_NONE;
+    const group_name *g = find_name(p, p->at + 2, n);
     p->at += n + 3;
-    add_term(p, sequence, NODE_BACKREF, g->number);
+    if (!g && !p->late_error) p->late_error = "Invalid named capture referenced";
+    /* To no group, a term a quantifier may follow until the pattern is refused at its end. */
+    add_term(p, sequence, NODE_BACKREF, g ? g->number : 0);
     return TERM_ATOM;
   }
   if (c >= '1' && c <= '9') {
@@ -738,6 +749,7 @@ static bool open_group_at(pattern_parser *p, open_group *g, uint32_t sequence) {
   uint16_t c = peek(p, 2), d = peek(p, 3);
   uint32_t t;
   g->closes_as = TERM_ATOM;
+  g->name = NONE;
   if (peek(p, 1) != '?' || !has(p, 1)) {
     p->at++;
     t = add_term(p, sequence, NODE_GROUP, p->opened + 1);
@@ -753,8 +765,10 @@ static bool open_group_at(pattern_parser *p, open_group *g, uint32_t sequence) {
     g->closes_as = TERM_LOOKBEHIND;
     if ((t = add_term(p, sequence, NODE_LOOK, 1)) != NONE) p->nodes[t].flag = d == '!';
   } else if (c == '<') {
-    size_t n = name_length(p, p->at + 3);
-    if (!n) return !p->nomem && refuse_pattern(p, "Invalid capture group name");
+    const char *why;
+    size_t n = name_length(p, p->at + 3, &why);
+    if (!n) return refuse_pattern(p, why);
+    g->name = p->names_opened++;
     p->at += n + 4;
     t = add_term(p, sequence, NODE_GROUP, p->opened + 1);
   } else {
@@ -769,6 +783,17 @@ static bool open_group_at(pattern_parser *p, open_group *g, uint32_t sequence) {
   if (g->sequence == NONE) return false;
   append_child(p, t, g->alternatives);
   append_child(p, g->alternatives, g->sequence);
+  return true;
+}
+
+/* The named group `name` closed: refused when a group closed before has
+ * its name. */
+static bool close_name(pattern_parser *p, uint32_t name) {
+  group_name *g = &p->names[name];
+  for (uint32_t i = 0; i < p->names_opened; i++)
+    if (p->names[i].closed && same_name(p, p->names[i].at, p->names[i].length, g->at, g->length))
+      return refuse_pattern(p, "Duplicate capture group name");
+  g->closed = true;
   return true;
 }
 
@@ -825,6 +850,7 @@ static bool parse_pattern(pattern_parser *p, uint32_t root) {
         if (!depth) return refuse_pattern(p, "Unmatched ')'");
         p->at++;
         p->nodes[stack[--depth].group].groups_after = p->opened;
+        if (stack[depth].name != NONE && !close_name(p, stack[depth].name)) return false;
         sequence = depth ? stack[depth - 1].sequence : p->nodes[root].last_child;
         last = stack[depth].closes_as;
         break;
@@ -853,6 +879,7 @@ static bool parse_pattern(pattern_parser *p, uint32_t root) {
     }
   }
   if (!p->error && !p->nomem && depth) return refuse_pattern(p, "Unterminated group");
+  if (!p->error && !p->nomem && p->late_error) return refuse_pattern(p, p->late_error);
   return !p->error && !p->nomem;
 }
 
