@@ -57,7 +57,7 @@ endif
 endif
 
 # What a fresh Debian machine lacks for `make test` and `make demo`.
-PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev libpcre2-dev sqlite3 python3 valgrind \
+PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev sqlite3 python3 valgrind \
   pkgconf python3-venv python3-wheel unicode-data
 
 # make WITH_GMP=1: GMP converts BigInts to and from decimal, about ten times
@@ -71,10 +71,9 @@ GMP_LIBS := $(or $(shell pkg-config --libs gmp 2>/dev/null),-lgmp)
 override CFLAGS += $(GMP_CFLAGS)
 endif
 
-# What every program and library of shorn links: GMP when asked for (above);
-# PCRE2's 16-bit library matches the schemas' patterns as JavaScript does,
-# over UTF-16 code units (ext/core/pattern.c).
-LIBS := $(GMP_LIBS) -lpcre2-16 -lm
+# What every program and library of shorn links: libm, and GMP when asked
+# for (above).
+LIBS := $(GMP_LIBS) -lm
 
 # The one definition of the version is SHORN_VERSION in ext/shorn.h.
 VERSION := $(shell sed -n 's/^\#define SHORN_VERSION "\(.*\)"/\1/p' ext/shorn.h)

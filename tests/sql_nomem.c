@@ -61,8 +61,8 @@ static void mem_shutdown(void *data) { system_methods.xShutdown(data); }
   "\"items\":{\"type\":\"string\"},\"uniqueItems\":true,\"x-shorn\":\"set\"}},\"required\":["     \
   "\"name\",\"age\",\"sex\"],\"additionalProperties\":false}'"
 #define GRACE "'{\"name\":\"Grace\",\"age\":45,\"sex\":\"F\",\"tags\":[\"a\",\"b\"]}'"
-/* With patterns, one with backreferences and alternatives that make
- * PCRE2 backtrack deep on a long name. */
+/* With patterns, one with backreferences and alternatives that make the
+ * matcher backtrack deep on a long name. */
 #define BOUNDED                                                                                         \
   "'{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"maxLength\":400,"           \
   "\"allOf\":[{\"pattern\":\"^(?:(a)|b|\\\\1|[A-Za-z])*$\"},{\"pattern\":\"^\\\\p{Lu}\"}]},"                      \

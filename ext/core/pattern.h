@@ -1,6 +1,6 @@
 /* pattern.h — a JSON Schema "pattern" as JavaScript's `new RegExp(source)`
- * reads it, matched as RegExp.prototype.test matches, by PCRE2's 16-bit
- * library over the string's UTF-16 code units. */
+ * reads it, matched as RegExp.prototype.test matches, by a backtracking
+ * matcher of our own (regex.h) over the string's UTF-16 code units. */
 #ifndef SHORN_PATTERN_H
 #define SHORN_PATTERN_H
 
@@ -8,43 +8,46 @@
 
 typedef struct pattern pattern;
 
-/* A schema's patterns and the PCRE2 contexts they share, allocated with
- * the schema's allocator and freed with it. */
+/* A schema's patterns, allocated with the schema's allocator and freed
+ * with it. */
 typedef struct pattern_engine pattern_engine;
 
 /* What one match may spend: a pattern that backtracks catastrophically
  * refuses the value rather than run for hours or hold gigabytes.  Steps are
- * PCRE2's match limit; its memory to backtrack in (its heap limit) is
- * bounded as the rest of an encode is, by what the string is long: a fixed
- * part and so much per byte, up to a ceiling. */
-#define PATTERN_MATCH_LIMIT 1000000
+ * the matcher's instructions and characters read by a repeat; its memory
+ * to backtrack in is bounded as the rest of an encode is, by what the
+ * string is long: a fixed part and so much per byte, up to a ceiling. */
+#define PATTERN_MATCH_LIMIT 10000000
 #define PATTERN_HEAP_FIXED_KIB 64
 #define PATTERN_HEAP_PER_BYTE 512
 #define PATTERN_HEAP_LIMIT_KIB 16384
 
-/* The longest pattern, in UTF-16 code units of the PCRE2 pattern it
- * becomes; PCRE2 refuses compiled programs far shorter anyway. */
+/* The longest pattern, in UTF-16 code units. */
 #define PATTERN_MAX_UNITS 262144
 
 SHORN_PRIVATE pattern_engine *pattern_engine_new(const shorn_allocator *allocator);
 SHORN_PRIVATE void pattern_engine_free(pattern_engine *engine);
 
 /* Compile `source` (WTF-8), kept by the engine until it is freed.
- * SHORN_ERROR_SCHEMA when JavaScript would refuse it or PCRE2 cannot read
- * it, with the reason in why[0..cap); SHORN_ERROR_NOMEM. */
+ * SHORN_ERROR_SCHEMA when JavaScript would refuse it, with the reason in
+ * why[0..cap); SHORN_ERROR_NOMEM. */
 SHORN_PRIVATE shorn_code pattern_compile(pattern_engine *engine, const char *source, size_t n,
                                          const pattern **out, char *why, size_t cap);
 
-/* One encode's scratch for matching: the match data the engine lends
- * (given back when the encode ends), match data and limits of the call's
- * own for a match that needs more, and room for the UTF-16 form of a long
- * string.  Start it zeroed. */
+/* One encode's scratch for matching, for what does not fit on the C
+ * stack: the UTF-16 form of a long string, the backtrack stack of a match
+ * that goes deep, the slots of a pattern with many groups and loops.  The
+ * compiled pattern is only read, so threads share a schema.  Start it
+ * zeroed. */
 typedef struct pattern_matcher {
-  pattern_engine *engine; /* whose allocator the rest came from */
-  void *lent;
-  void *own_data, *own_limits;
+  pattern_engine *engine; /* set by a match that used the rest */
+  const shorn_allocator *allocator;
   uint16_t *units;
   size_t capacity;
+  struct regex_entry *stack;
+  size_t stack_capacity;
+  size_t *slots;
+  size_t slot_capacity;
 } pattern_matcher;
 
 typedef enum pattern_result {

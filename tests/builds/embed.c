@@ -44,7 +44,7 @@ int main(void) {
   snprintf(sql, sizeof sql, "SELECT shorn_decode(x'%s', '%s')", hex, person);
   query(db, sql, got, sizeof got);
   CHECK_STR(got, grace_decoded);
-  /* The validation keywords, through the amalgamation's PCRE2. */
+  /* The validation keywords, through the amalgamation's pattern matcher. */
   snprintf(sql, sizeof sql, "SELECT shorn_check('%s', '%s')", grace_at_500, person_bounded);
   query(db, sql, got, sizeof got);
   CHECK_STR(got, "Too big: expected at most 150 at $.age");

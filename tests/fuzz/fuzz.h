@@ -132,7 +132,8 @@ static inline bool fuzz_pick(const uint8_t **data, size_t *size, size_t *line) {
 /* counting.h's bound on what a call may hold at once, plus the schema's own
  * per-call state (a depth per recursive definition) and, where it has
  * patterns, what a match may hold to backtrack in (pattern.h), twice over:
- * PCRE2 grows it by doubling, the old block held while the new one fills.
+ * the backtrack stack grows by doubling, the old block held while the new
+ * one fills.
  * `out` is the output buffer's capacity, the high-water mark of what was
  * written, so a call that failed half-way is judged by what it wrote
  * before failing. */
