@@ -23,7 +23,7 @@ case $platform in
     # %zu and %lld need.
     cc=x86_64-w64-mingw32-gcc exe=.exe so=dll shared= flags=-D__USE_MINGW_ANSI_STDIO=1
     export WINEPREFIX="$root/build/wine" WINEDEBUG=-all
-    run=wine64 ;;
+    run=wine ;;
   linux-arm64) cc=aarch64-linux-gnu-gcc run="qemu-aarch64 -L /usr/aarch64-linux-gnu" ;;
   linux-s390x) cc=s390x-linux-gnu-gcc run="qemu-s390x -L /usr/s390x-linux-gnu" ;;
   # Without SSE2: the portable scanning path (scan.h, text.c, json.c).
