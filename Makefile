@@ -248,20 +248,6 @@ check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/
 	$(PYTHON) tests/builds/layers.py ext
 	tests/builds/tools.sh
 
-# Other platforms, cross-compiled: the golden vectors in a static program and
-# the SQL files in each platform's own shell (3.40's shell.c over SQLite
-# 3.53.2), which loads that platform's shorn.so or shorn.dll with .load.
-# Windows runs under wine, ARM64 and big-endian s390x under qemu-user; i686
-# builds with -mno-sse2, so it and the two emulated ones take the portable
-# path of the SSE2 code (scan.h, text.c, json.c).
-PLATFORMS := windows-x64 linux-arm64 linux-s390x linux-i686 musl clang
-PLATFORM_PACKAGES := gcc-mingw-w64-x86-64 wine64 wine qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-  gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross musl-tools clang
-check-platforms: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/shell.c
-	@scripts/install-deps.sh $(PLATFORM_PACKAGES)
-	@failed=; for p in $(PLATFORMS); do scripts/check-platform.sh $$p $(SQLITE_CURRENT) || failed="$$failed $$p"; done; \
-	  if [ -n "$$failed" ]; then echo "check-platforms: failed on$$failed"; exit 1; fi
-
 # Peak memory of a 64 MiB string, an array of 1,000,000 integers and a BigInt
 # encoded and decoded through SQL, each in a process of its own, within a
 # multiple of input plus output (docs/limits.md).  The BigInt is the built-in
@@ -464,6 +450,21 @@ check-current: all $(SQLITE_CURRENT_SHELL)
 	$(ON_SQLITE_CURRENT) $(PYTHON) tests/docs/examples.py $(abspath $(BUILD)/shorn) $(BUILD)/shorn README.md docs/*.md
 	$(ON_SQLITE_CURRENT) SHORN_EXTENSION=$(abspath $(BUILD)/shorn) $(PYTHON) -m unittest discover -s tests/python \
 	  -t tests/python
+
+# ---- other platforms -------------------------------------------------------
+# Cross-compiled: the golden vectors in a static program and
+# the SQL files in each platform's own shell (3.40's shell.c over SQLite
+# 3.53.2), which loads that platform's shorn.so or shorn.dll with .load.
+# Windows runs under wine, ARM64 and big-endian s390x under qemu-user; i686
+# builds with -mno-sse2, so it and the two emulated ones take the portable
+# path of the SSE2 code (scan.h, text.c, json.c).
+PLATFORMS := windows-x64 linux-arm64 linux-s390x linux-i686 musl clang
+PLATFORM_PACKAGES := gcc-mingw-w64-x86-64 wine64 wine qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+  gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross musl-tools clang
+check-platforms: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/shell.c
+	@scripts/install-deps.sh $(PLATFORM_PACKAGES)
+	@failed=; for p in $(PLATFORMS); do scripts/check-platform.sh $$p $(SQLITE_CURRENT) || failed="$$failed $$p"; done; \
+	  if [ -n "$$failed" ]; then echo "check-platforms: failed on$$failed"; exit 1; fi
 
 # ---- under load ------------------------------------------------------------
 # tests/load/soak.c: eight threads, a connection each, in two processes on
