@@ -29,11 +29,14 @@
 #               checked after each kill (part of make test)
 #   make check-platforms  the vectors and SQL tests on Windows x64 (wine),
 #               ARM64 and s390x (qemu-user), i686 without SSE2, musl, clang
+#               (part of make test)
+#   make check-gmp  the build with GMP, its BigInts compared with the
+#               built-in conversion's (part of make test)
 #   make check-unicode  ext/core/unicode.c regenerated from Debian's Unicode
 #               data, and compared with Node's \p{…} (part of make test)
 #   make check-patterns  the pattern matcher against V8: the repository's
 #               patterns, the validators' and generated ones, on strings
-#               V8 answers for
+#               V8 answers for (part of make test)
 
 CC      ?= cc
 CXX     ?= c++
@@ -351,7 +354,7 @@ VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-k
 
 test: deps
 	$(MAKE) check check-loadable check-current check-builds check-validators check-limits check-killed cluster-test \
-	  check-soak check-unicode
+	  check-soak check-unicode check-patterns check-gmp check-platforms
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
@@ -452,18 +455,28 @@ check-current: all $(SQLITE_CURRENT_SHELL)
 	  -t tests/python
 
 # ---- other platforms -------------------------------------------------------
-# Cross-compiled: the golden vectors in a static program and
-# the SQL files in each platform's own shell (3.40's shell.c over SQLite
-# 3.53.2), which loads that platform's shorn.so or shorn.dll with .load.
+# Cross-compiled: the SQL files in each platform's own shell (3.40's
+# shell.c over SQLite 3.53.2), which loads that platform's shorn.so or
+# shorn.dll with .load; the golden vectors in a static program over SQLite
+# 3.40.0, the json_each and json_tree its query checks compare with.
 # Windows runs under wine, ARM64 and big-endian s390x under qemu-user; i686
 # builds with -mno-sse2, so it and the two emulated ones take the portable
 # path of the SSE2 code (scan.h, text.c, json.c).
 PLATFORMS := windows-x64 linux-arm64 linux-s390x linux-i686 musl clang
 PLATFORM_PACKAGES := gcc-mingw-w64-x86-64 wine64 wine qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
   gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross musl-tools clang
-check-platforms: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/shell.c
+SQLITE_340 := build/sqlite-3.40
+$(SQLITE_340)/sqlite3.c: $(SQLITE_CURRENT)/shell.c
+	@mkdir -p $(SQLITE_340)
+	tar -xzOf "$(SQLITE_CURRENT)/$$(cat $(SQLITE_CURRENT)/shell-package.name)" \
+	  package/deps/$(SQLITE_SHELL_AMALGAMATION).tar.gz | tar -xzm -C $(SQLITE_340) --strip-components=1 \
+	  $(SQLITE_SHELL_AMALGAMATION)/sqlite3.c $(SQLITE_SHELL_AMALGAMATION)/sqlite3.h \
+	  $(SQLITE_SHELL_AMALGAMATION)/sqlite3ext.h
+
+check-platforms: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/shell.c $(SQLITE_340)/sqlite3.c
 	@scripts/install-deps.sh $(PLATFORM_PACKAGES)
-	@failed=; for p in $(PLATFORMS); do scripts/check-platform.sh $$p $(SQLITE_CURRENT) || failed="$$failed $$p"; done; \
+	@failed=; for p in $(PLATFORMS); do \
+	    scripts/check-platform.sh $$p $(SQLITE_CURRENT) $(SQLITE_340) || failed="$$failed $$p"; done; \
 	  if [ -n "$$failed" ]; then echo "check-platforms: failed on$$failed"; exit 1; fi
 
 # ---- under load ------------------------------------------------------------

@@ -1,19 +1,21 @@
 #!/bin/sh
 # Cross-compile shorn for one platform and run its tests there, under the
 # emulator where the platform is not this machine's:
-#   check-platform.sh PLATFORM SQLITE_DIR [EXT_DIR AMALGAMATION_DIR]
+#   check-platform.sh PLATFORM SQLITE_DIR VECTORS_SQLITE_DIR
 # PLATFORM is windows-x64, linux-arm64, linux-s390x, linux-i686, musl or
-# clang.  SQLITE_DIR holds SQLite's sqlite3.c and a shell.c.  The golden
-# vectors run in a static program (tests/vectors.c over ext/ and sqlite3.c);
-# the SQL files run in that platform's own SQLite shell, which loads the
-# loadable extension built from the amalgamation with .load.  Under an
+# clang.  SQLITE_DIR holds SQLite's sqlite3.c and a shell.c: the SQL files
+# run in that platform's own shell over it, which loads the loadable
+# extension built from the amalgamation with .load.  The golden vectors run
+# in a static program (tests/vectors.c over ext/) linking the sqlite3.c of
+# VECTORS_SQLITE_DIR: 3.40's, whose json_each and json_tree the vectors'
+# query checks hold shorn_each and shorn_tree to, as `make check` does
+# with Debian's 3.40.  Under an
 # emulator the vectors' query checks run on a fixed sample (every
 # QUERIES_EVERY-th vector), as the whole set takes too long there.
 set -eu
-platform=$1 sqlite=$(cd "$2" && pwd)
+platform=$1 sqlite=$(cd "$2" && pwd) vectors_sqlite=$(cd "$3" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
-ext=$(cd "${3:-$root/ext}" && pwd)
-amalgamation=$(cd "${4:-$root/build/amalgamation}" && pwd)
+ext=$root/ext amalgamation=$root/build/amalgamation
 out=$root/build/platforms/$platform
 mkdir -p "$out"
 exe= so=so run= shared=-fPIC sample=${QUERIES_EVERY:-10} flags=
@@ -46,28 +48,34 @@ libs="-lm"
 
 echo "== $platform ($cc${run:+, under ${run%% *}})"
 start=$(date +%s)
+# SQLite itself, built once: the shell's, and the vectors' 3.40.
 if [ ! -f "$out/sqlite3.o" ] || [ "$sqlite/sqlite3.c" -nt "$out/sqlite3.o" ]; then
   $cc -O1 -w $flags $shared -DSQLITE_ENABLE_LOAD_EXTENSION -c "$sqlite/sqlite3.c" -o "$out/sqlite3.o"
+fi
+if [ ! -f "$out/vectors-sqlite3.o" ] || [ "$vectors_sqlite/sqlite3.c" -nt "$out/vectors-sqlite3.o" ]; then
+  $cc -O1 -w $flags -c "$vectors_sqlite/sqlite3.c" -o "$out/vectors-sqlite3.o"
 fi
 # The shell: shell.c over this SQLite.
 $cc -O1 -w $flags -I"$sqlite" "$sqlite/shell.c" "$out/sqlite3.o" $static $libs -o "$out/sqlite3$exe"
 # The loadable extension, from the amalgamation.
 $cc -O2 -w $flags -shared $shared -I"$sqlite" "$amalgamation/shorn.c" -o "$out/shorn.$so" -lm
 # The vectors' driver, the extension linked in.
-$cc -O2 -std=c11 $flags -DSQLITE_CORE -I"$sqlite" -I"$ext" -I"$root/tests" "$root/tests/vectors.c" \
-  "$ext"/core/*.c "$ext"/sqlite/*.c "$out/sqlite3.o" $static $libs -o "$out/vectors$exe"
+$cc -O2 -std=c11 $flags -DSQLITE_CORE -I"$vectors_sqlite" -I"$ext" -I"$root/tests" "$root/tests/vectors.c" \
+  "$ext"/core/*.c "$ext"/sqlite/*.c "$out/vectors-sqlite3.o" $static $libs -o "$out/vectors$exe"
 built=$(date +%s)
 
-# The shell, as run-sql-tests.sh calls it: under the emulator, its output's
-# CRLF line ends (Windows) read as LF.
-cat > "$out/shell" <<WRAPPER
-#!/bin/sh
-$run "$out/sqlite3$exe" "\$@" | tr -d '\r'
-WRAPPER
+# The shell, as run-sql-tests.sh calls it, under the emulator; Windows'
+# CRLF line ends read as LF, errors kept in their place among the output.
+if [ "$platform" = windows-x64 ]; then
+  printf '#!/bin/sh\n%s "%s" "$@" 2>&1 | tr -d "\\r"\n' "$run" "$out/sqlite3$exe" > "$out/shell"
+else
+  printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$run" "$out/sqlite3$exe" > "$out/shell"
+fi
 chmod +x "$out/shell"
 status=0
 $run "$out/vectors$exe" --queries-every "$sample" "$root/tests/vectors" > "$out/vectors.log" 2>&1 || status=1
 grep -v '^  ' "$out/vectors.log" | sed "s/^/$platform: /"
-"$root/scripts/run-sql-tests.sh" "$out/shell" "$out/shorn" 2>&1 | sed "s/^/$platform: /" || status=1
+"$root/scripts/run-sql-tests.sh" "$out/shell" "$out/shorn" > "$out/sql.log" 2>&1 || status=1
+sed "s/^/$platform: /" "$out/sql.log"
 echo "$platform: built in $((built - start)) s, tested in $(($(date +%s) - built)) s"
 exit $status
