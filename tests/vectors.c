@@ -583,11 +583,15 @@ static void finalize_queries(void) {
 
 /* SQLite 3.40 reads a JSON number's text into a double through long
  * double arithmetic made for x87's 64-bit mantissa; where long double is
- * wider (ARM64's and s390x's quad) or no wider than a double, its answer
- * can be one unit in the last place from the correctly rounded one that
- * shorn gives, as JSON.parse does.  There json_*'s double may be that one
- * unit away. */
-#define SQLITE_ROUNDS_EXACTLY (LDBL_MANT_DIG == 64)
+ * wider (ARM64's and s390x's quad), or Windows keeps the x87 at a double's
+ * 53 bits, its answer can be one unit in the last place from the correctly
+ * rounded one that shorn gives, as JSON.parse does.  There json_*'s double
+ * may be that one unit away. */
+#if LDBL_MANT_DIG == 64 && !defined(_WIN32)
+#define SQLITE_ROUNDS_EXACTLY true
+#else
+#define SQLITE_ROUNDS_EXACTLY false
+#endif
 
 static bool same_double(double x, double y) {
   if (memcmp(&x, &y, sizeof x) == 0) return true;

@@ -634,6 +634,8 @@ static bool read_class_atom(pattern_parser *p, class_atom *a) {
   }
   p->at++;
   if (at_end(p)) return refuse_pattern(p, "\\ at end of pattern");
+  /* Where \k names a group outside classes, it is no identity escape inside one. */
+  if (p->src[p->at] == 'k' && p->named_groups) return refuse_pattern(p, "Invalid escape");
   return read_escape(p, true, a);
 }
 
