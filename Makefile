@@ -9,7 +9,8 @@
 #               of make test)
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
-#               JSON functions (scripts/bench-results.md, docs/performance.md)
+#               JSON functions, and its pattern matcher against PCRE2's JIT
+#               (scripts/bench-results.md, docs/performance.md)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
 #   make install   the command to $(PREFIX)/bin; the extension, libshorn.a
@@ -533,10 +534,17 @@ $(BUILD)/bench-system: scripts/bench.c $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -DBENCH_SQLITE_ORIGIN='"the system library, -lsqlite3"' -Iext $< $(BUILD)/core.a \
 	  -lsqlite3 $(LIBS) -o $@
 
-bench: all $(BUILD)/bench $(BUILD)/bench-system
+# The pattern matcher against PCRE2's JIT, which matched patterns before
+# it: the benchmark links PCRE2 (Debian's libpcre2-dev), shorn does not.
+$(BUILD)/bench-patterns: scripts/bench-patterns.c $(BUILD)/core.a
+	@scripts/install-deps.sh libpcre2-dev
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lpcre2-16 $(LIBS) -o $@
+
+bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
 	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
-	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-text.md | tee scripts/bench-results.md
+	./$(BUILD)/bench-patterns > $(BUILD)/bench-patterns.md
+	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
