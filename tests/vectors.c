@@ -11,7 +11,6 @@
  * doubles with the sign of zero), and must also be canonical: keys in UTF-16
  * order.  A decoded value must encode back to the bytes it came from.
  */
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -582,12 +581,13 @@ static void finalize_queries(void) {
 }
 
 /* SQLite 3.40 reads a JSON number's text into a double through long
- * double arithmetic made for x87's 64-bit mantissa; where long double is
- * wider (ARM64's and s390x's quad), or Windows keeps the x87 at a double's
- * 53 bits, its answer can be one unit in the last place from the correctly
- * rounded one that shorn gives, as JSON.parse does.  There json_*'s double
- * may be that one unit away. */
-#if LDBL_MANT_DIG == 64 && !defined(_WIN32)
+ * double arithmetic made for x86-64: x87's 64-bit mantissa, and doubles
+ * rounded once by SSE2.  Elsewhere (ARM64's and s390x's quad long double,
+ * Windows' x87 kept at a double's precision, i686's doubles rounded twice)
+ * its answer can be one unit in the last place from the correctly rounded
+ * one that shorn gives, as JSON.parse does, and json_*'s double may be that
+ * one unit away. */
+#if defined(__x86_64__) && !defined(_WIN32)
 #define SQLITE_ROUNDS_EXACTLY true
 #else
 #define SQLITE_ROUNDS_EXACTLY false
