@@ -982,6 +982,32 @@ static const char *refusal(const char *source, size_t n, char *why, size_t cap) 
   return why;
 }
 
+/* A string's answer is its own: a match's backtrack stack stays within the
+ * string's bound even where a longer string's match left more allocated.
+ * The pattern leaves 30 choices open a character, more than 1000
+ * characters' bound holds. */
+static void check_bound_is_the_strings(void) {
+  pattern_engine *engine = pattern_engine_new(NULL);
+  const pattern *deep, *open_choices;
+  char why[128], source[256] = "^(?:a";
+  for (int i = 0; i < 30; i++) strcat(source, "(?:|x)");
+  strcat(source, ")*$");
+  CHECK(pattern_compile(engine, "^(?:(a)|b|\\1)*$", 15, &deep, why, sizeof why) == SHORN_OK);
+  CHECK(pattern_compile(engine, source, strlen(source), &open_choices, why, sizeof why) == SHORN_OK);
+  size_t n, short_n;
+  char *text = repeated("ab", 20000, "", &n), *a_run = repeated("a", 1000, "", &short_n);
+  pattern_matcher fresh = {0}, used = {0};
+  CHECK(pattern_test(&fresh, open_choices, a_run, short_n, false) == PATTERN_LIMIT);
+  CHECK(pattern_test(&used, deep, text, n, false) == PATTERN_MATCH); /* megabytes of stack */
+  CHECK(pattern_test(&used, open_choices, a_run, short_n, false) == PATTERN_LIMIT);
+  CHECK(pattern_test(&used, open_choices, a_run, 200, false) == PATTERN_MATCH);
+  pattern_matcher_release(&fresh);
+  pattern_matcher_release(&used);
+  free(text);
+  free(a_run);
+  pattern_engine_free(engine);
+}
+
 /* Steps, memory and nesting stop where pattern.h and regex_compile.c say,
  * and not before: long strings that need the heap still match. */
 static void check_bounds(void) {
@@ -1035,5 +1061,6 @@ static void check_bounds(void) {
 int main(void) {
   check_cases();
   check_bounds();
+  check_bound_is_the_strings();
   return check_report("pattern");
 }
