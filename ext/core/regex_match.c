@@ -355,12 +355,15 @@ static pattern_result run(machine *m, size_t start) {
 }
 
 /* May a match start at `at`?  Not inside a surrogate pair with `u`, nor
- * on a character no match starts with. */
+ * on a character no match starts with, nor without the prefix every match
+ * starts with. */
 static bool may_start(const regex_program *p, const uint16_t *s, size_t n, size_t at) {
   if (p->unicode && at > 0 && at < n && is_low(s[at]) && is_high(s[at - 1])) return false;
   if (p->nullable) return true;
   if (at == n) return false;
-  return s[at] < 128 ? p->first[s[at] / 32] >> (s[at] % 32) & 1 : p->first_non_ascii;
+  if (!(s[at] < 128 ? p->first[s[at] / 32] >> (s[at] % 32) & 1 : p->first_non_ascii)) return false;
+  return !p->prefix_length ||
+         (n - at >= p->prefix_length && memcmp(s + at, p->prefix, p->prefix_length * sizeof *s) == 0);
 }
 
 pattern_result regex_match(pattern_matcher *pm, const regex_program *p, const uint16_t *s, size_t n, size_t bytes) {
