@@ -961,7 +961,8 @@ static void check_cases(void) {
       pattern_result r = rc ? PATTERN_NOMEM : pattern_test(&m, p, c->text, c->length, lone);
       snprintf(got, sizeof got, "%s", r == PATTERN_MATCH ? "1" : r == PATTERN_NO_MATCH ? "0" : "limit");
     }
-    if (strcmp(got, c->want) != 0) fprintf(stderr, "  case %zu: /%s/ on \"%.*s\"\n", i, c->pattern, (int)c->length, c->text);
+    if (strcmp(got, c->want) != 0)
+      fprintf(stderr, "  case %zu: /%s/ on \"%.*s\"\n", i, c->pattern, (int)c->length, c->text);
     CHECK_STR(got, c->want);
   }
   pattern_matcher_release(&m);
@@ -1043,7 +1044,7 @@ static void check_bounds(void) {
   s = repeated("ab", 150000, "", &n);
   CHECK(test_on("^(?:(a)|b|\\1)*$", s, n) == PATTERN_LIMIT); /* past PATTERN_HEAP_LIMIT_KIB */
   CHECK(test_on("^[ab]*$", s, n) == PATTERN_MATCH);           /* one instruction, no stack */
-  CHECK(test_on("^(?:[ab]|c)*$", s, n) == PATTERN_LIMIT);
+  CHECK(test_on("^(?:[ab]|c)*$", s, n) == PATTERN_LIMIT);     /* a choice left open a character */
   free(s);
   s = repeated("a", 3000, "", &n);
   CHECK(test_on("(a+)\\1+b", s, n) == PATTERN_LIMIT); /* a step a code unit a backreference compares */
