@@ -56,6 +56,8 @@ typedef struct regex_program {
   bool nullable;   /* may match the empty string: every position is a start */
   uint32_t first[4];     /* else the ASCII code units a match may start with */
   bool first_non_ascii;  /* and whether it may start with one past ASCII */
+  uint16_t *prefix;      /* the code units every match starts with, when there are two or more */
+  uint32_t prefix_length;
 } regex_program;
 
 /* Read src[0..n) as `new RegExp(source)` does, with the `u` flag when

@@ -1043,6 +1043,28 @@ static bool add_first_chars(const pattern_parser *p, uint32_t i, regex_program *
   }
 }
 
+/* The characters every match starts with, as code units, when the pattern
+ * is one alternative that starts with two or more: a place without them
+ * is not tried.  False when memory ran out. */
+static bool find_prefix(pattern_parser *p, uint32_t root, regex_program *out) {
+  const pattern_node *alternatives = &p->nodes[root];
+  if (alternatives->child != alternatives->last_child) return true;
+  uint32_t first = p->nodes[alternatives->child].child, length = 0;
+  for (uint32_t c = first; c != NONE && p->nodes[c].kind == NODE_CHAR; c = p->nodes[c].next)
+    length += p->nodes[c].value >= 0x10000 ? 2 : 1;
+  if (length < 2) return true;
+  if (!(out->prefix = mem_alloc(p->allocator, length * sizeof *out->prefix))) return p->nomem = true, false;
+  for (uint32_t c = first; c != NONE && p->nodes[c].kind == NODE_CHAR; c = p->nodes[c].next) {
+    uint32_t v = p->nodes[c].value;
+    if (v >= 0x10000) {
+      out->prefix[out->prefix_length++] = (uint16_t)(0xD800 + ((v - 0x10000) >> 10));
+      v = 0xDC00 + ((v - 0x10000) & 0x3FF);
+    }
+    out->prefix[out->prefix_length++] = (uint16_t)v;
+  }
+  return true;
+}
+
 /* Does every match of node i start at ^? */
 static bool starts_anchored(const pattern_parser *p, uint32_t i) {
   const pattern_node *x = &p->nodes[i];
@@ -1072,6 +1094,7 @@ shorn_code regex_compile(const shorn_allocator *allocator, const uint16_t *src, 
   if (read) {
     out->anchored = starts_anchored(&p, root);
     out->nullable = add_first_chars(&p, root, out);
+    read = find_prefix(&p, root, out);
   }
   mem_free(allocator, p.nodes);
   mem_free(allocator, p.items);
@@ -1088,5 +1111,6 @@ void regex_program_free(const shorn_allocator *allocator, regex_program *p) {
   mem_free(allocator, p->code);
   mem_free(allocator, p->classes);
   mem_free(allocator, p->ranges);
+  mem_free(allocator, p->prefix);
   *p = (regex_program){0};
 }

@@ -46,13 +46,15 @@ typedef struct machine {
   backtrack_entry *first_block;
   pattern_matcher *matcher;
   uint64_t steps_left;
-  pattern_result failure; /* why a push failed */
+  pattern_result failure; /* PATTERN_NO_MATCH while the match goes on, else how it ended */
 } machine;
 
 /* ---- the backtrack stack --------------------------------------------------- */
 
 /* Room for one more entry: the stack moves to the heap (the matcher's,
- * kept for the next match) and doubles there, up to the string's bound. */
+ * kept for the next match) and doubles there, up to the string's bound,
+ * whatever a longer string's match left allocated, so that a string's
+ * answer never depends on the strings before it. */
 static bool make_room(machine *m) {
   pattern_matcher *pm = m->matcher;
   size_t most = m->most_bytes / sizeof(backtrack_entry);
@@ -69,7 +71,7 @@ static bool make_room(machine *m) {
     memcpy(pm->stack, m->stack, m->top * sizeof *m->stack);
   }
   m->stack = pm->stack;
-  m->capacity = pm->stack_capacity;
+  m->capacity = pm->stack_capacity < most ? pm->stack_capacity : most;
   return true;
 }
 
@@ -202,7 +204,9 @@ static bool repeat_lazy(machine *m, uint32_t pc, size_t *pos) {
   const regex_instr *in = &m->program->code[pc];
   size_t at = *pos, count = 0;
   for (; count < in->a; count++)
-    if (!take_char(m, in + 1, &at)) return false;
+    if (!take_char(m, in + 1, &at)) break;
+  m->steps_left = count < m->steps_left ? m->steps_left - count : 0;
+  if (count < in->a) return false;
   if (count < in->b && !push(m, ENTRY_TAKE_MORE, pc, at, count)) return false;
   *pos = at;
   return true;
@@ -351,12 +355,15 @@ static pattern_result run(machine *m, size_t start) {
 }
 
 /* May a match start at `at`?  Not inside a surrogate pair with `u`, nor
- * on a character no match starts with. */
+ * on a character no match starts with, nor without the prefix every match
+ * starts with. */
 static bool may_start(const regex_program *p, const uint16_t *s, size_t n, size_t at) {
   if (p->unicode && at > 0 && at < n && is_low(s[at]) && is_high(s[at - 1])) return false;
   if (p->nullable) return true;
   if (at == n) return false;
-  return s[at] < 128 ? p->first[s[at] / 32] >> (s[at] % 32) & 1 : p->first_non_ascii;
+  if (!(s[at] < 128 ? p->first[s[at] / 32] >> (s[at] % 32) & 1 : p->first_non_ascii)) return false;
+  return !p->prefix_length ||
+         (n - at >= p->prefix_length && memcmp(s + at, p->prefix, p->prefix_length * sizeof *s) == 0);
 }
 
 pattern_result regex_match(pattern_matcher *pm, const regex_program *p, const uint16_t *s, size_t n, size_t bytes) {

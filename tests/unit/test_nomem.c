@@ -116,8 +116,8 @@ static workload workloads[] = {
      "\"2026-09-03T12:00:00.000Z\",0.1]",
      NULL},
     /* Validation keywords: patterns compiled with the schema (one with a
-     * backreference that backtracks deep on a long string, in match data of
-     * the call's own), allOf, propertyNames, uniqueItems. */
+     * backreference that backtracks deep on a long string, its backtrack
+     * stack on the heap), allOf, propertyNames, uniqueItems. */
     {"validation keywords",
      "{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\",\"allOf\":[{\"pattern\":\"^(?:(a)|b|\\\\1)*$\"},"
      "{\"maxLength\":300}]},\"r\":{\"type\":\"object\",\"propertyNames\":{\"pattern\":\"^k\"},"

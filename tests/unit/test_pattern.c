@@ -16,6 +16,25 @@ typedef struct pattern_case {
 /* Written by tests/unit/pattern_cases.js, which asks Node. */
 static const pattern_case cases[] = {
     /* BEGIN */
+    {"abc", "xxabcx", 6, "1"},
+    {"abc", "ababab", 6, "0"},
+    {"abc", "ab", 2, "0"},
+    {"abc", "abc", 3, "1"},
+    {"\360\237\230\200x", "a\360\237\230\200x", 6, "1"},
+    {"\360\237\230\200x", "\360\237\230\200", 4, "0"},
+    {"\360\237\230\200x", "x\360\237\230\200x", 6, "1"},
+    {"\360\237\230\200x", "\355\240\275x", 4, "0"},
+    {"\\u{1F600}x", "a\360\237\230\200x", 6, "1"},
+    {"\\u{1F600}x", "\360\237\230\200", 4, "0"},
+    {"\\u{1F600}x", "x\360\237\230\200x", 6, "1"},
+    {"a\\u{62}c", "xabc", 4, "1"},
+    {"a\\u{62}c", "ab", 2, "0"},
+    {"abc$", "abcabc", 6, "1"},
+    {"abc$", "abcab", 5, "0"},
+    {"ab(?=c)", "abd", 3, "0"},
+    {"ab(?=c)", "abc", 3, "1"},
+    {"ab\\1(c)", "abc", 3, "1"},
+    {"ab\\1(c)", "ab", 2, "0"},
     {"\\k<a>(?<b>x", "xx", 2, "Unterminated group"},
     {"\\k<zz>*(?<a>x)", "xx", 2, "Invalid named capture referenced"},
     {"(?<a>x)\\k<zz>{2}", "xx", 2, "Invalid named capture referenced"},
@@ -942,7 +961,8 @@ static void check_cases(void) {
       pattern_result r = rc ? PATTERN_NOMEM : pattern_test(&m, p, c->text, c->length, lone);
       snprintf(got, sizeof got, "%s", r == PATTERN_MATCH ? "1" : r == PATTERN_NO_MATCH ? "0" : "limit");
     }
-    if (strcmp(got, c->want) != 0) fprintf(stderr, "  case %zu: /%s/ on \"%.*s\"\n", i, c->pattern, (int)c->length, c->text);
+    if (strcmp(got, c->want) != 0)
+      fprintf(stderr, "  case %zu: /%s/ on \"%.*s\"\n", i, c->pattern, (int)c->length, c->text);
     CHECK_STR(got, c->want);
   }
   pattern_matcher_release(&m);
@@ -982,6 +1002,32 @@ static const char *refusal(const char *source, size_t n, char *why, size_t cap) 
   return why;
 }
 
+/* A string's answer is its own: a match's backtrack stack stays within the
+ * string's bound even where a longer string's match left more allocated.
+ * The pattern leaves 30 choices open a character, more than 1000
+ * characters' bound holds. */
+static void check_bound_is_the_strings(void) {
+  pattern_engine *engine = pattern_engine_new(NULL);
+  const pattern *deep, *open_choices;
+  char why[128], source[256] = "^(?:a";
+  for (int i = 0; i < 30; i++) strcat(source, "(?:|x)");
+  strcat(source, ")*$");
+  CHECK(pattern_compile(engine, "^(?:(a)|b|\\1)*$", 15, &deep, why, sizeof why) == SHORN_OK);
+  CHECK(pattern_compile(engine, source, strlen(source), &open_choices, why, sizeof why) == SHORN_OK);
+  size_t n, short_n;
+  char *text = repeated("ab", 20000, "", &n), *a_run = repeated("a", 1000, "", &short_n);
+  pattern_matcher fresh = {0}, used = {0};
+  CHECK(pattern_test(&fresh, open_choices, a_run, short_n, false) == PATTERN_LIMIT);
+  CHECK(pattern_test(&used, deep, text, n, false) == PATTERN_MATCH); /* megabytes of stack */
+  CHECK(pattern_test(&used, open_choices, a_run, short_n, false) == PATTERN_LIMIT);
+  CHECK(pattern_test(&used, open_choices, a_run, 200, false) == PATTERN_MATCH);
+  pattern_matcher_release(&fresh);
+  pattern_matcher_release(&used);
+  free(text);
+  free(a_run);
+  pattern_engine_free(engine);
+}
+
 /* Steps, memory and nesting stop where pattern.h and regex_compile.c say,
  * and not before: long strings that need the heap still match. */
 static void check_bounds(void) {
@@ -998,7 +1044,7 @@ static void check_bounds(void) {
   s = repeated("ab", 150000, "", &n);
   CHECK(test_on("^(?:(a)|b|\\1)*$", s, n) == PATTERN_LIMIT); /* past PATTERN_HEAP_LIMIT_KIB */
   CHECK(test_on("^[ab]*$", s, n) == PATTERN_MATCH);           /* one instruction, no stack */
-  CHECK(test_on("^(?:[ab]|c)*$", s, n) == PATTERN_LIMIT);
+  CHECK(test_on("^(?:[ab]|c)*$", s, n) == PATTERN_LIMIT);     /* a choice left open a character */
   free(s);
   s = repeated("a", 3000, "", &n);
   CHECK(test_on("(a+)\\1+b", s, n) == PATTERN_LIMIT); /* a step a code unit a backreference compares */
@@ -1035,5 +1081,6 @@ static void check_bounds(void) {
 int main(void) {
   check_cases();
   check_bounds();
+  check_bound_is_the_strings();
   return check_report("pattern");
 }
