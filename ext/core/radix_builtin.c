@@ -393,10 +393,10 @@ static bool conversion_begin(conversion *c, const shorn_allocator *a, uint64_t b
 /* Rewrite c->input into c->output; returns the output's trimmed length. */
 static size_t conversion_run(conversion *c) {
   if (c->levels) {
-    bool decimal = c->base == DECIMAL_BASE;
-    c->power[0].limbs = decimal ? first_decimal : first_binary;
-    c->power[0].length = decimal ? COUNT_OF(first_decimal) : COUNT_OF(first_binary);
-    c->power[0].shift = decimal ? 0 : 9; /* 2^288 */
+    bool into_decimal = c->base == DECIMAL_BASE;
+    c->power[0].limbs = into_decimal ? first_decimal : first_binary;
+    c->power[0].length = into_decimal ? COUNT_OF(first_decimal) : COUNT_OF(first_binary);
+    c->power[0].shift = into_decimal ? 0 : 9; /* 2^288 */
   }
   /* Each power after the first is the square of the one before.  The low
    * limb of 5^k is odd and 2^k is no multiple of 10^9, so squaring leaves
