@@ -97,16 +97,15 @@ static bool is_low(uint16_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
 
 /* Is c, past ASCII, in the class?  Its ranges, searched. */
 static bool class_has_wide(const regex_program *p, const regex_class *k, uint32_t c) {
-  const uint32_t(*r)[2] = p->ranges + k->first;
-  size_t low = 0, high = k->count;
+  size_t low = k->first, high = k->first + k->count;
   while (low < high) {
-    size_t mid = (low + high) / 2;
-    if (c > r[mid][1])
+    size_t mid = low + (high - low) / 2;
+    if (c > p->ranges[mid][1])
       low = mid + 1;
     else
       high = mid;
   }
-  return (low < k->count && c >= r[low][0]) != k->negated;
+  return (low < k->first + k->count && c >= p->ranges[low][0]) != k->negated;
 }
 
 /* The character at *pos (before it, when backward), read and passed if
