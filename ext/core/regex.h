@@ -1,12 +1,11 @@
-/* regex.h — the matcher behind pattern.h, private to pattern.c and its two
- * halves: regex_compile.c reads a JavaScript pattern into a program,
- * regex_match.c runs one over a string's UTF-16 code units with a
- * backtracking machine whose backtrack stack is an array, never the C
- * stack. */
+/* regex.h — the program a pattern compiles to, private to pattern.c and
+ * regex_compile.c: regex_compile.c reads a JavaScript pattern into it,
+ * pattern.c runs it over a string's UTF-16 code units with a backtracking
+ * machine whose backtrack stack is an array, never the C stack. */
 #ifndef SHORN_REGEX_H
 #define SHORN_REGEX_H
 
-#include "pattern.h"
+#include "platform.h"
 
 /* A step of the program, its operands a..d as each comment says. */
 typedef enum regex_op {
@@ -66,10 +65,5 @@ typedef struct regex_program {
 SHORN_PRIVATE shorn_code regex_compile(const shorn_allocator *allocator, const uint16_t *src, size_t n, bool unicode,
                                        regex_program *out, const char **error);
 SHORN_PRIVATE void regex_program_free(const shorn_allocator *allocator, regex_program *p);
-
-/* Does the program match anywhere in s[0..n)?  `bytes` is the string's
- * length in WTF-8, by which its memory to backtrack in is bounded. */
-SHORN_PRIVATE pattern_result regex_match(pattern_matcher *m, const regex_program *p, const uint16_t *s, size_t n,
-                                         size_t bytes);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * regex_compile.c — a JavaScript pattern read into a program for
- * regex_match.c.
+ * regex_compile.c — a JavaScript pattern read into a program, which
+ * pattern.c runs.
  *
  * The reading is `new RegExp(source)`'s: ECMA-262 with its Annex B without
  * the `u` flag (legacy octal and identity escapes, `{` `}` `]` as
