@@ -11,8 +11,9 @@
  * node's rules before the encoder writes it, and only the rules for its JSON
  * type look at it.  A keyword whose value is not what draft 2020-12 allows
  * (draft-04's boolean exclusiveMinimum, a maxItems of "3") is no rule, as
- * the structural layer, and the library's vectors, always read it; only a
- * pattern that does not compile refuses the schema.
+ * the structural layer, and the library's vectors, always read it; a
+ * pattern that does not compile, a number bound that is not finite and a
+ * multipleOf not above 0 refuse the schema, being wrong in every draft.
  */
 #include <float.h>
 #include <math.h>
@@ -125,11 +126,18 @@ static shorn_code compile_numbers(validation_compiler *c, const json_value *node
   shorn_code rc;
   for (size_t i = 0; i < COUNT_OF(bounds); i++) {
     const json_value *v = number_keyword(node, bounds[i].name);
-    if (!v || (integer && implied_by_integer_shape(bounds[i].kind, v->u.number))) continue;
+    if (!v) continue;
+    /* 1e400 reads as Infinity, a bound no number meets or every number does. */
+    if (!isfinite(v->u.number)) return refuse(c, v, "Invalid \"%s\": must be a finite number", bounds[i].name);
+    if (integer && implied_by_integer_shape(bounds[i].kind, v->u.number)) continue;
     if ((rc = add_rule(c, list, (rule){.kind = bounds[i].kind, .bound = v->u.number}, NUMBERS))) return rc;
   }
   const json_value *step = number_keyword(node, "multipleOf");
-  if (!step || !(step->u.number > 0) || !isfinite(step->u.number)) return SHORN_OK;
+  if (!step) return SHORN_OK;
+  /* JSON Schema requires a step above 0: another is a mistake in the schema,
+   * better told at compile time than as every value refused or let through. */
+  if (!(step->u.number > 0) || !isfinite(step->u.number))
+    return refuse(c, step, "Invalid \"multipleOf\": must be a finite number greater than 0");
   return add_rule(c, list, (rule){.kind = RULE_MULTIPLE_OF, .bound = step->u.number}, NUMBERS);
 }
 

@@ -101,3 +101,8 @@ SELECT shorn_check('"abc"', '{"type":"string","minLength":1e300}');
 SELECT shorn_check('"abc"', '{"type":"string","pattern":"a{99999}"}');
 SELECT shorn_check('"abc"', '{"type":"string","pattern":"' || printf('%.100000c', '(') || '"}');
 SELECT shorn_check('"abc"', '{"type":"string","pattern":"(?<=a+)b"}');
+
+.print -- a step not above 0 or a bound past the largest double refuses the schema
+SELECT shorn_check('1', '{"type":"number","multipleOf":0}');
+SELECT shorn_check('1', '{"type":"object","properties":{"n":{"type":"integer","minimum":1e400}}}');
+SELECT shorn_encode_unchecked('1', '{"type":"number","exclusiveMaximum":-1e400}');

@@ -173,7 +173,7 @@ static const keyword_case keyword_cases[] = {
     {"{\"type\":\"integer\",\"minimum\":-9007199254740991,\"maximum\":9007199254740991}", "9007199254740992", "error: Expected a safe integer (at most 2^53 - 1 in magnitude) at $"},
     {"{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}", "0", "ok"},
     {"{\"type\":\"array\",\"items\":{},\"minItems\":3,\"maxItems\":\"3\"}", "[1]", "error: Too few items: expected at least 3 at $"},
-    {"{\"type\":\"number\",\"multipleOf\":0}", "1", "ok"},
+    {"{\"type\":\"number\",\"multipleOf\":\"0\",\"maximum\":\"1e400\"}", "1e300", "ok"},
     {"{\"type\":\"string\",\"pattern\":7,\"format\":7}", "\"x\"", "ok"},
     /* structure first where the value's type is not the keyword's */
     {"{\"type\":\"string\",\"maxLength\":1}", "12", "error: Expected a string at $"},
@@ -196,6 +196,17 @@ static const keyword_case schema_cases[] = {
     {"{\"type\":\"string\",\"pattern\":\"\\\\p{Foo}\"}", NULL, "schema: Invalid \"pattern\": Invalid property name at #/pattern"},
     {"{\"$defs\":{\"E\":{\"type\":\"string\"}},\"$ref\":\"#/$defs/E\",\"pattern\":\"[\"}", NULL,
      "schema: Invalid \"pattern\": Unterminated character class at #/pattern"},
+    /* a step not above 0, a bound past the largest double */
+    {"{\"type\":\"number\",\"multipleOf\":0}", NULL, "schema: Invalid \"multipleOf\": must be a finite number greater than 0 at #/multipleOf"},
+    {"{\"type\":\"integer\",\"multipleOf\":-3}", NULL, "schema: Invalid \"multipleOf\": must be a finite number greater than 0 at #/multipleOf"},
+    {"{\"type\":\"number\",\"multipleOf\":1e400}", NULL, "schema: Invalid \"multipleOf\": must be a finite number greater than 0 at #/multipleOf"},
+    {"{\"type\":\"number\",\"minimum\":1e400}", NULL, "schema: Invalid \"minimum\": must be a finite number at #/minimum"},
+    {"{\"type\":\"integer\",\"minimum\":-1e400}", NULL, "schema: Invalid \"minimum\": must be a finite number at #/minimum"},
+    {"{\"type\":\"number\",\"exclusiveMinimum\":-1e999}", NULL, "schema: Invalid \"exclusiveMinimum\": must be a finite number at #/exclusiveMinimum"},
+    {"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"maximum\":1e400}}}", NULL,
+     "schema: Invalid \"maximum\": must be a finite number at #/properties/a/maximum"},
+    {"{\"type\":\"array\",\"items\":{\"type\":\"number\",\"allOf\":[{\"exclusiveMaximum\":-1e400}]}}", NULL,
+     "schema: Invalid \"exclusiveMaximum\": must be a finite number at #/items/allOf/0/exclusiveMaximum"},
 };
 
 /* Each pattern against each string: V8's answer. */
