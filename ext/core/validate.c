@@ -4,7 +4,8 @@
  * text leaves it open: a length counts code points (as JSON Schema and Zod
  * do), multipleOf is Zod's float-safe rule, a pattern is JavaScript's
  * (pattern.c), a format without a pattern is checked as Valibot, the
- * validator that writes one, checks it.
+ * validator that writes one, checks it, but for "uri", which is RFC 3986's
+ * absolute URI as JSON Schema defines it (Valibot and Zod ask new URL()).
  *
  * Each keyword of a node (and of the members of its allOf, where Zod writes
  * a string's second pattern) becomes a rule; a value is checked against its
@@ -180,7 +181,7 @@ static shorn_code compile_strings(validation_compiler *c, const json_value *node
   }
   const json_value *f = keyword(node, "format");
   static const char *const formats[] = {[FORMAT_EMAIL] = "email", [FORMAT_IPV4] = "ipv4", [FORMAT_IPV6] = "ipv6",
-                                        [FORMAT_DATE] = "date", [FORMAT_TIME] = "time"};
+                                        [FORMAT_DATE] = "date", [FORMAT_TIME] = "time", [FORMAT_URI] = "uri"};
   /* Zod writes the pattern its format checks beside it, sometimes in an
    * allOf: the pattern is then what says it. */
   for (size_t i = 0; f && i < COUNT_OF(formats); i++)
@@ -540,9 +541,113 @@ static bool time_format(const char *s, size_t n) {
          minutes <= 59;
 }
 
+/* ---- RFC 3986's absolute URI ------------------------------------------------ */
+
+/* unreserved and sub-delims, with the characters `extra` adds. */
+static bool uri_plain(char c, const char *extra) {
+  return c && (is_ascii_alnum(c) || strchr("-._~!$&'()*+,;=", c) || strchr(extra, c));
+}
+
+/* Whether s[0..n) is made of uri_plain characters and "%" HEXDIG HEXDIG. */
+static bool uri_text(const char *s, size_t n, const char *extra) {
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '%') {
+      if (n - i < 3 || !is_hex(s[i + 1]) || !is_hex(s[i + 2])) return false;
+      i += 2;
+    } else if (!uri_plain(s[i], extra)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* h16 groups ending, perhaps, in a dotted quad that counts as two: their
+ * count, or -1. */
+static int groups_to_quad(const char *s, size_t n) {
+  const char *last_colon = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] == ':') last_colon = s + i;
+  const char *tail = last_colon ? last_colon + 1 : s;
+  if (!memchr(tail, '.', (size_t)(s + n - tail))) return hex_groups(s, n);
+  if (!ipv4_parts(tail, (size_t)(s + n - tail), false)) return -1;
+  if (!last_colon) return 2;
+  int before = hex_groups(s, (size_t)(last_colon - s));
+  return before > 0 ? before + 2 : -1;
+}
+
+/* RFC 3986's IPv6address: eight groups, or fewer around one "::", the last
+ * two perhaps a dotted quad; no zone. */
+static bool uri_ipv6(const char *s, size_t n) {
+  const char *gap = NULL;
+  for (size_t i = 0; !gap && i + 1 < n; i++)
+    if (s[i] == ':' && s[i + 1] == ':') gap = s + i;
+  if (!gap) return groups_to_quad(s, n) == 8;
+  int before = hex_groups(s, (size_t)(gap - s)), after = groups_to_quad(gap + 2, (size_t)(s + n - gap - 2));
+  return before >= 0 && after >= 0 && before + after <= 7;
+}
+
+/* IP-literal without its brackets: an IPv6address, or IPvFuture ("v",
+ * hex digits, ".", then unreserved, sub-delims and ":"). */
+static bool uri_ip_literal(const char *s, size_t n) {
+  if (n == 0 || (s[0] | 0x20) != 'v') return uri_ipv6(s, n);
+  size_t i = 1;
+  while (i < n && is_hex(s[i])) i++;
+  if (i == 1 || i + 1 >= n || s[i] != '.') return false;
+  for (i++; i < n; i++)
+    if (!uri_plain(s[i], ":")) return false;
+  return true;
+}
+
+/* authority = [ userinfo "@" ] host [ ":" port ]. */
+static bool uri_authority(const char *s, size_t n) {
+  const char *at = memchr(s, '@', n);
+  if (at) {
+    if (!uri_text(s, (size_t)(at - s), ":")) return false;
+    n -= (size_t)(at + 1 - s);
+    s = at + 1;
+  }
+  size_t host = 0;
+  if (n && s[0] == '[') {
+    const char *close = memchr(s, ']', n);
+    if (!close || !uri_ip_literal(s + 1, (size_t)(close - s - 1))) return false;
+    host = (size_t)(close + 1 - s);
+  } else {
+    while (host < n && s[host] != ':') host++;
+    if (!uri_text(s, host, "")) return false;
+  }
+  if (host == n) return true;
+  if (s[host] != ':') return false;
+  for (size_t i = host + 1; i < n; i++)
+    if (!is_ascii_digit(s[i])) return false;
+  return true;
+}
+
+/* RFC 3986's URI: scheme ":" hier-part [ "?" query ] [ "#" fragment ], in
+ * ASCII (an IRI's other characters percent-encoded), as JSON Schema's
+ * "uri" asks; a relative reference has no scheme and is refused. */
+static bool uri_format(const char *s, size_t n) {
+  if (!is_ascii_alpha(s[0])) return false;
+  size_t i = 1;
+  while (i < n && (is_ascii_alnum(s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.')) i++;
+  if (i == n || s[i] != ':') return false;
+  const char *rest = s + i + 1, *end = s + n;
+  const char *hash = memchr(rest, '#', (size_t)(end - rest));
+  if (hash && !uri_text(hash + 1, (size_t)(end - hash - 1), ":@/?")) return false;
+  if (hash) end = hash;
+  const char *question = memchr(rest, '?', (size_t)(end - rest));
+  if (question && !uri_text(question + 1, (size_t)(end - question - 1), ":@/?")) return false;
+  if (question) end = question;
+  if (end - rest >= 2 && rest[0] == '/' && rest[1] == '/') {
+    const char *authority = rest + 2, *slash = memchr(authority, '/', (size_t)(end - authority));
+    if (!uri_authority(authority, (size_t)((slash ? slash : end) - authority))) return false;
+    rest = slash ? slash : end;
+  }
+  return uri_text(rest, (size_t)(end - rest), ":@/");
+}
+
 static const char *const format_names[] = {[FORMAT_EMAIL] = "email", [FORMAT_IPV4] = "ipv4",
                                            [FORMAT_IPV6] = "ipv6", [FORMAT_DATE] = "date",
-                                           [FORMAT_TIME] = "time"};
+                                           [FORMAT_TIME] = "time", [FORMAT_URI] = "uri"};
 
 static bool format_holds(format_kind f, const char *s, size_t n) {
   if (!n) return false; /* none of them is empty */
@@ -551,7 +656,8 @@ static bool format_holds(format_kind f, const char *s, size_t n) {
     case FORMAT_IPV4: return ipv4_format(s, n);
     case FORMAT_IPV6: return ipv6_format(s, n);
     case FORMAT_DATE: return date_format(s, n);
-    default: return time_format(s, n);
+    case FORMAT_TIME: return time_format(s, n);
+    default: return uri_format(s, n);
   }
 }
 

@@ -30,9 +30,10 @@ typedef enum rule_kind {
   RULE_ANY_OF         /* alternatives, where one shape stands for a union's branches */
 } rule_kind;
 
-/* The formats checked where no pattern carries them, as Valibot, the
- * validator that writes them without one, checks them. */
-typedef enum format_kind { FORMAT_EMAIL, FORMAT_IPV4, FORMAT_IPV6, FORMAT_DATE, FORMAT_TIME } format_kind;
+/* The formats checked where no pattern carries them: as Valibot, the
+ * validator that writes them without one, checks them; a uri as RFC 3986
+ * defines it. */
+typedef enum format_kind { FORMAT_EMAIL, FORMAT_IPV4, FORMAT_IPV6, FORMAT_DATE, FORMAT_TIME, FORMAT_URI } format_kind;
 
 typedef struct rule {
   rule_kind kind;
