@@ -106,3 +106,7 @@ SELECT shorn_check('"abc"', '{"type":"string","pattern":"(?<=a+)b"}');
 SELECT shorn_check('1', '{"type":"number","multipleOf":0}');
 SELECT shorn_check('1', '{"type":"object","properties":{"n":{"type":"integer","minimum":1e400}}}');
 SELECT shorn_encode_unchecked('1', '{"type":"number","exclusiveMaximum":-1e400}');
+
+.print -- format uri: RFC 3986's URI, a scheme first
+SELECT shorn_check('"https://example.com/a?b=c#d"', '{"type":"string","format":"uri"}') IS NULL;
+SELECT shorn_check('"/relative/path"', '{"type":"string","format":"uri"}');
