@@ -474,11 +474,16 @@ $(SQLITE_340)/sqlite3.c: $(SQLITE_CURRENT)/shell.c
 	  $(SQLITE_SHELL_AMALGAMATION)/sqlite3.c $(SQLITE_SHELL_AMALGAMATION)/sqlite3.h \
 	  $(SQLITE_SHELL_AMALGAMATION)/sqlite3ext.h
 
+# Two platforms at a time, each printed whole when it ends.
 check-platforms: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_CURRENT)/shell.c $(SQLITE_340)/sqlite3.c
 	@scripts/install-deps.sh $(PLATFORM_PACKAGES)
-	@failed=; for p in $(PLATFORMS); do \
-	    scripts/check-platform.sh $$p $(SQLITE_CURRENT) $(SQLITE_340) || failed="$$failed $$p"; done; \
-	  if [ -n "$$failed" ]; then echo "check-platforms: failed on$$failed"; exit 1; fi
+	@$(MAKE) --no-print-directory -k -j2 $(PLATFORMS:%=check-platform-%) || \
+	  { echo "check-platforms: failed (above)"; exit 1; }
+
+check-platform-%:
+	@mkdir -p $(BUILD)/platforms
+	@scripts/check-platform.sh $* $(SQLITE_CURRENT) $(SQLITE_340) > $(BUILD)/platforms/$*.log 2>&1; \
+	  status=$$?; cat $(BUILD)/platforms/$*.log; exit $$status
 
 # ---- under load ------------------------------------------------------------
 # tests/load/soak.c: eight threads, a connection each, in two processes on
