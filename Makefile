@@ -13,6 +13,9 @@
 #               (scripts/bench-results.md, docs/performance.md)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
+#   make dist   dist/: the extension for Linux x64 (glibc and musl), Linux
+#               ARM64 and Windows x64, and the amalgamation's tarball
+#               (check-dist, part of make test, loads each)
 #   make install   the command to $(PREFIX)/bin; the extension, libshorn.a
 #               and shorn.pc to $(PREFIX)/lib; shorn.h to $(PREFIX)/include
 #   make node-package    build/sqlite-shorn-VERSION.tgz, the npm package, with
@@ -103,7 +106,7 @@ FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 .PHONY: all tools deps check check-gmp check-platforms check-loadable check-current check-builds check-limits check-killed \
   check-validators test \
   demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
-  check-soak check-unicode check-patterns
+  check-soak check-unicode check-patterns dist check-dist
 all: $(EXTENSION) $(BUILD)/shorn
 
 # What make and make demo need on any system: a C compiler, SQLite's headers
@@ -355,7 +358,7 @@ VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-k
 
 test: deps
 	$(MAKE) check check-loadable check-current check-builds check-validators check-limits check-killed cluster-test \
-	  check-soak check-unicode check-patterns check-gmp check-platforms
+	  check-soak check-unicode check-patterns check-gmp check-platforms check-dist
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
@@ -484,6 +487,22 @@ check-platform-%:
 	@mkdir -p $(BUILD)/platforms
 	@scripts/check-platform.sh $* $(SQLITE_CURRENT) $(SQLITE_340) > $(BUILD)/platforms/$*.log 2>&1; \
 	  status=$$?; cat $(BUILD)/platforms/$*.log; exit $$status
+
+# ---- releases ----------------------------------------------------------------
+# make dist: the loadable extension for each platform a release ships, from
+# the amalgamation with nothing but libc and libm, and the amalgamation in a
+# tarball, under dist/ (scripts/dist.sh).  check-dist loads each binary in
+# its platform's shell, which check-platforms builds.
+DIST := dist
+DIST_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-tools gcc-mingw-w64-x86-64
+
+dist: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c
+	@scripts/install-deps.sh $(DIST_PACKAGES)
+	scripts/dist.sh $(VERSION) $(AMALGAMATION) $(SQLITE_CURRENT) $(DIST)
+
+check-dist: dist
+	@test -x $(BUILD)/platforms/windows-x64/shell || $(MAKE) check-platforms
+	tests/builds/dist.sh $(DIST) $(VERSION) $(SQLITE) $(BUILD)/platforms
 
 # ---- under load ------------------------------------------------------------
 # tests/load/soak.c: eight threads, a connection each, in two processes on
@@ -649,6 +668,6 @@ fuzz: $(FUZZ_BUILD)/seeds/made
 	$(foreach h,$(FUZZERS),$(call run_fuzzer,$h))
 
 clean:
-	rm -rf build bindings/node/lib bindings/python/sqlite_shorn/shorn.* bindings/python/build bindings/python/*.egg-info
+	rm -rf build $(DIST) bindings/node/lib bindings/python/sqlite_shorn/shorn.* bindings/python/build bindings/python/*.egg-info
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

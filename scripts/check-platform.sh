@@ -67,7 +67,8 @@ built=$(date +%s)
 # The shell, as run-sql-tests.sh calls it, under the emulator; Windows'
 # CRLF line ends read as LF, errors kept in their place among the output.
 if [ "$platform" = windows-x64 ]; then
-  printf '#!/bin/sh\n%s "%s" "$@" 2>&1 | tr -d "\\r"\n' "$run" "$out/sqlite3$exe" > "$out/shell"
+  printf '#!/bin/sh\nWINEPREFIX="%s" WINEDEBUG=-all %s "%s" "$@" 2>&1 | tr -d "\\r"\n' "$WINEPREFIX" "$run" \
+    "$out/sqlite3$exe" > "$out/shell"
 else
   printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$run" "$out/sqlite3$exe" > "$out/shell"
 fi
