@@ -21,10 +21,11 @@
 #include <time.h>
 
 #include "core/pattern.h"
+#include "bench_time.h"
 
 #define STRINGS 4000
 #define ROUNDS 25
-#define REPS 9
+#define REPS 9 /* at most REPS_MAX */
 #define LONGEST 64
 
 typedef struct bench_pattern {
@@ -77,22 +78,6 @@ static const bench_pattern patterns[] = {
 static void die(const char *what) {
   fprintf(stderr, "bench-patterns: %s\n", what);
   exit(1);
-}
-
-static double cpu_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, compare_doubles);
-  return v[n / 2];
 }
 
 typedef struct strings {

@@ -51,6 +51,7 @@
 #include "core/memory.h"
 #include "core/number.h"
 #include "core/text.h"
+#include "bench_time.h"
 
 /* Where the linked SQLite comes from, as the Makefile says. */
 #ifndef BENCH_SQLITE_ORIGIN
@@ -72,33 +73,9 @@ static void die(const char *fmt, ...) {
   exit(1);
 }
 
-static double cpu_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* The median of v[0..n), which is left in its order (repetition r's time
- * stays at r, for paired_ratio). */
-static double median(const double *v, int n) {
-  double *sorted = malloc((size_t)n * sizeof *sorted);
-  if (!sorted) die("out of memory");
-  memcpy(sorted, v, (size_t)n * sizeof *sorted);
-  qsort(sorted, (size_t)n, sizeof *sorted, compare_doubles);
-  double m = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  free(sorted);
-  return m;
-}
-
 /* The median over repetitions of a[r] / b[r]: the two queries of a pair ran
  * within a second of each other, so a burst of load elsewhere that lasts
  * seconds slows both, where it moves the ratio of two medians. */
-#define REPS_MAX 64
 static double paired_ratio(const double *a, const double *b, int n) {
   double ratios[REPS_MAX];
   for (int r = 0; r < n; r++) ratios[r] = a[r] / b[r];
