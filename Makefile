@@ -14,15 +14,14 @@
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
 #   make dist   dist/: the extension for Linux x64 (glibc and musl), Linux
-#               ARM64 and Windows x64, and the amalgamation's tarball
-#               (check-dist, part of make test, loads each)
+#               ARM64 and Windows x64, a Python wheel of each, the sdist, and
+#               the amalgamation's tarball (check-dist, part of make test,
+#               loads each binary and checks each wheel)
 #   make install   the command to $(PREFIX)/bin; the extension, libshorn.a
 #               and shorn.pc to $(PREFIX)/lib; shorn.h to $(PREFIX)/include
 #   make node-package    build/sqlite-shorn-VERSION.tgz, the npm package, with
 #               the extension for this platform
-#   make python-package  the extension into bindings/python, then
-#               pip install --no-build-isolation ./bindings/python
-#   make check-bindings  both packages installed as a fresh user would, and
+#   make check-bindings  the packages installed as a fresh user would, and
 #               tested (part of make test)
 #   make cluster-test  shorn in a dqlite cluster through two failovers, and
 #               in sqld with replicas (part of make test)
@@ -105,7 +104,7 @@ FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
 .PHONY: all tools deps check check-gmp check-platforms check-loadable check-current check-builds check-limits check-killed \
   check-validators test \
-  demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
+  demo bench amalgamation install check-install fuzz clean node-package check-bindings cluster-test \
   check-soak check-unicode check-patterns dist check-dist
 all: $(EXTENSION) $(BUILD)/shorn
 
@@ -491,18 +490,23 @@ check-platform-%:
 # ---- releases ----------------------------------------------------------------
 # make dist: the loadable extension for each platform a release ships, from
 # the amalgamation with nothing but libc and libm, and the amalgamation in a
-# tarball, under dist/ (scripts/dist.sh).  check-dist loads each binary in
-# its platform's shell, which check-platforms builds.
+# tarball, under dist/ (scripts/dist.sh); then a wheel per platform holding
+# its binary, and the sdist (scripts/dist-python.sh).  check-dist loads each
+# binary in its platform's shell, which check-platforms builds, and checks
+# the wheels (tests/builds/wheels.py).
 DIST := dist
-DIST_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-tools gcc-mingw-w64-x86-64
+DIST_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-tools gcc-mingw-w64-x86-64 \
+  python3-setuptools python3-wheel
 
 dist: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c
 	@scripts/install-deps.sh $(DIST_PACKAGES)
 	scripts/dist.sh $(VERSION) $(AMALGAMATION) $(SQLITE_CURRENT) $(DIST)
+	scripts/dist-python.sh $(PYTHON) $(VERSION) $(AMALGAMATION) $(DIST)
 
 check-dist: dist
 	@test -x $(BUILD)/platforms/windows-x64/shell || $(MAKE) check-platforms
 	tests/builds/dist.sh $(DIST) $(VERSION) $(SQLITE) $(BUILD)/platforms
+	$(PYTHON) tests/builds/wheels.py $(DIST) $(VERSION)
 
 # ---- under load ------------------------------------------------------------
 # tests/load/soak.c: eight threads, a connection each, in two processes on
@@ -613,17 +617,14 @@ $(NODE_PACKAGE): $(EXTENSION) $(addprefix bindings/node/,package.json index.js i
 	cd bindings/node && npm pack --silent --pack-destination $(abspath $(BUILD)) >/dev/null
 node-package: $(NODE_PACKAGE)
 
-python-package: $(EXTENSION)
-	cp $(EXTENSION) bindings/python/sqlite_shorn/shorn.$(SO)
-	strip -S bindings/python/sqlite_shorn/shorn.$(SO)
-
 # Each package as a fresh user installs it, in a scratch folder, then tested
-# there: pip's into a venv of Debian's python3; npm's from the tarball, beside
+# there: dist's x86_64 wheel and its sdist, each into a venv of Debian's
+# python3; npm's from the tarball, beside
 # better-sqlite3 built from source (a minute and more); each runs the
 # README's example for its language.  Node's test runner
 # goes last, so its count closes make test's output.
-check-bindings: python-package $(NODE_PACKAGE)
-	SHORN_README=$(abspath README.md) tests/bindings/python.sh $(PYTHON) bindings/python
+check-bindings: dist $(NODE_PACKAGE)
+	SHORN_README=$(abspath README.md) tests/bindings/python.sh $(PYTHON) $(DIST) $(VERSION)
 	SHORN_README=$(abspath README.md) tests/bindings/node.sh $(NODE_PACKAGE)
 
 # ---- fuzzing -------------------------------------------------------------
@@ -668,6 +669,6 @@ fuzz: $(FUZZ_BUILD)/seeds/made
 	$(foreach h,$(FUZZERS),$(call run_fuzzer,$h))
 
 clean:
-	rm -rf build $(DIST) bindings/node/lib bindings/python/sqlite_shorn/shorn.* bindings/python/build bindings/python/*.egg-info
+	rm -rf build $(DIST) bindings/node/lib
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,16 +1,34 @@
 #!/bin/bash
-# A fresh user's Python install: pip installs bindings/python, the extension
-# inside it, into a scratch venv of Debian's python3; then test_python.py runs
-# there, away from the source tree.
-# Usage: tests/bindings/python.sh PYTHON PACKAGE_DIR
+# A fresh user's Python install, from what make dist wrote: pip installs the
+# manylinux x86_64 wheel into one scratch venv of Debian's python3 and the
+# sdist, which compiles the amalgamation, into another; test_python.py runs
+# in each, away from the source tree.  Neither reaches PyPI (--no-index).
+# Usage: tests/bindings/python.sh PYTHON DIST VERSION
 set -euo pipefail
-python=$1 package=$(realpath "$2") tests=$(cd "$(dirname "$0")" && pwd)
+python=$1 dist=$(realpath "$2") version=$3 tests=$(cd "$(dirname "$0")" && pwd)
+wheel=$dist/sqlite_shorn-$version-py3-none-manylinux_2_17_x86_64.whl
+sdist=$dist/sqlite-shorn-$version.tar.gz
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-# The venv has setuptools but not wheel, which setuptools builds with; with no
-# PyPI to fetch it from, Debian's python3-wheel is lent by the system's
-# site-packages.
-"$python" -m venv --system-site-packages "$dir/venv"
-TIMEFORMAT="pip install of sqlite-shorn: %1Rs"
-time "$dir/venv/bin/pip" install -q --no-build-isolation "$package"
-cd "$dir" && venv/bin/python "$tests/test_python.py" -v
+
+if tar -tzf "$sdist" | grep -E '\.(so|dll|dylib)$'; then
+  echo "python.sh: the sdist carries a binary" >&2
+  exit 1
+fi
+
+# install NAME PACKAGE: a venv under $dir/NAME with PACKAGE installed, timed
+# from nothing to the first query.  setuptools builds the sdist with
+# Debian's python3-wheel, which --system-site-packages lends the venv.
+install() {
+  local start=$SECONDS
+  "$python" -m venv --system-site-packages "$dir/$1"
+  "$dir/$1/bin/pip" install -q --no-index --no-build-isolation "$2"
+  "$dir/$1/bin/python" -c 'import sqlite3, sqlite_shorn; db = sqlite3.connect(":memory:"); sqlite_shorn.load(db)
+assert db.execute("SELECT shorn_version()").fetchone() == (__import__("sys").argv[1],)' "$version"
+  echo "python.sh: $(basename "$2"): a new venv to the first query in $((SECONDS - start)) s" >&2
+}
+
+install wheel "$wheel"
+(cd "$dir" && SHORN_BINARY=$dist/shorn-$version-linux-x64.so wheel/bin/python "$tests/test_python.py")
+install sdist "$sdist"
+(cd "$dir" && sdist/bin/python "$tests/test_python.py")
