@@ -28,7 +28,7 @@ mkdirSync(out, { recursive: true });
 try {
   if (rest[0] === "--compiled") {
     const [, platform, binary] = rest;
-    packMain({}, (dir) => copy(binary, join(dir, "lib", platform, basename(binary))));
+    packMain(undefined, (dir) => copy(binary, join(dir, "lib", platform, basename(binary))));
   } else {
     const dist = rest[0];
     for (const [platform, { os, cpu, libc, file }] of Object.entries(PLATFORMS)) {

@@ -39,7 +39,7 @@ function getLoadablePath() {
       `(macOS: brew install sqlite, and add -I"$(brew --prefix sqlite)/include"):\n` +
       `  mkdir -p "${path.dirname(compiled)}" && cc -O2 -shared -fPIC "${path.join(__dirname, 'src', 'shorn.c')}" ` +
       `-o "${compiled}"`;
-  throw new Error(`sqlite-shorn has no loadable extension for ${key} (prebuilt for ${PREBUILT.join(', ')}); ${todo}`);
+  throw new Error(`sqlite-shorn has no loadable extension for ${key} (prebuilt for ${PREBUILT.join(', ') || 'none'}); ${todo}`);
 }
 
 // node-sqlite3's Database (the client with each()) answers through
@@ -65,6 +65,10 @@ function load(db) {
 
 // The JSON Schema a validator derives from its schema, by the route it offers.
 function jsonSchema(schema) {
+  if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function')) {
+    throw new TypeError('sqlite-shorn: register() takes a Zod, Valibot or ArkType schema, a JSON Schema object ' +
+                        `or its text, not ${schema}`);
+  }
   const standard = schema['~standard'];
   if (standard === undefined) return schema;
   if (standard.jsonSchema) return standard.jsonSchema.output({target: 'draft-2020-12'});
@@ -96,15 +100,13 @@ function peer(module, name, what) {
   return converter;
 }
 
-function register(db, name, schema) {
-  const text = typeof schema === 'string' ? schema : JSON.stringify(jsonSchema(schema));
-  return run(db, registration(name, text));
-}
+const register = (db, name, schema) => run(db, registration(name, schema));
 
 // Each operation is a generator of [method, sql, ...parameters] steps, each
 // answered with the first column of the first row ('get') or nothing
 // ('run'), so one definition serves synchronous and callback clients.
-function* registration(name, text) {
+function* registration(name, schema) {
+  const text = typeof schema === 'string' ? schema : JSON.stringify(jsonSchema(schema));
   yield ['run', 'CREATE VIRTUAL TABLE IF NOT EXISTS shorn_schemas USING shorn_registry'];
   const stored = yield ['get', 'SELECT schema FROM shorn_schemas WHERE name = ?', name];
   // A new text for the name: the registry refuses it if the wire shape changes.
@@ -136,15 +138,14 @@ function run(db, steps) {
 function runWithCallbacks(db, steps) {
   return new Promise((resolve, reject) => {
     const advance = (value) => {
-      let step;
       try {
-        step = steps.next(value);
+        const step = steps.next(value);
+        if (step.done) return resolve(step.value);
+        const [method, sql, ...parameters] = step.value;
+        db[method](sql, parameters, (error, row) => (error ? reject(error) : advance(firstColumn(row))));
       } catch (error) {
-        return reject(error);
+        reject(error);
       }
-      if (step.done) return resolve(step.value);
-      const [method, sql, ...parameters] = step.value;
-      db[method](sql, parameters, (error, row) => (error ? reject(error) : advance(firstColumn(row))));
     };
     advance();
   });

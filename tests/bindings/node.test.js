@@ -189,6 +189,10 @@ test('register() takes a new text for a name when the wire shape stays; else the
   await assert.rejects(async () => shorn.register(db, 'other', {'~standard': {vendor: 'yup', version: 1}}), {
     message: 'sqlite-shorn: register() knows no JSON Schema converter for yup; pass the JSON Schema instead',
   });
+  await assert.rejects(async () => shorn.register(db, 'other', 42), {
+    message: 'sqlite-shorn: register() takes a Zod, Valibot or ArkType schema, a JSON Schema object or its text, not 42',
+  });
+  assert.equal(await one(db, 'SELECT group_concat(name) FROM shorn_schemas'), 'person');
 });
 
 test("encode() refuses a value the schema refuses, with the extension's message", async () => {
