@@ -10,8 +10,8 @@
 #  - npm installs what it would pick on linux-arm64, linux-x64-musl and
 #    win32-x64 (its --os, --cpu, --libc): the binary is for that CPU, and
 #    loads and answers in that platform's shell (qemu, wine);
-#  - printed: the time from a clean folder to the first query, each
-#    tarball's size.
+#  - each tarball holds its files and no others; printed: the time from a
+#    clean folder to the first query, each tarball's size.
 # Usage: tests/bindings/node.sh DIST VERSION PLATFORM_SHELLS_DIR
 set -euo pipefail
 command -v npm >/dev/null || { echo "node.sh: needs Node.js 20 and npm" >&2; exit 1; }
@@ -97,7 +97,15 @@ for entry in linux-arm64:linux:arm64:glibc:aarch64:linux-arm64/shell:so \
 done
 [ "$failed" = 0 ] && echo "npm: npm picks the package of linux-arm64, linux-x64-musl and win32-x64;" \
   "each binary is for its CPU and answers in its platform's shell"
+# Each tarball holds what it should and no more: a platform's, its binary.
 for tarball in "$dist"/npm/*-"$version".tgz; do
+  case $(basename "$tarball") in
+    sqlite-shorn-"$version".tgz) want="index.d.ts index.js LICENSE package.json README.md src/shorn.c src/shorn.h" ;;
+    sqlite-shorn-win32-x64-*) want="LICENSE package.json README.md shorn.dll" ;;
+    *) want="LICENSE package.json README.md shorn.so" ;;
+  esac
+  files=$(tar -tzf "$tarball" | sed 's#^package/##' | LC_ALL=C sort | tr '\n' ' ')
+  [ "$files" = "$(echo "$want" | tr ' ' '\n' | LC_ALL=C sort | tr '\n' ' ')" ] || fail "$tarball holds $files"
   echo "npm: $(basename "$tarball") $(wc -c < "$tarball") bytes"
 done
 
