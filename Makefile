@@ -14,13 +14,15 @@
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
 #   make dist   dist/: the extension for Linux x64 (glibc and musl), Linux
-#               ARM64 and Windows x64, a Python wheel of each, the sdist, and
-#               the amalgamation's tarball (check-dist, part of make test,
-#               loads each binary and checks each wheel)
+#               ARM64 and Windows x64, and the amalgamation's tarball;
+#               dist/npm/: the npm package sqlite-shorn and one package per
+#               platform; a Python wheel per platform and the sdist
+#               (check-dist, part of make test, loads each binary and checks
+#               each wheel)
 #   make install   the command to $(PREFIX)/bin; the extension, libshorn.a
 #               and shorn.pc to $(PREFIX)/lib; shorn.h to $(PREFIX)/include
-#   make node-package    build/sqlite-shorn-VERSION.tgz, the npm package, with
-#               the extension for this platform
+#   make node-package    build/sqlite-shorn-VERSION.tgz, the npm package
+#               alone, with the extension compiled here (for macOS)
 #   make check-bindings  the packages installed as a fresh user would, and
 #               tested (part of make test)
 #   make cluster-test  shorn in a dqlite cluster through two failovers, and
@@ -490,17 +492,20 @@ check-platform-%:
 # ---- releases ----------------------------------------------------------------
 # make dist: the loadable extension for each platform a release ships, from
 # the amalgamation with nothing but libc and libm, and the amalgamation in a
-# tarball, under dist/ (scripts/dist.sh); then a wheel per platform holding
-# its binary, and the sdist (scripts/dist-python.sh).  check-dist loads each
-# binary in its platform's shell, which check-platforms builds, and checks
-# the wheels (tests/builds/wheels.py).
+# tarball, under dist/ (scripts/dist.sh); the npm packages, sqlite-shorn and
+# one per platform binary, under dist/npm/ (scripts/dist-npm.mjs); a wheel
+# per platform holding its binary, and the sdist (scripts/dist-python.sh).
+# check-dist loads each binary in its platform's shell, which
+# check-platforms builds, and checks the wheels (tests/builds/wheels.py).
 DIST := dist
 DIST_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-tools gcc-mingw-w64-x86-64 \
   python3-setuptools python3-wheel
 
 dist: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c
 	@scripts/install-deps.sh $(DIST_PACKAGES)
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
 	scripts/dist.sh $(VERSION) $(AMALGAMATION) $(SQLITE_CURRENT) $(DIST)
+	node scripts/dist-npm.mjs $(VERSION) $(DIST)/npm $(AMALGAMATION) $(DIST)
 	scripts/dist-python.sh $(PYTHON) $(VERSION) $(AMALGAMATION) $(DIST)
 
 check-dist: dist
@@ -602,30 +607,31 @@ check-install: all
 	echo "install: $(BINDIR)/shorn, $(LIBDIR)/shorn.$(SO), libshorn.a, shorn.pc and $(INCLUDEDIR)/shorn.h work"
 
 # ---- packages --------------------------------------------------------------
-# As sqlite-vec ships its own: the npm and the pip package each carry the
-# extension compiled here, for this platform, without its debug information.
-# npm's package keeps one per platform, lib/<process.platform>-<process.arch>/.
-NODE_PLATFORM = $(shell node -p 'process.platform + "-" + process.arch')
+# make dist packs the npm packages a release publishes.  node-package packs
+# sqlite-shorn alone with the extension compiled here, without its debug
+# information, in lib/<platform>/, for a platform with no package (macOS).
+NODE_PLATFORM = $(shell node -p 'process.platform + "-" + process.arch + \
+  (process.platform === "linux" && !process.report.getReport().header.glibcVersionRuntime ? "-musl" : "")')
 NODE_PACKAGE := $(BUILD)/sqlite-shorn-$(VERSION).tgz
 
-$(NODE_PACKAGE): $(EXTENSION) $(addprefix bindings/node/,package.json index.js index.d.ts README.md)
-	@test "$$(node -p 'require("./bindings/node/package.json").version')" = $(VERSION) || \
-	  { echo "bindings/node/package.json: the version is not $(VERSION), shorn.h's" >&2; exit 1; }
-	mkdir -p bindings/node/lib/$(NODE_PLATFORM)
-	cp $(EXTENSION) bindings/node/lib/$(NODE_PLATFORM)/shorn.$(SO)
-	strip -S bindings/node/lib/$(NODE_PLATFORM)/shorn.$(SO)
-	cd bindings/node && npm pack --silent --pack-destination $(abspath $(BUILD)) >/dev/null
+$(NODE_PACKAGE): $(EXTENSION) $(AMALGAMATION)/shorn.c scripts/dist-npm.mjs \
+  $(addprefix bindings/node/,package.json index.js index.d.ts README.md)
+	@mkdir -p $(BUILD)/node-package
+	cp $(EXTENSION) $(BUILD)/node-package/shorn.$(SO)
+	strip -S $(BUILD)/node-package/shorn.$(SO)
+	node scripts/dist-npm.mjs $(VERSION) $(BUILD) $(AMALGAMATION) --compiled $(NODE_PLATFORM) $(BUILD)/node-package/shorn.$(SO)
 node-package: $(NODE_PACKAGE)
 
 # Each package as a fresh user installs it, in a scratch folder, then tested
 # there: dist's x86_64 wheel and its sdist, each into a venv of Debian's
-# python3; npm's from the tarball, beside
-# better-sqlite3 built from source (a minute and more); each runs the
-# README's example for its language.  Node's test runner
-# goes last, so its count closes make test's output.
-check-bindings: dist $(NODE_PACKAGE)
+# python3; npm's from dist/npm/ with better-sqlite3, node-sqlite3, Node 22's
+# node:sqlite and Bun (the addons built from source: two minutes and more),
+# the other platforms' packages in their shells (check-dist's); each runs
+# the README's example for its language.  Node's test runner goes last, so
+# its count closes make test's output.
+check-bindings: check-dist
 	SHORN_README=$(abspath README.md) tests/bindings/python.sh $(PYTHON) $(DIST) $(VERSION)
-	SHORN_README=$(abspath README.md) tests/bindings/node.sh $(NODE_PACKAGE)
+	SHORN_README=$(abspath README.md) tests/bindings/node.sh $(DIST) $(VERSION) $(BUILD)/platforms
 
 # ---- fuzzing -------------------------------------------------------------
 # `make fuzz [FUZZ_SECONDS=60]`: each harness of tests/fuzz/, built with
@@ -669,6 +675,6 @@ fuzz: $(FUZZ_BUILD)/seeds/made
 	$(foreach h,$(FUZZERS),$(call run_fuzzer,$h))
 
 clean:
-	rm -rf build $(DIST) bindings/node/lib
+	rm -rf build $(DIST)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,25 +1,169 @@
 'use strict';
-// The shorn SQLite extension, compiled for each platform the package was
-// packed on: lib/<platform>-<arch>/shorn.<so|dylib|dll>.
+// The shorn SQLite extension for Node: the binary for this machine (from the
+// platform package npm picked, or compiled into lib/), loaded into any of
+// Node's SQLite clients, and schemas registered from the validators.
 const fs = require('node:fs');
 const path = require('node:path');
+const {version, optionalDependencies} = require('./package.json');
 
 const SUFFIX = {darwin: 'dylib', win32: 'dll'};
+const PREBUILT = Object.keys(optionalDependencies || {}).map((name) => name.replace('sqlite-shorn-', ''));
+
+// glibc states its version in Node's (and Bun's) diagnostic report; musl
+// has none. Asked once: the report takes milliseconds.
+let musl;
+function isMusl() {
+  if (musl === undefined) musl = !process.report.getReport().header.glibcVersionRuntime;
+  return musl;
+}
+
+// The platform as the packages name it: linux-x64, linux-x64-musl, win32-x64...
+function platformKey() {
+  const key = `${process.platform}-${process.arch}`;
+  return process.platform === 'linux' && isMusl() ? `${key}-musl` : key;
+}
 
 function getLoadablePath() {
-  const platform = `${process.platform}-${process.arch}`;
-  const lib = path.join(__dirname, 'lib');
-  const file = path.join(lib, platform, `shorn.${SUFFIX[process.platform] || 'so'}`);
-  if (!fs.existsSync(file)) {
-    const shipped = fs.existsSync(lib) ? fs.readdirSync(lib).join(', ') : 'none';
-    throw new Error(`sqlite-shorn ships no loadable extension for ${platform} (it has: ${shipped}); ` +
-                    'build one from the shorn repository with make and load build/shorn');
+  const key = platformKey();
+  const file = `shorn.${SUFFIX[process.platform] || 'so'}`;
+  try {
+    return require.resolve(`sqlite-shorn-${key}/${file}`);
+  } catch {
+    // No platform package: a binary compiled into this package, or the way to make one.
   }
-  return file;
+  const compiled = path.join(__dirname, 'lib', key, file);
+  if (fs.existsSync(compiled)) return compiled;
+  const todo = PREBUILT.includes(key)
+    ? `npm skipped its optional dependency: npm install sqlite-shorn-${key}@${version}`
+    : `compile the source this package ships, with SQLite's headers on the include path ` +
+      `(macOS: brew install sqlite, and add -I"$(brew --prefix sqlite)/include"):\n` +
+      `  mkdir -p "${path.dirname(compiled)}" && cc -O2 -shared -fPIC "${path.join(__dirname, 'src', 'shorn.c')}" ` +
+      `-o "${compiled}"`;
+  throw new Error(`sqlite-shorn has no loadable extension for ${key} (prebuilt for ${PREBUILT.join(', ') || 'none'}); ${todo}`);
+}
+
+// node-sqlite3's Database (the client with each()) answers through
+// callbacks: for it every function below returns a Promise.
+function takesCallbacks(db) {
+  return typeof db.each === 'function';
 }
 
 function load(db) {
-  db.loadExtension(getLoadablePath());
+  const file = getLoadablePath();
+  if (takesCallbacks(db)) {
+    return new Promise((resolve, reject) => db.loadExtension(file, (error) => (error ? reject(error) : resolve())));
+  }
+  try {
+    db.loadExtension(file);
+  } catch (error) {
+    // node:sqlite (the client with enableLoadExtension) refuses unless the connection was opened allowing it.
+    if (typeof db.enableLoadExtension !== 'function' || error.code !== 'ERR_INVALID_STATE') throw error;
+    throw new Error(`${error.message}: open the connection as new DatabaseSync(path, {allowExtension: true})`,
+                    {cause: error});
+  }
 }
 
-module.exports = {getLoadablePath, load};
+// The JSON Schema a validator derives from its schema, by the route it offers.
+function jsonSchema(schema) {
+  if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function')) {
+    throw new TypeError('sqlite-shorn: register() takes a Zod, Valibot or ArkType schema, a JSON Schema object ' +
+                        `or its text, not ${schema}`);
+  }
+  const standard = schema['~standard'];
+  if (standard === undefined) return schema;
+  if (standard.jsonSchema) return standard.jsonSchema.output({target: 'draft-2020-12'});
+  switch (standard.vendor) {
+    case 'valibot':
+      return peer('@valibot/to-json-schema', 'toJsonSchema', 'a Valibot')(schema, {target: 'draft-2020-12'});
+    case 'zod':
+      return peer('zod', 'toJSONSchema', 'a Zod')(schema);
+    case 'arktype':
+      return schema.toJsonSchema();
+    default:
+      throw new TypeError(`sqlite-shorn: register() knows no JSON Schema converter for ${standard.vendor}; ` +
+                          'pass the JSON Schema instead');
+  }
+}
+
+// A converter from the user's project: sqlite-shorn depends on no validator.
+function peer(module, name, what) {
+  let converter;
+  try {
+    converter = require(module)[name];
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND') throw error;
+  }
+  if (typeof converter !== 'function') {
+    throw new TypeError(`sqlite-shorn: register() with ${what} schema needs ${module}'s ${name}() ` +
+                        `in your project: npm install ${module}`);
+  }
+  return converter;
+}
+
+const register = (db, name, schema) => run(db, registration(name, schema));
+
+// Each operation is a generator of [method, sql, ...parameters] steps, each
+// answered with the first column of the first row ('get') or nothing
+// ('run'), so one definition serves synchronous and callback clients.
+function* registration(name, schema) {
+  const text = typeof schema === 'string' ? schema : JSON.stringify(jsonSchema(schema));
+  yield ['run', 'CREATE VIRTUAL TABLE IF NOT EXISTS shorn_schemas USING shorn_registry'];
+  const stored = yield ['get', 'SELECT schema FROM shorn_schemas WHERE name = ?', name];
+  // A new text for the name: the registry refuses it if the wire shape changes.
+  if (stored === undefined) yield ['run', 'INSERT INTO shorn_schemas(name, schema) VALUES (?, ?)', name, text];
+  else if (stored !== text) yield ['run', 'UPDATE shorn_schemas SET schema = ? WHERE name = ?', text, name];
+  return yield ['get', 'SELECT fingerprint FROM shorn_schemas WHERE name = ?', name];
+}
+
+function* encoding(name, value) {
+  return yield ['get', 'SELECT shorn_encode(?, ?)', JSON.stringify(value), name];
+}
+
+function* decoding(name, payload) {
+  // better-sqlite3 binds a Buffer as a BLOB, not another Uint8Array.
+  const blob = Buffer.isBuffer(payload) ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  return JSON.parse(yield ['get', 'SELECT shorn_decode(?, ?)', blob, name]);
+}
+
+const encode = (db, name, value) => run(db, encoding(name, value));
+const decode = (db, name, payload) => run(db, decoding(name, payload));
+
+function run(db, steps) {
+  if (takesCallbacks(db)) return runWithCallbacks(db, steps);
+  let step = steps.next();
+  while (!step.done) step = steps.next(answer(db, ...step.value));
+  return step.value;
+}
+
+function runWithCallbacks(db, steps) {
+  return new Promise((resolve, reject) => {
+    const advance = (value) => {
+      try {
+        const step = steps.next(value);
+        if (step.done) return resolve(step.value);
+        const [method, sql, ...parameters] = step.value;
+        db[method](sql, parameters, (error, row) => (error ? reject(error) : advance(firstColumn(row))));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    advance();
+  });
+}
+
+// Statements prepared once per connection (a WeakMap: they go with it).
+const statements = new WeakMap();
+function answer(db, method, sql, ...parameters) {
+  if (!statements.has(db)) statements.set(db, new Map());
+  const prepared = statements.get(db);
+  if (!prepared.has(sql)) prepared.set(sql, db.prepare(sql));
+  const result = prepared.get(sql)[method](...parameters);
+  return method === 'get' ? firstColumn(result) : undefined;
+}
+
+// A row as an object (bun:sqlite's is null when there is none).
+function firstColumn(row) {
+  return row ? Object.values(row)[0] : undefined;
+}
+
+module.exports = {getLoadablePath, load, register, encode, decode};

@@ -1,11 +1,33 @@
-// Compiled by node.test.js with tsc --strict: index.d.ts types a
-// better-sqlite3 user's code, and refuses what is not a connection.
+// Compiled by node.test.js with tsc --strict: index.d.ts types the code of a
+// better-sqlite3 and a node-sqlite3 user, and refuses what is not a
+// connection or would await nothing.
 import Database = require('better-sqlite3');
-import {getLoadablePath, load} from 'sqlite-shorn';
+import sqlite3 = require('sqlite3');
+import {z} from 'zod';
+import {decode, encode, getLoadablePath, load, register} from 'sqlite-shorn';
+
+const Person = z.object({name: z.string(), age: z.int().nonnegative()});
+type Person = z.infer<typeof Person>;
 
 const db = new Database(':memory:');
 load(db);
 const file: string = getLoadablePath();
 db.loadExtension(file);
+const fingerprint: string = register(db, 'person', Person);
+const payload: Uint8Array = encode(db, 'person', {name: 'Grace', age: 45});
+const grace: Person = decode<Person>(db, 'person', payload);
+register(db, 'text', '{"type":"string"}');
+register(db, 'object', {type: 'string'});
 // @ts-expect-error: load() takes a connection
 load({});
+// @ts-expect-error: a synchronous client's register() returns the fingerprint, not a Promise
+register(db, 'person', Person).then(() => {});
+
+async function withCallbacks(): Promise<Person> {
+  const callbacks = new sqlite3.Database(':memory:');
+  await load(callbacks);
+  const registered: Promise<string> = register(callbacks, 'person', Person);
+  await registered;
+  return decode<Person>(callbacks, 'person', await encode(callbacks, 'person', {name: 'Ada', age: 36}));
+}
+export {fingerprint, grace, withCallbacks};

@@ -10,21 +10,7 @@ dist=$1 version=$2 system_shell=$3 shells=$4
 failed=0
 fail() { echo "dist: $*"; failed=$((failed + 1)); }
 
-# Little-endian unsigned integer of `count` bytes at `offset` of a file.
-read_le() {
-  od -An -t u1 -j "$2" -N "$3" "$1" | awk '{ for (i = NF; i >= 1; i--) v = v * 256 + $i } END { print v + 0 }'
-}
-
-# The CPU a binary is for: x86-64 or aarch64 (ELF), x86-64 (PE).
-machine() {
-  magic=$(od -An -c -N 4 "$1" | tr -d ' ')
-  case $magic in
-    177ELF) m=$(read_le "$1" 18 2) ;;
-    MZ*) m=$(read_le "$1" $(($(read_le "$1" 60 4) + 4)) 2) ;;
-    *) echo unknown; return ;;
-  esac
-  case $m in 62 | 34404) echo x86-64 ;; 183) echo aarch64 ;; *) echo "machine $m" ;; esac
-}
+. "$(dirname "$0")/machine.sh"
 
 for entry in linux-x64:so:x86-64:"$system_shell" linux-arm64:so:aarch64:"$shells/linux-arm64/shell" \
   linux-x64-musl:so:x86-64:"$shells/musl/shell" win32-x64:dll:x86-64:"$shells/windows-x64/shell"; do
