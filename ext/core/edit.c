@@ -274,73 +274,104 @@ static shorn_code segment_of(arena *a, const path_step *step, uint64_t index, pa
   return SHORN_OK;
 }
 
-/* One edit's walk: the levels the path finds, and the arena the DOM and
- * the names live in. */
+/* Where one edit's path leads in the payload as it is. */
+typedef struct walk {
+  level *levels; /* one per step and the root */
+  uint32_t found; /* levels[0..found] exist */
+  int64_t change; /* the level its change is written at; -1: none */
+} walk;
+
+/* The edits of one call, their walks, and the arena that holds them, the
+ * names and the DOM. */
 typedef struct editor {
   const shorn_schema *s;
   query q;
-  const edit *e;
-  level *levels, levels_here[16];
-  uint32_t found; /* levels[0..found] exist */
+  const edit *edits;
+  size_t count;
+  walk *walks;
   arena dom;
   shorn_error *error;
 } editor;
 
-static shorn_code find_levels(editor *ed) {
-  const query_path *path = ed->e->path;
-  if (path->count >= COUNT_OF(ed->levels_here) &&
-      !(ed->levels = mem_alloc(ed->s->allocator, ((size_t)path->count + 1) * sizeof *ed->levels)))
+static shorn_code find_levels(editor *ed, const edit *e, walk *w) {
+  const query_path *path = e->path;
+  if (!(w->levels = arena_alloc(&ed->dom, ((size_t)path->count + 1) * sizeof *w->levels)))
     return error_nomem(ed->error);
-  ed->levels[0] = (level){ed->q.root, {NULL, 0, 0}};
-  for (ed->found = 0; ed->found < path->count; ed->found++) {
-    const path_step *step = &path->steps[ed->found];
-    level *next = &ed->levels[ed->found + 1];
-    shorn_code rc = query_step(&ed->q, &ed->levels[ed->found].node, step, &next->node);
+  w->levels[0] = (level){ed->q.root, {NULL, 0, 0}};
+  for (w->found = 0; w->found < path->count; w->found++) {
+    const path_step *step = &path->steps[w->found];
+    level *next = &w->levels[w->found + 1];
+    shorn_code rc = query_step(&ed->q, &w->levels[w->found].node, step, &next->node);
     if (!rc && next->node.shape) rc = segment_of(&ed->dom, step, ed->q.index, &next->segment, ed->error);
     if (rc || !next->node.shape) return rc;
   }
   return SHORN_OK;
 }
 
-/* The level whose value the edit writes anew, or -1 when the edit changes
- * nothing (json_replace of what is not there, json_insert of what is). */
-static int64_t changed_level(const editor *ed) {
-  uint32_t count = ed->e->path->count, change;
-  edit_kind kind = ed->e->kind;
-  if (ed->found == count) {
-    if (kind == EDIT_INSERT) return -1;
-    change = kind == EDIT_REMOVE ? count - 1 : count;
+/* The level whose value an edit writes anew, raised to the outermost
+ * value above it that must be written whole; -1 when the edit alone
+ * changes nothing (json_replace of what is not there, json_insert of what
+ * is).  Among several edits, one may change what an earlier one made, so
+ * each counts where its path stops. */
+static int64_t changed_level(const walk *w, const edit *e, bool alone) {
+  uint32_t count = e->path->count, change;
+  if (e->kind == EDIT_REMOVE && !count) return 0; /* the root: the result is NULL */
+  if (w->found == count) {
+    if (e->kind == EDIT_INSERT && alone) return -1;
+    change = e->kind == EDIT_REMOVE ? count - 1 : count;
   } else {
-    if (kind == EDIT_REPLACE || kind == EDIT_REMOVE) return -1;
-    change = ed->found;
+    if ((e->kind == EDIT_REPLACE || e->kind == EDIT_REMOVE) && alone) return -1;
+    change = w->found;
   }
   for (uint32_t j = 0; j < change; j++)
-    if (needs_whole(ed->levels[j].node.shape, &ed->e->path->steps[j], 0)) return j;
+    if (needs_whole(w->levels[j].node.shape, &e->path->steps[j], 0)) return j;
   return change;
 }
 
+static bool same_segment(const path_segment *a, const path_segment *b) {
+  if (!a->key || !b->key) return !a->key && !b->key && a->index == b->index;
+  return a->key_length == b->key_length && memcmp(a->key, b->key, a->key_length) == 0;
+}
+
+/* The deepest level that holds every edit's change: the walks' common
+ * ancestor, told apart by the names and indexes that lead to it (values
+ * that take no bytes may share a position). */
+static uint32_t common_level(const editor *ed) {
+  int64_t k = ed->walks[0].change;
+  for (size_t i = 1; i < ed->count; i++) k = ed->walks[i].change < k ? ed->walks[i].change : k;
+  for (size_t i = 1; i < ed->count; i++)
+    for (int64_t j = 1; j <= k; j++)
+      if (!same_segment(&ed->walks[i].levels[j].segment, &ed->walks[0].levels[j].segment)) k = j - 1;
+  return (uint32_t)k;
+}
+
 /* The new bytes of the value at level `k`, appended to `out`; *end just
- * past its old bytes; *changed false when the edit leaves it as it is. */
+ * past its old bytes; *changed false when the edits leave it as it is. */
 static shorn_code write_level(editor *ed, uint32_t k, const encode_place *place, shorn_buffer *out,
                               const uint8_t **end, bool *changed) {
-  const query_node *node = &ed->levels[k].node;
-  const query_path *path = ed->e->path;
+  const query_node *node = &ed->walks[0].levels[k].node;
+  const edit *e = &ed->edits[0];
   shorn_code rc;
   *changed = true;
-  if (k == path->count) {
+  if (ed->count == 1 && k == e->path->count) {
     /* The value the path names, replaced where it stands: its old bytes
      * are checked on the way past them, and nothing else is decoded. */
     if ((rc = query_check(&ed->q, node))) return rc;
     *end = ed->q.d.p;
-    return encode_at(ed->s, node->shape, ed->e->value, place, out, ed->error);
+    return encode_at(ed->s, node->shape, e->value, place, out, ed->error);
   }
   shorn_buffer text = {.allocator = ed->s->allocator};
   json_value *value = NULL;
   rc = query_json(&ed->q, node, &text);
   *end = ed->q.d.p;
   if (!rc) rc = json_parse(&ed->dom, (const char *)text.data, text.length, &value, ed->error);
-  if (!rc) rc = dom_edit(&ed->dom, value, path->steps + k, path->count - k, ed->e, changed, ed->error);
-  if (!rc && *changed) rc = encode_at(ed->s, node->shape, value, place, out, ed->error);
+  bool any = false;
+  for (size_t i = 0; !rc && i < ed->count; i++, any |= *changed) {
+    e = &ed->edits[i];
+    rc = dom_edit(&ed->dom, value, e->path->steps + k, e->path->count - k, e, changed, ed->error);
+  }
+  *changed = any;
+  if (!rc && any) rc = encode_at(ed->s, node->shape, value, place, out, ed->error);
   shorn_buffer_free(&text);
   return rc;
 }
@@ -349,51 +380,58 @@ static shorn_code write_level(editor *ed, uint32_t k, const encode_place *place,
  * bytes and the bytes after it; the payload as it is when nothing
  * changes. */
 static shorn_code splice(editor *ed, uint32_t k, const uint8_t *data, size_t length, shorn_buffer *out) {
-  uint32_t depth_here[16] = {0}, *ref_depth = depth_here;
-  if (ed->s->def_count > COUNT_OF(depth_here) &&
-      !(ref_depth = mem_calloc(ed->s->allocator, ed->s->def_count, sizeof *ref_depth)))
-    return error_nomem(ed->error);
-  path_segment segments_here[16], *segments = segments_here;
-  shorn_code rc = SHORN_OK;
-  if (k > COUNT_OF(segments_here) && !(segments = mem_alloc(ed->s->allocator, k * sizeof *segments)))
-    rc = error_nomem(ed->error);
+  const level *levels = ed->walks[0].levels;
+  uint32_t *ref_depth = arena_alloc(&ed->dom, (ed->s->def_count + 1) * sizeof *ref_depth);
+  path_segment *segments = arena_alloc(&ed->dom, ((size_t)k + 1) * sizeof *segments);
+  if (!ref_depth || !segments) return error_nomem(ed->error);
+  memset(ref_depth, 0, (ed->s->def_count + 1) * sizeof *ref_depth);
   encode_place place = {segments, k, 0, ref_depth};
-  for (uint32_t j = 0; !rc && j < k; j++) {
-    segments[j] = ed->levels[j + 1].segment;
-    count_levels(&ed->q, ed->levels[j].node, ed->s->def_count, &place.nesting, ref_depth);
+  for (uint32_t j = 0; j < k; j++) {
+    segments[j] = levels[j + 1].segment;
+    count_levels(&ed->q, levels[j].node, ed->s->def_count, &place.nesting, ref_depth);
   }
-  const uint8_t *start = ed->levels[k].node.at, *end = NULL;
+  const uint8_t *start = levels[k].node.at, *end = NULL;
   size_t mark = out->length;
   bool changed = false;
-  if (!rc && !buffer_append(out, data, (size_t)(start - data))) rc = error_nomem(ed->error);
+  shorn_code rc = buffer_append(out, data, (size_t)(start - data)) ? SHORN_OK : error_nomem(ed->error);
   if (!rc) rc = write_level(ed, k, &place, out, &end, &changed);
   if (!rc && !changed) out->length = mark;
   if (!rc && !buffer_append(out, changed ? end : data, changed ? (size_t)(data + length - end) : length))
     rc = error_nomem(ed->error);
   if (rc) out->length = mark;
-  if (segments != segments_here) mem_free(ed->s->allocator, segments);
-  if (ref_depth != depth_here) mem_free(ed->s->allocator, ref_depth);
   return rc;
 }
 
+/* Walk every edit's path; *removed when one removes the root. */
+static shorn_code find_changes(editor *ed, bool *removed) {
+  if (!(ed->walks = arena_alloc(&ed->dom, ed->count * sizeof *ed->walks))) return error_nomem(ed->error);
+  for (size_t i = 0; i < ed->count; i++) {
+    const edit *e = &ed->edits[i];
+    walk *w = &ed->walks[i];
+    shorn_code rc = find_levels(ed, e, w);
+    if (rc) return rc;
+    if (e->kind == EDIT_REMOVE && e->path->count == 0) *removed = true;
+    w->change = changed_level(w, e, ed->count == 1);
+  }
+  return SHORN_OK;
+}
+
 shorn_code edit_payload(const shorn_schema *s, const uint8_t *data, size_t length, int fingerprint_width,
-                        const edit *e, shorn_buffer *out, bool *removed, shorn_error *error) {
+                        const edit *edits, size_t count, shorn_buffer *out, bool *removed, shorn_error *error) {
   _Alignas(8) char dom_here[4096];
-  editor ed = {.s = s, .e = e, .dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator},
+  editor ed = {.s = s, .edits = edits, .count = count,
+               .dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator},
                .error = error};
-  ed.levels = ed.levels_here;
   *removed = false;
   if (!length) data = (const uint8_t *)""; /* SQLite gives NULL for an empty BLOB */
   shorn_code rc = query_open(&ed.q, s, data, length, fingerprint_width, error);
-  if (!rc) rc = find_levels(&ed);
-  if (!rc && e->kind == EDIT_REMOVE && e->path->count == 0 && ed.found == 0) {
-    *removed = true;
-  } else if (!rc) {
-    int64_t k = changed_level(&ed);
-    if (k < 0 && !buffer_append(out, data, length)) rc = error_nomem(error);
-    if (k >= 0) rc = splice(&ed, (uint32_t)k, data, length, out);
+  if (!rc && count) rc = find_changes(&ed, removed);
+  if (!rc && !*removed) {
+    if (!count || ed.walks[0].change < 0)
+      rc = buffer_append(out, data, length) ? SHORN_OK : error_nomem(error);
+    else
+      rc = splice(&ed, common_level(&ed), data, length, out);
   }
-  if (ed.levels != ed.levels_here) mem_free(s->allocator, ed.levels);
   query_close(&ed.q);
   arena_free(&ed.dom);
   return rc;

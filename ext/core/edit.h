@@ -19,16 +19,16 @@ typedef struct edit {
 } edit;
 
 /* Append to `out` the payload `data` (with its `fingerprint_width`-byte
- * fingerprint, kept) after the edit: what shorn_encode writes for
- * json_set(shorn_decode(data), path, value) and its kin, or its refusal
- * with its message and path.  *removed when the edit removes the whole
- * value, where json_remove gives NULL (and `out` is left alone).  Only the
- * bytes the path leads through and the value it changes are read, and
- * checked as shorn_decode checks them; the rest is copied (docs/querying.md
- * states the contract). */
+ * fingerprint, kept) after the edits, in order: what shorn_encode writes
+ * for json_set(shorn_decode(data), path, value, …) and its kin, or its
+ * refusal with its message and path.  *removed when an edit removes the
+ * whole value, where json_remove gives NULL (and `out` is left alone).
+ * Only the bytes the paths lead through and the values they change are
+ * read, and checked as shorn_decode checks them; the rest is copied
+ * (docs/querying.md states the contract). */
 SHORN_PRIVATE shorn_code edit_payload(const shorn_schema *s, const uint8_t *data, size_t length,
-                                      int fingerprint_width, const edit *e, shorn_buffer *out, bool *removed,
-                                      shorn_error *error);
+                                      int fingerprint_width, const edit *edits, size_t count, shorn_buffer *out,
+                                      bool *removed, shorn_error *error);
 
 /* The same for json_patch(shorn_decode(data), patch), an RFC 7396 merge
  * patch, which may touch any part of the value: it is decoded whole. */

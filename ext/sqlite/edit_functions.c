@@ -139,31 +139,16 @@ static const json_value *value_argument(sqlite3_context *ctx, sqlite3_value *v, 
   return value;
 }
 
-/* Apply the edits in order, each to the payload the one before made; the
- * last writes into the connection's output.  An edit that removes the
- * whole value makes the result NULL. */
+/* Apply the edits, in order, as one: SQLite encodes nothing in between,
+ * so neither may they be refused in between. */
 static void run_edits(sqlite3_context *ctx, const edit_call *c, const edit *edits, int count) {
-  shorn_buffer between[2] = {{.allocator = &shorn_sqlite_allocator}, {.allocator = &shorn_sqlite_allocator}};
-  const uint8_t *data = c->data;
-  size_t length = c->length;
-  shorn_code rc = SHORN_OK;
   bool removed = false;
   shorn_error e;
-  for (int i = 0; i < count && !rc && !removed; i++) {
-    shorn_buffer *out = i == count - 1 ? shorn_output(ctx) : &between[i % 2];
-    out->length = 0;
-    rc = edit_payload(c->compiled->schema, data, length, c->width, &edits[i], out, &removed, &e);
-    data = out->data;
-    length = out->length;
-  }
-  if (rc)
+  shorn_buffer *out = shorn_output(ctx);
+  if (edit_payload(c->compiled->schema, c->data, c->length, c->width, edits, (size_t)count, out, &removed, &e))
     shorn_report(ctx, c->function, &e);
-  else if (!removed && count)
-    shorn_result_output(ctx, false);
   else if (!removed)
-    sqlite3_result_blob64(ctx, c->data, c->length, SQLITE_TRANSIENT);
-  shorn_buffer_free(&between[0]);
-  shorn_buffer_free(&between[1]);
+    shorn_result_output(ctx, false);
 }
 
 /* shorn_set, shorn_insert, shorn_replace and shorn_remove: read the
