@@ -99,7 +99,7 @@ CORE_OBJ   := $(CORE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 SQLITE_OBJ := $(SQLITE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 PIC_OBJ    := $(CORE_SRC:ext/%.c=$(BUILD)/pic/%.o) $(SQLITE_SRC:ext/%.c=$(BUILD)/pic/%.o)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/%,$(wildcard tests/unit/test_*.c))
-FUZZERS  := decode encode compile roundtrip query
+FUZZERS  := decode encode compile roundtrip query edit
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
@@ -390,6 +390,13 @@ SQLITE_CURRENT_LIBS := -lpthread -ldl -lm
 SQLITE_CURRENT_GYPI = sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi
 SQLITE_CURRENT_DEFINES = $$($(SQLITE_CURRENT_GYPI)) -DSQLITE_ENABLE_LOAD_EXTENSION
 
+# The edit harness compares with json_set, whose rules the edit functions
+# follow: SQLite 3.53's, which 3.40's differ from.
+$(BUILD)/replay_edit $(BUILD)/fuzz_edit: $(SQLITE_OBJ) $(SQLITE_CURRENT_LIB)
+$(BUILD)/replay_edit $(BUILD)/fuzz_edit: HARNESS_FLAGS := -DSQLITE_CORE -I$(SQLITE_CURRENT_INC)
+$(BUILD)/replay_edit $(BUILD)/fuzz_edit: HARNESS_OBJ := $(SQLITE_OBJ)
+$(BUILD)/replay_edit $(BUILD)/fuzz_edit: HARNESS_LIBS := $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS)
+
 build/better-sqlite3-$(BETTER_SQLITE3).tgz:
 	@mkdir -p build
 	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
@@ -643,6 +650,7 @@ dict_roundtrip := payload
 dict_encode := json
 dict_compile := schema
 dict_query := query
+dict_edit := query
 
 # Only asked for with CC=clang BUILD=$(FUZZ_BUILD), by the fuzz target.
 $(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a
