@@ -439,8 +439,9 @@ shorn_code edit_payload(const shorn_schema *s, const uint8_t *data, size_t lengt
   ed.dom = (arena){.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator};
   ed.error = error;
   *removed = false;
-  if (!length) data = (const uint8_t *)""; /* SQLite gives NULL for an empty BLOB */
   shorn_code rc = query_open(&ed.q, s, data, length, fingerprint_width, error);
+  /* The bytes the walk points into (an empty payload's among them). */
+  data = ed.q.d.start;
   if (!rc && count) rc = find_changes(&ed, removed);
   if (!rc && !*removed) {
     if (!count || ed.walks[0].change < 0)

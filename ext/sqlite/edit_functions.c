@@ -23,6 +23,7 @@
 
 #include "core/edit.h"
 #include "core/memory.h"
+#include "core/text.h"
 
 /* 3.30 added this flag for functions that read their arguments' subtypes,
  * which 3.45 keeps from functions without it. */
@@ -80,8 +81,14 @@ static const query_path *path_argument(sqlite3_context *ctx, int i, sqlite3_valu
     return NULL;
   }
   shorn_error e;
-  /* SQLite's JSON functions read a path up to its first NUL. */
-  if (!(path = query_path_parse(&shorn_sqlite_allocator, text, strlen(text), &e))) {
+  /* SQLite's JSON functions read a path up to its first NUL.  Its keys may
+   * name new members, whose names must be text. */
+  size_t n = strlen(text);
+  if (!utf8_valid((const uint8_t *)text, n, n)) {
+    shorn_report_text(ctx, function, "the path is not UTF-8");
+    return NULL;
+  }
+  if (!(path = query_path_parse(&shorn_sqlite_allocator, text, n, &e))) {
     shorn_report(ctx, function, &e);
     return NULL;
   }
@@ -123,6 +130,11 @@ static const json_value *value_argument(sqlite3_context *ctx, sqlite3_value *v, 
     sqlite3_result_error_nomem(ctx);
     return NULL;
   }
+  size_t n = type == SQLITE_TEXT ? (size_t)sqlite3_value_bytes(v) : 0;
+  if (!utf8_valid((const uint8_t *)text, n, n)) {
+    shorn_report_text(ctx, function, "a TEXT value is not UTF-8");
+    return NULL;
+  }
   double real = type == SQLITE_FLOAT ? sqlite3_value_double(v) : 0;
   if (type == SQLITE_FLOAT && isinf(real)) {
     /* SQLite writes an infinity as 9e999, which JSON reads back as one. */
@@ -131,7 +143,7 @@ static const json_value *value_argument(sqlite3_context *ctx, sqlite3_value *v, 
   } else if (type == SQLITE_NULL) {
     *value = (json_value){.type = JSON_NULL};
   } else if (type == SQLITE_TEXT) {
-    *value = (json_value){.type = JSON_STRING, .length = (uint32_t)sqlite3_value_bytes(v), .u.string = text};
+    *value = (json_value){.type = JSON_STRING, .length = (uint32_t)n, .u.string = text};
   } else {
     *value = (json_value){.type = JSON_NUMBER,
                           .u.number = type == SQLITE_INTEGER ? (double)sqlite3_value_int64(v) : real};

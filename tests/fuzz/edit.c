@@ -5,7 +5,8 @@
  * of value, one byte giving the length of a path, the path, one byte giving
  * the length of a value, the value, and payload bytes.
  *
- * When the payload decodes, shorn_set, shorn_insert, shorn_replace,
+ * When the payload is valid (it decodes, and its value encodes back to
+ * it, validation keywords and all), shorn_set, shorn_insert, shorn_replace,
  * shorn_remove and shorn_patch must give what shorn_encode gives for
  * json_set (…) over shorn_decode's text: the same bytes, or a refusal in
  * the same words.  When it does not, they read what their path needs
@@ -27,10 +28,11 @@ static const char *const functions[] = {"set", "insert", "replace", "remove", "p
 /* ?1 payload, ?2 schema text, ?3 path, ?4 value; per function, per kind of
  * value: JSON text through json() (subtype 'J'), TEXT, an INTEGER. */
 static sqlite3 *db;
-static sqlite3_stmt *decoded, *ours[FUNCTIONS][3], *theirs[FUNCTIONS][3];
+static sqlite3_stmt *decoded, *valid, *ours[FUNCTIONS][3], *theirs[FUNCTIONS][3];
 
 static void close_db(void) {
   sqlite3_finalize(decoded);
+  sqlite3_finalize(valid);
   for (int f = 0; f < FUNCTIONS; f++)
     for (int k = 0; k < 3; k++) {
       sqlite3_finalize(ours[f][k]);
@@ -61,6 +63,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   fuzz_load_schemas();
   atexit(close_db);
   decoded = prepare("SELECT shorn_decode(?1, ?2)");
+  /* The contract the edit functions copy untouched bytes under. */
+  valid = prepare("SELECT shorn_encode(shorn_decode(?1, ?2), ?2) IS ?1");
   static const char *const values[3] = {"json(?4)", "?4", "CAST(?4 AS INTEGER)"};
   for (int f = 0; f < FUNCTIONS; f++)
     for (int k = 0; k < 3; k++) {
@@ -116,6 +120,7 @@ static outcome run(sqlite3_stmt *st) {
   o.bytes = malloc((size_t)o.length + 1);
   FUZZ_CHECK(o.bytes != NULL);
   if (o.length) memcpy(o.bytes, said, (size_t)o.length);
+  o.bytes[o.length] = 0;
   sqlite3_reset(st);
   sqlite3_clear_bindings(st);
   return o;
@@ -124,8 +129,12 @@ static outcome run(sqlite3_stmt *st) {
 /* What the comparison leaves out, where SQLite 3.53 and shorn's readers
  * part on purpose (docs/querying.md): a key with a character JSON escapes
  * (SQLite 3.40's comparison, which shorn_extract keeps), an index of 2^32
- * or more, a NUL in a member's name. */
-static bool comparable(const query_path *p, const char *json) {
+ * or more, a NUL in a member's name; and a path or a value that is not
+ * UTF-8, which the edit functions refuse before SQLite would write it into
+ * JSON text (its refusal then comes from shorn_encode's parser). */
+static bool comparable(const query_path *p, const char *json, const uint8_t *value, size_t value_length) {
+  if (!utf8_valid((const uint8_t *)p->text, p->length, p->length) || !utf8_valid(value, value_length, value_length))
+    return false;
   for (uint32_t i = 0; i < p->count; i++)
     if ((p->steps[i].kind == STEP_KEY && !p->steps[i].plain) ||
         (p->steps[i].kind != STEP_KEY && p->steps[i].index >= UINT64_C(1) << 32))
@@ -154,10 +163,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bind(ours[function][kind], payload, n, schema, path, path_length, value, value_length);
   outcome a = run(ours[function][kind]);
   FUZZ_CHECK(a.rc == SQLITE_ROW || a.rc == SQLITE_ERROR);
-  if (text.rc == SQLITE_ROW) {
+  bind(valid, payload, n, schema, path, path_length, NULL, 0);
+  bool is_valid = sqlite3_step(valid) == SQLITE_ROW && sqlite3_column_int(valid, 0) == 1;
+  sqlite3_reset(valid);
+  sqlite3_clear_bindings(valid);
+  if (text.rc == SQLITE_ROW && is_valid) {
     shorn_error e;
     query_path *parsed = query_path_parse(NULL, path, strlen(path), &e);
-    if (parsed && comparable(parsed, text.bytes)) {
+    if (parsed && comparable(parsed, text.bytes, value, value_length)) {
       bind(theirs[function][kind], payload, n, schema, path, path_length, value, value_length);
       outcome b = run(theirs[function][kind]);
       /* A path json_set refuses is refused in shorn_extract's words. */
