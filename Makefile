@@ -5,8 +5,8 @@
 #   make test   every test: unit, vectors, SQL, Python, the builds users make,
 #               Zod, Valibot and ArkType schemas, memory at the layout's
 #               limits; sanitizers; valgrind
-#   make check-current  the SQL, Python and docs tests on SQLite 3.53.2 (part
-#               of make test)
+#   make check-current  the SQL, Python and docs tests on SQLite 3.53.2, and
+#               the edit functions against json_set's (part of make test)
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
 #               JSON functions, and its pattern matcher against PCRE2's JIT
@@ -461,6 +461,7 @@ ON_SQLITE_CURRENT := LD_LIBRARY_PATH=$(abspath $(SQLITE_CURRENT)) SHORN_SQLITE_V
 
 check-current: all $(SQLITE_CURRENT_SHELL)
 	scripts/run-sql-tests.sh $(SQLITE_CURRENT_SHELL) $(abspath $(BUILD)/shorn) $(SQLITE_CURRENT_VERSION)
+	$(ON_SQLITE_CURRENT) $(PYTHON) tests/edit/differential.py $(abspath $(BUILD)/shorn)
 	$(ON_SQLITE_CURRENT) $(PYTHON) tests/docs/examples.py $(abspath $(BUILD)/shorn) $(BUILD)/shorn README.md docs/*.md
 	$(ON_SQLITE_CURRENT) SHORN_EXTENSION=$(abspath $(BUILD)/shorn) $(PYTHON) -m unittest discover -s tests/python \
 	  -t tests/python
