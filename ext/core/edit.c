@@ -32,7 +32,7 @@
 
 /* Does a member's name match a path key?  As query.c compares them: the
  * name as JSON text writes it, escapes included. */
-static bool name_matches(const shorn_allocator *a, const json_value *name, const path_step *step, bool *nomem) {
+static bool member_named(const shorn_allocator *a, const json_value *name, const path_step *step, bool *nomem) {
   if (step->plain) return name->length == step->key_length && memcmp(name->u.string, step->key, name->length) == 0;
   shorn_buffer written = {.allocator = a};
   if (!buffer_json_string(&written, name->u.string, name->length)) return *nomem = true, false;
@@ -115,7 +115,7 @@ static shorn_code dom_edit(arena *a, json_value *root, const path_step *steps, u
     if (step->kind == STEP_KEY) {
       if (v->type != JSON_OBJECT) return SHORN_OK;
       for (; index < v->length && !nomem; index++)
-        if ((found = name_matches(a->allocator, &v->u.items[2 * index], step, &nomem))) break;
+        if ((found = member_named(a->allocator, &v->u.items[2 * index], step, &nomem))) break;
       if (nomem) return error_nomem(error);
     } else {
       if (v->type != JSON_ARRAY || (step->kind == STEP_FROM_END && step->index > v->length)) return SHORN_OK;

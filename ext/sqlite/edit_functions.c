@@ -42,13 +42,13 @@ typedef struct edit_call {
   int first; /* the argument after the schema and fp_bytes */
 } edit_call;
 
-static bool is_null(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_NULL; }
+static bool is_sql_null(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_NULL; }
 
 /* Payload, schema and fp_bytes, the schema dispatched on when it is a
  * number; false when the result is NULL (a NULL payload or schema) or an
  * error, reported. */
 static bool open_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, edit_call *c) {
-  if (is_null(argv[0]) || is_null(argv[1])) return false;
+  if (is_sql_null(argv[0]) || is_sql_null(argv[1])) return false;
   bool dispatch = shorn_is_number(argv[1]), has_width = argc > 2 && shorn_is_number(argv[2]);
   if (dispatch && has_width) {
     shorn_report_text(ctx, c->function, SHORN_ONE_WIDTH);
@@ -72,7 +72,7 @@ static bool open_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, edit
 
 /* Argument `i` as a path, parsed once a statement (auxdata).  NULL after
  * reporting an error. */
-static const query_path *path_argument(sqlite3_context *ctx, int i, sqlite3_value *v, const char *function) {
+static const query_path *edit_path_argument(sqlite3_context *ctx, int i, sqlite3_value *v, const char *function) {
   query_path *path = sqlite3_get_auxdata(ctx, i);
   if (path) return path;
   const char *text = (const char *)sqlite3_value_text(v);
@@ -190,12 +190,12 @@ static void edit_call_run(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   }
   bool ok = true;
   for (int i = c.first; ok && i < argc; i += per) {
-    if (is_null(argv[i])) {
+    if (is_sql_null(argv[i])) {
       if (kind == EDIT_REMOVE) ok = false;
       continue;
     }
     edit *e = &edits[count++];
-    *e = (edit){kind, path_argument(ctx, i, argv[i], function), NULL};
+    *e = (edit){kind, edit_path_argument(ctx, i, argv[i], function), NULL};
     ok = e->path && (per == 1 || (e->value = value_argument(ctx, argv[i + 1], &values, function)));
   }
   if (ok) run_edits(ctx, &c, edits, count);
@@ -226,7 +226,7 @@ static void patch_function(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     shorn_report_text(ctx, c.function, "expects a payload, a schema and a patch");
     return;
   }
-  if (is_null(argv[c.first])) return;
+  if (is_sql_null(argv[c.first])) return;
   if (sqlite3_value_type(argv[c.first]) == SQLITE_BLOB) {
     shorn_report_text(ctx, c.function, "a BLOB patch is refused: pass its JSON text (json(patch) for JSONB)");
     return;
