@@ -704,7 +704,9 @@ static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) 
  * `fingerprint_width` bytes. */
 static shorn_code encode_dom(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,
                              int fingerprint_width, shorn_buffer *out, shorn_error *error, bool checked) {
-  uint32_t depth_here[16] = {0};
+  /* Only the depths the schema's definitions use are set: clearing them
+   * all costs a small record's encode more than its fields. */
+  uint32_t depth_here[16];
   const json_value *scratch_here[64];
   path_segment path_here[16];
   /* Without `out` the value is checked into a buffer of the call's own. */
@@ -729,7 +731,10 @@ static shorn_code encode_dom(const shorn_schema *s, const shape *sh, const json_
   if (s->def_count > 16 &&
       !(e.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e.ref_depth)))
     rc = error_nomem(error);
-  if (!rc && place && place->ref_depth) memcpy(e.ref_depth, place->ref_depth, s->def_count * sizeof *e.ref_depth);
+  if (!rc && place && place->ref_depth)
+    memcpy(e.ref_depth, place->ref_depth, s->def_count * sizeof *e.ref_depth);
+  else if (!rc && e.ref_depth == depth_here)
+    memset(depth_here, 0, s->def_count * sizeof *depth_here);
   if (!rc && fingerprint_width) {
     uint8_t prefix[4];
     fingerprint_bytes(s, fingerprint_width, prefix);
