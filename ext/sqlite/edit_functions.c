@@ -44,12 +44,16 @@ typedef struct edit_call {
 
 static bool is_sql_null(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_NULL; }
 
+static bool is_number_type(int type) { return type == SQLITE_INTEGER || type == SQLITE_FLOAT; }
+
 /* Payload, schema and fp_bytes, the schema dispatched on when it is a
  * number; false when the result is NULL (a NULL payload or schema) or an
- * error, reported. */
+ * error, reported.  Each argument's type is asked once: on a small record
+ * the calls into SQLite are much of an edit's time. */
 static bool open_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, edit_call *c) {
-  if (is_sql_null(argv[0]) || is_sql_null(argv[1])) return false;
-  bool dispatch = shorn_is_number(argv[1]), has_width = argc > 2 && shorn_is_number(argv[2]);
+  int payload_type = sqlite3_value_type(argv[0]), schema_type = sqlite3_value_type(argv[1]);
+  if (payload_type == SQLITE_NULL || schema_type == SQLITE_NULL) return false;
+  bool dispatch = is_number_type(schema_type), has_width = argc > 2 && shorn_is_number(argv[2]);
   if (dispatch && has_width) {
     shorn_report_text(ctx, c->function, SHORN_ONE_WIDTH);
     return false;
@@ -60,7 +64,12 @@ static bool open_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, edit
     shorn_report_text(ctx, c->function, SHORN_BAD_WIDTH);
     return false;
   }
-  int rc = shorn_payload(argv[0], &c->data, &c->length);
+  int rc = payload_type == SQLITE_BLOB ? SQLITE_OK : SQLITE_MISMATCH;
+  if (!rc) {
+    c->data = sqlite3_value_blob(argv[0]);
+    c->length = (size_t)sqlite3_value_bytes(argv[0]);
+    if (!c->data && c->length) rc = SQLITE_NOMEM;
+  }
   if (rc != SQLITE_OK) {
     shorn_report_payload(ctx, c->function, rc, argv[0]);
     return false;
@@ -70,11 +79,13 @@ static bool open_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, edit
   return c->compiled != NULL;
 }
 
-/* Argument `i` as a path, parsed once a statement (auxdata).  NULL after
- * reporting an error. */
-static const query_path *edit_path_argument(sqlite3_context *ctx, int i, sqlite3_value *v, const char *function) {
+/* Argument `i` as a path, parsed once a statement (auxdata); *null for
+ * an SQL NULL.  NULL after reporting an error. */
+static const query_path *edit_path_argument(sqlite3_context *ctx, int i, sqlite3_value *v, const char *function,
+                                            bool *null) {
   query_path *path = sqlite3_get_auxdata(ctx, i);
-  if (path) return path;
+  *null = !path && is_sql_null(v);
+  if (path || *null) return path;
   const char *text = (const char *)sqlite3_value_text(v);
   if (!text) {
     sqlite3_result_error_nomem(ctx);
@@ -190,12 +201,14 @@ static void edit_call_run(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   }
   bool ok = true;
   for (int i = c.first; ok && i < argc; i += per) {
-    if (is_sql_null(argv[i])) {
-      if (kind == EDIT_REMOVE) ok = false;
+    bool null;
+    edit *e = &edits[count];
+    *e = (edit){kind, edit_path_argument(ctx, i, argv[i], function, &null), NULL};
+    if (null) {
+      ok = kind != EDIT_REMOVE;
       continue;
     }
-    edit *e = &edits[count++];
-    *e = (edit){kind, edit_path_argument(ctx, i, argv[i], function), NULL};
+    count++;
     ok = e->path && (per == 1 || (e->value = value_argument(ctx, argv[i + 1], &values, function)));
   }
   if (ok) run_edits(ctx, &c, edits, count);
