@@ -69,6 +69,7 @@ static bool open_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, edit
     c->data = sqlite3_value_blob(argv[0]);
     c->length = (size_t)sqlite3_value_bytes(argv[0]);
     if (!c->data && c->length) rc = SQLITE_NOMEM;
+    if (!c->data) c->data = (const uint8_t *)""; /* SQLite's empty BLOB */
   }
   if (rc != SQLITE_OK) {
     shorn_report_payload(ctx, c->function, rc, argv[0]);
