@@ -16,7 +16,6 @@
  * are numbers, NULL is null.  A BLOB, which SQLite 3.45 reads as JSONB, is
  * refused: its JSON text, json(blob), says the same.
  */
-#include <math.h>
 #include <string.h>
 
 #include "sqlite/edit_functions.h"
@@ -147,19 +146,17 @@ static const json_value *value_argument(sqlite3_context *ctx, sqlite3_value *v, 
     shorn_report_text(ctx, function, "a TEXT value is not UTF-8");
     return NULL;
   }
+  /* A number is the double its JSON text reads back as: an integer past
+   * 2^53 rounded as the parser rounds it, an infinity (9e999 in SQLite's
+   * JSON) an infinity, -0.0 zero (SQLite writes it 0.0). */
   double real = type == SQLITE_FLOAT ? sqlite3_value_double(v) : 0;
-  if (type == SQLITE_FLOAT && isinf(real)) {
-    /* SQLite writes an infinity as 9e999, which JSON reads back as one. */
-    value->type = JSON_NUMBER;
-    value->u.number = real;
-  } else if (type == SQLITE_NULL) {
+  if (type == SQLITE_NULL)
     *value = (json_value){.type = JSON_NULL};
-  } else if (type == SQLITE_TEXT) {
+  else if (type == SQLITE_TEXT)
     *value = (json_value){.type = JSON_STRING, .length = (uint32_t)n, .u.string = text};
-  } else {
+  else
     *value = (json_value){.type = JSON_NUMBER,
-                          .u.number = type == SQLITE_INTEGER ? (double)sqlite3_value_int64(v) : real};
-  }
+                          .u.number = type == SQLITE_INTEGER ? (double)sqlite3_value_int64(v) : real == 0 ? 0 : real};
   return value;
 }
 
