@@ -26,15 +26,16 @@ static const char *const functions[] = {"set", "insert", "replace", "remove", "p
 #define FUNCTIONS (int)(sizeof functions / sizeof *functions)
 
 /* ?1 payload, ?2 schema text, ?3 path, ?4 value; per function, per kind of
- * value: JSON text through json() (subtype 'J'), TEXT, an INTEGER. */
+ * value: JSON text through json() (subtype 'J'), TEXT, an INTEGER, a REAL. */
+#define KINDS 4
 static sqlite3 *db;
-static sqlite3_stmt *decoded, *valid, *ours[FUNCTIONS][3], *theirs[FUNCTIONS][3];
+static sqlite3_stmt *decoded, *valid, *ours[FUNCTIONS][KINDS], *theirs[FUNCTIONS][KINDS];
 
 static void close_db(void) {
   sqlite3_finalize(decoded);
   sqlite3_finalize(valid);
   for (int f = 0; f < FUNCTIONS; f++)
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < KINDS; k++) {
       sqlite3_finalize(ours[f][k]);
       sqlite3_finalize(theirs[f][k]);
     }
@@ -65,9 +66,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   decoded = prepare("SELECT shorn_decode(?1, ?2)");
   /* The contract the edit functions copy untouched bytes under. */
   valid = prepare("SELECT shorn_encode(shorn_decode(?1, ?2), ?2) IS ?1");
-  static const char *const values[3] = {"json(?4)", "?4", "CAST(?4 AS INTEGER)"};
+  static const char *const values[KINDS] = {"json(?4)", "?4", "CAST(?4 AS INTEGER)", "CAST(?4 AS REAL)"};
   for (int f = 0; f < FUNCTIONS; f++)
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < KINDS; k++) {
       char sql[256];
       const char *value = f == 4 ? "json(?4)" : values[k];
       if (f == 4)
@@ -146,7 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t line;
   if (!fuzz_pick(&data, &size, &line) || size < 3) return 0;
   const char *schema = fuzz_schema_texts[line];
-  int function = (data[0] & 7) % FUNCTIONS, kind = (data[0] >> 3) % 3;
+  int function = (data[0] & 7) % FUNCTIONS, kind = (data[0] >> 3) % KINDS;
   size_t path_length = data[1] < size - 2 ? data[1] : size - 2;
   char *path = malloc(path_length + 1);
   FUZZ_CHECK(path != NULL);
