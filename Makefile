@@ -5,8 +5,8 @@
 #   make test   every test: unit, vectors, SQL, Python, the builds users make,
 #               Zod, Valibot and ArkType schemas, memory at the layout's
 #               limits; sanitizers; valgrind
-#   make check-current  the SQL, Python and docs tests on SQLite 3.53.2 (part
-#               of make test)
+#   make check-current  the SQL, Python and docs tests on SQLite 3.53.2, and
+#               the edit functions against json_set's (part of make test)
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
 #               JSON functions, and its pattern matcher against PCRE2's JIT
@@ -100,7 +100,7 @@ CORE_OBJ   := $(CORE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 SQLITE_OBJ := $(SQLITE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 PIC_OBJ    := $(CORE_SRC:ext/%.c=$(BUILD)/pic/%.o) $(SQLITE_SRC:ext/%.c=$(BUILD)/pic/%.o)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/%,$(wildcard tests/unit/test_*.c))
-FUZZERS  := decode encode compile roundtrip query
+FUZZERS  := decode encode compile roundtrip query edit
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
@@ -391,6 +391,13 @@ SQLITE_CURRENT_LIBS := -lpthread -ldl -lm
 SQLITE_CURRENT_GYPI = sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi
 SQLITE_CURRENT_DEFINES = $$($(SQLITE_CURRENT_GYPI)) -DSQLITE_ENABLE_LOAD_EXTENSION
 
+# The edit harness compares with json_set, whose rules the edit functions
+# follow: SQLite 3.53's, which 3.40's differ from.
+$(BUILD)/replay_edit $(BUILD)/fuzz_edit: $(SQLITE_OBJ) $(SQLITE_CURRENT_LIB)
+$(BUILD)/replay_edit $(BUILD)/fuzz_edit: HARNESS_FLAGS := -DSQLITE_CORE -I$(SQLITE_CURRENT_INC)
+$(BUILD)/replay_edit $(BUILD)/fuzz_edit: HARNESS_OBJ := $(SQLITE_OBJ)
+$(BUILD)/replay_edit $(BUILD)/fuzz_edit: HARNESS_LIBS := $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS)
+
 build/better-sqlite3-$(BETTER_SQLITE3).tgz:
 	@mkdir -p build
 	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
@@ -455,6 +462,7 @@ ON_SQLITE_CURRENT := LD_LIBRARY_PATH=$(abspath $(SQLITE_CURRENT)) SHORN_SQLITE_V
 
 check-current: all $(SQLITE_CURRENT_SHELL)
 	scripts/run-sql-tests.sh $(SQLITE_CURRENT_SHELL) $(abspath $(BUILD)/shorn) $(SQLITE_CURRENT_VERSION)
+	$(ON_SQLITE_CURRENT) $(PYTHON) tests/edit/differential.py $(abspath $(BUILD)/shorn)
 	$(ON_SQLITE_CURRENT) $(PYTHON) tests/docs/examples.py $(abspath $(BUILD)/shorn) $(BUILD)/shorn README.md docs/*.md
 	$(ON_SQLITE_CURRENT) SHORN_EXTENSION=$(abspath $(BUILD)/shorn) $(PYTHON) -m unittest discover -s tests/python \
 	  -t tests/python
@@ -650,6 +658,7 @@ dict_roundtrip := payload
 dict_encode := json
 dict_compile := schema
 dict_query := query
+dict_edit := query
 
 # Only asked for with CC=clang BUILD=$(FUZZ_BUILD), by the fuzz target.
 $(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a

@@ -21,7 +21,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
 PUBLIC = ["shorn.h", "shorn_sqlite.h"]
 
 # Core files that only the SQLite layer calls: left out with it.
-SQLITE_ONLY = ["core/query.c"]
+SQLITE_ONLY = ["core/query.c", "core/edit.c"]
 
 
 def sources(layer):

@@ -760,6 +760,9 @@ typedef enum op {
   OP_SQLITE_VALID,         /* json_valid(jsonb, 8) */
   OP_SHORN_VALID,          /* shorn_valid(shorn, name) */
   OP_SHORN_UNCHECKED,      /* shorn_encode_unchecked(json, name) */
+  OP_SQLITE_SET,           /* jsonb_set(jsonb, early, 46) */
+  OP_COMPOSED_SET,         /* shorn_encode(json_set(shorn_decode(shorn, name), early, 46), name) */
+  OP_SHORN_SET,            /* shorn_set(shorn, name, early, 46) */
   OPS
 } op;
 
@@ -795,6 +798,13 @@ static char *op_sql(const fixture *fx, op o, bool text) {
     case OP_SQLITE_VALID: return sqlite3_mprintf("SELECT count(json_valid(jsonb, 8)) FROM %s_jsonb", n);
     case OP_SHORN_UNCHECKED:
       return sqlite3_mprintf("SELECT count(shorn_encode_unchecked(json, %Q)) FROM %s_json", n, n);
+    /* A scalar field changed: every fixture's early field takes 46. */
+    case OP_SQLITE_SET: return sqlite3_mprintf("SELECT count(jsonb_set(jsonb, %Q, 46)) FROM %s_jsonb", fx->early, n);
+    case OP_COMPOSED_SET:
+      return sqlite3_mprintf("SELECT count(shorn_encode(json_set(shorn_decode(shorn, %Q), %Q, 46), %Q)) FROM %s_shorn",
+                             n, fx->early, n, n);
+    case OP_SHORN_SET:
+      return sqlite3_mprintf("SELECT count(shorn_set(shorn, %Q, %Q, 46)) FROM %s_shorn", n, fx->early, n);
     default: return sqlite3_mprintf("SELECT count(shorn_valid(shorn, %Q)) FROM %s_shorn", n, n);
   }
 }
@@ -1029,6 +1039,10 @@ static const comparison jsonb_comparisons[] = {
      OP_FLOOR_SHORN, OP_FLOOR_SHORN, 1.5, true},
     {"`shorn_valid`", "`json_valid(jsonb, 8)`", OP_SQLITE_VALID, OP_SHORN_VALID, OP_FLOOR_JSONB, OP_FLOOR_SHORN,
      OP_FLOOR_SHORN, 0, false},
+    {"`shorn_set`", "`shorn_encode(json_set(shorn_decode(shorn)))`", OP_COMPOSED_SET, OP_SHORN_SET, OP_FLOOR_SHORN,
+     OP_FLOOR_SHORN, OP_FLOOR_SHORN, 3.0, true},
+    {"`shorn_set`", "`jsonb_set(jsonb)`", OP_SQLITE_SET, OP_SHORN_SET, OP_FLOOR_JSONB, OP_FLOOR_SHORN, OP_FLOOR_JSONB,
+     1.0, true},
 };
 static const comparison text_comparisons[] = {
     {"`shorn_decode(shorn)`", "`json(text)`", OP_SQLITE_JSON, OP_SHORN_DECODE, OP_FLOOR_TEXT, OP_FLOOR_SHORN,
@@ -1075,8 +1089,9 @@ static void print_jsonb_tables(measure m[FIXTURES][OPS], sqlite3_int64 bytes[FIX
   printf("| fixture | decode vs `json(jsonb)` (≥1.5×) | encode vs `jsonb(text)` (≥1.0×) "
          "| encode unchecked vs `jsonb(text)` "
          "| extract early / late vs `json_extract(jsonb)` (≥1.5×) | valid vs `json_valid(jsonb, 8)` "
+         "| set vs the composition (≥3×) | set vs `jsonb_set(jsonb)` (≥1.0×) "
          "| stored bytes: text / JSONB / shorn |\n");
-  printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   for (int f = 0; f < FIXTURES; f++) {
     printf("| %s |", fixtures[f].name);
     for (int i = 0; i < JSONB_COMPARISONS; i++) {

@@ -120,6 +120,11 @@ SELECT id, shorn_extract(payload, 'person', '$.name') AS name,
 -- shorn_each lists an object's members, as json_each does over JSON:
 SELECT key, value, type FROM shorn_each((SELECT payload FROM people WHERE id = 1), 'person');
 
+-- shorn_set changes a field as json_set would change the decoded JSON, but
+-- writes only that field's bytes; the rest of the row is copied.
+UPDATE people SET payload = shorn_set(payload, 'person', '$.age', 46) WHERE id = 1;
+SELECT id, shorn_extract(payload, 'person', '$.age') AS age FROM people WHERE id = 1;
+
 -- A damaged payload is an error for shorn_decode; shorn_valid and
 -- shorn_error ask without failing.
 SELECT shorn_valid(x'2d0547', 'person') AS valid, shorn_error(x'2d0547', 'person') AS error;

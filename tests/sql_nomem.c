@@ -126,6 +126,17 @@ static const struct {
      "), " BOUNDED ")", false},
     {"SELECT shorn_encode('{\"name\":\"Grace\",\"age\":500,\"sex\":\"F\"}', " BOUNDED ")", true},
     {"SELECT shorn_check('\"x\"', '{\"type\":\"string\",\"pattern\":\"(\"}')", true},
+    /* edit_functions.c: a field in place, several edits as one (a member
+     * added, an element appended to a Set, a JSON value), a removal, a
+     * merge patch, the fingerprint kept; refusals. */
+    {"SELECT hex(shorn_set(x'002d05477261636500', " PERSON ", '$.age', 46)),"
+     " hex(shorn_set(x'002d05477261636500', 'person', '$.tags[#]', 'c', '$.name', json('\"Ada\"'))),"
+     " hex(shorn_remove(x'002d05477261636500', 'person', '$.tags[0]')),"
+     " hex(shorn_insert(shorn_encode(" GRACE ", 'person', 2), 2, '$.tags[#]', 'z')),"
+     " hex(shorn_patch(x'002d05477261636500', " PERSON ", '{\"age\":7,\"tags\":[\"q\"]}'))",
+     false},
+    {"SELECT shorn_set(shorn_encode(" GRACE ", 'person'), 'person', '$.tags[#]', 'a')", true},
+    {"SELECT shorn_remove(x'002d05477261636500', 'person', '$.name')", true},
 };
 
 #define STATEMENTS (sizeof statements / sizeof *statements)

@@ -16,6 +16,7 @@
 
 #include "bigint.h"
 #include "datetime.h"
+#include "encode.h"
 #include "error.h"
 #include "json.h"
 #include "number.h"
@@ -23,12 +24,6 @@
 #include "text.h"
 #include "unique.h"
 #include "validate.h"
-
-typedef struct path_segment {
-  const char *key; /* NULL for an array index */
-  uint32_t key_length;
-  uint64_t index;
-} path_segment;
 
 typedef struct encoder {
   shorn_buffer *out;
@@ -705,6 +700,61 @@ static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) 
   return rc;
 }
 
+/* The value at `place` (NULL: the root), after the fingerprint's
+ * `fingerprint_width` bytes. */
+static shorn_code encode_dom(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,
+                             int fingerprint_width, shorn_buffer *out, shorn_error *error, bool checked) {
+  /* Only the depths the schema's definitions use are set: clearing them
+   * all costs a small record's encode more than its fields. */
+  uint32_t depth_here[16];
+  const json_value *scratch_here[64];
+  path_segment path_here[16];
+  /* Without `out` the value is checked into a buffer of the call's own. */
+  shorn_buffer discarded = {.allocator = s->allocator};
+  if (!out) out = &discarded;
+  validator validator_here;
+  encoder e = {.out = out,
+               .error = error,
+               .allocator = s->allocator,
+               .ref_depth = depth_here,
+               .nesting = place ? place->nesting : 0,
+               .scratch = scratch_here,
+               .scratch_capacity = 64,
+               .scratch_here = scratch_here,
+               .path = path_here,
+               .path_capacity = 16,
+               .path_here = path_here,
+               .checked = checked,
+               .validator_here = &validator_here};
+  size_t mark = out->length;
+  shorn_code rc = SHORN_OK;
+  if (s->def_count > 16 &&
+      !(e.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e.ref_depth)))
+    rc = error_nomem(error);
+  if (!rc && place && place->ref_depth)
+    memcpy(e.ref_depth, place->ref_depth, s->def_count * sizeof *e.ref_depth);
+  else if (!rc && e.ref_depth == depth_here)
+    memset(depth_here, 0, s->def_count * sizeof *depth_here);
+  if (!rc && fingerprint_width) {
+    uint8_t prefix[4];
+    fingerprint_bytes(s, fingerprint_width, prefix);
+    rc = put_bytes(&e, prefix, (size_t)fingerprint_width);
+  }
+  if (!rc) rc = encode_value(&e, sh, value);
+  /* The path below the place was collected innermost first; the place's
+   * own steps go on after it, its innermost first too. */
+  for (size_t i = place ? place->path_length : 0; rc == SHORN_ERROR_ENCODE && i-- > 0;)
+    rc = at_segment(&e, rc, place->path[i].key, place->path[i].key_length, place->path[i].index);
+  if (rc == SHORN_ERROR_ENCODE && !format_path(&e)) rc = error_nomem(error);
+  if (rc) out->length = mark;
+  if (e.ref_depth != depth_here) mem_free(s->allocator, e.ref_depth);
+  array_free(s->allocator, (void *)e.scratch, scratch_here);
+  array_free(s->allocator, e.path, path_here);
+  if (e.validator) validator_release(e.validator);
+  if (discarded.data) shorn_buffer_free(&discarded);
+  return rc;
+}
+
 static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
                                  shorn_buffer *out, shorn_error *error, bool checked) {
   if (fingerprint_width < 0 || fingerprint_width > 4)
@@ -716,48 +766,14 @@ static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t
   arena dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator};
   json_value *value;
   shorn_code rc = json_parse(&dom, json, length, &value, error);
-  if (rc) {
-    arena_free(&dom);
-    return rc;
-  }
-  uint32_t depth_here[16] = {0};
-  const json_value *scratch_here[64];
-  path_segment path_here[16];
-  /* Without `out` the value is checked into a buffer of the call's own. */
-  shorn_buffer discarded = {.allocator = s->allocator};
-  if (!out) out = &discarded;
-  validator validator_here;
-  encoder e = {.out = out,
-               .error = error,
-               .allocator = s->allocator,
-               .ref_depth = depth_here,
-               .scratch = scratch_here,
-               .scratch_capacity = 64,
-               .scratch_here = scratch_here,
-               .path = path_here,
-               .path_capacity = 16,
-               .path_here = path_here,
-               .checked = checked,
-               .validator_here = &validator_here};
-  size_t mark = out->length;
-  if (s->def_count > 16 &&
-      !(e.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e.ref_depth)))
-    rc = error_nomem(error);
-  if (!rc && fingerprint_width) {
-    uint8_t prefix[4];
-    fingerprint_bytes(s, fingerprint_width, prefix);
-    rc = put_bytes(&e, prefix, (size_t)fingerprint_width);
-  }
-  if (!rc) rc = encode_value(&e, s->root, value);
-  if (rc == SHORN_ERROR_ENCODE && !format_path(&e)) rc = error_nomem(error);
-  if (rc) out->length = mark;
-  if (e.ref_depth != depth_here) mem_free(s->allocator, e.ref_depth);
-  array_free(s->allocator, (void *)e.scratch, scratch_here);
-  array_free(s->allocator, e.path, path_here);
-  if (e.validator) validator_release(e.validator);
-  if (discarded.data) shorn_buffer_free(&discarded);
+  if (!rc) rc = encode_dom(s, s->root, value, NULL, fingerprint_width, out, error, checked);
   arena_free(&dom);
   return rc;
+}
+
+shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,
+                     shorn_buffer *out, shorn_error *error) {
+  return encode_dom(s, sh, value, place, 0, out, error, true);
 }
 
 shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,

@@ -542,6 +542,7 @@ static shorn_code find_element(query *q, const query_node *n, const path_step *s
         if (!(rc = skip_one(q, s->u.map.key))) rc = skip_one(q, s->u.map.value);
       if (rc) return rc;
       /* An entry is the JSON array [key, value]: a tuple of two. */
+      q->index = index;
       q->pair_items[0] = s->u.map.key;
       q->pair_items[1] = s->u.map.value;
       q->pair = (shape){.kind = SHAPE_TUPLE, .u.tuple = {q->pair_items, 2, NULL}};
@@ -557,6 +558,7 @@ static shorn_code find_element(query *q, const query_node *n, const path_step *s
         if (rc || (rc = read_count(&q->d, more->min_width, "Array length", &rest))) return rc;
       }
       if (!pick(step, items + rest, &index)) return SHORN_OK;
+      q->index = index;
       if (index >= items) {
         if ((rc = skip(q, more, index - items))) return rc;
         *out = (query_node){more, q->d.p};
@@ -578,23 +580,33 @@ static shorn_code find_element(query *q, const query_node *n, const path_step *s
     default: return SHORN_OK;
   }
   if (!pick(step, count, &index) || (rc = skip(q, element, index))) return rc;
+  q->index = index;
   *out = (query_node){element, q->d.p};
   return SHORN_OK;
+}
+
+static inline shorn_code step_once(query *q, query_node *node, const path_step *step, query_node *next) {
+  shorn_code rc = resolve(q, node);
+  if (rc) return rc;
+  *next = (query_node){NULL, NULL};
+  return step->kind == STEP_KEY ? find_member(q, node, step, next) : find_element(q, node, step, next);
 }
 
 shorn_code query_find(query *q, const query_path *path, query_node *node) {
   *node = q->root;
   for (uint32_t i = 0; path && i < path->count; i++) {
-    shorn_code rc = resolve(q, node);
-    if (rc) return rc;
-    query_node next = {NULL, NULL};
-    const path_step *step = &path->steps[i];
-    rc = step->kind == STEP_KEY ? find_member(q, node, step, &next) : find_element(q, node, step, &next);
+    query_node next;
+    shorn_code rc = step_once(q, node, &path->steps[i], &next);
     if (rc) return rc;
     *node = next;
     if (!node->shape) return SHORN_OK;
   }
   return SHORN_OK;
+}
+
+shorn_code query_step(query *q, const query_node *node, const path_step *step, query_node *next) {
+  query_node here = *node;
+  return step_once(q, &here, step, next);
 }
 
 shorn_code query_check(query *q, const query_node *node) {

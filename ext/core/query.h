@@ -53,6 +53,7 @@ typedef struct query {
   shape pair;           /* the Map entry a path is at, as the tuple [key, value] */
   shape *pair_items[2];
   uint32_t def_count;
+  uint64_t index;       /* the element the last index step found */
   uint32_t depth_here[16];
 } query;
 
@@ -63,6 +64,10 @@ SHORN_PRIVATE void query_close(query *q);
  * An error when a header on the way, or a value passed over, does not
  * fit in the payload or breaks the decoder's rules for headers. */
 SHORN_PRIVATE shorn_code query_find(query *q, const query_path *path, query_node *node);
+/* One step of a path from `node` (looked through as query_resolve does):
+ * the node it names, next->shape NULL when none; q->index is then the
+ * element an index step found. */
+SHORN_PRIVATE shorn_code query_step(query *q, const query_node *node, const path_step *step, query_node *next);
 /* Check the node's value whole, as shorn_decode would, writing nothing. */
 SHORN_PRIVATE shorn_code query_check(query *q, const query_node *node);
 /* Append the node's JSON text: the decoder's, so exactly shorn_decode's. */

@@ -11,6 +11,7 @@ SQLITE_EXTENSION_INIT1
 
 #include "shorn_sqlite.h"
 #include "sqlite/connection.h"
+#include "sqlite/edit_functions.h"
 #include "sqlite/functions.h"
 #include "sqlite/query_functions.h"
 #include "sqlite/registry.h"
@@ -18,6 +19,7 @@ SQLITE_EXTENSION_INIT1
 static int (*const registrations[])(sqlite3 *, shorn_state *) = {
     shorn_register_functions,
     shorn_register_query_functions,
+    shorn_register_edit_functions,
     shorn_register_registry,
 };
 

@@ -9,7 +9,10 @@ A decode, round trip or encode input starts with two bytes, little endian,
 that pick a schema by its line in schemas.jsonl (modulo the line count); the
 rest is the payload or the JSON text.  A query input has the same two bytes,
 then one byte giving the length of a path, the path, and the payload.  A
-compile input is schema text, then optionally a NUL and a payload.  So that a saved input keeps meaning
+compile input is schema text, then optionally a NUL and a payload.  An edit
+input has the two bytes, one choosing the function and the kind of value,
+one giving the length of a path, the path, one giving the length of a
+value, the value, and the payload.  So that a saved input keeps meaning
 the same schema, the list is only ever appended to.
 
 Schemas are copied as the exact text of the vectors (raw_decode finds where
@@ -123,6 +126,16 @@ def query_input(prefix, path, payload):
     return prefix + bytes([len(text)]) + text + payload
 
 
+def edit_input(prefix, choice, path, value, payload):
+    text = path.encode("utf-8", "surrogatepass")[:255]
+    v = value.encode("utf-8", "surrogatepass")[:255]
+    return prefix + bytes([choice, len(text)]) + text + bytes([len(v)]) + v + payload
+
+
+# Values an edit seed sets: JSON text of each type, through json().
+EDIT_VALUES = ["1", "null", '"x"', "[]", "{}", "true", "-1.5"]
+
+
 def write_seeds(out):
     listed = load_list()
     index = {t: i for i, t in enumerate(listed)}
@@ -132,7 +145,7 @@ def write_seeds(out):
         i = index.get(text)
         return None if i is None else bytes([i & 0xFF, i >> 8])
 
-    counts = dict.fromkeys(["decode", "roundtrip", "encode", "compile", "query"], 0)
+    counts = dict.fromkeys(["decode", "roundtrip", "encode", "compile", "query", "edit"], 0)
     malformed = set()  # schemas with seeds of malformed paths already
 
     def seed(harness, data):
@@ -150,8 +163,10 @@ def write_seeds(out):
                 if "error" not in r:
                     seed("roundtrip", payload)
                 if name == "decode.jsonl":
-                    for path in query_paths(r, p not in malformed):
+                    for i, path in enumerate(query_paths(r, p not in malformed)):
                         seed("query", query_input(p, path, bytes.fromhex(value(r, "hex"))))
+                        seed("edit", edit_input(p, i % 5, path, EDIT_VALUES[i % len(EDIT_VALUES)],
+                                                bytes.fromhex(value(r, "hex"))))
                     malformed.add(p)
             if name == "encode.jsonl":
                 seed("encode", p + value(r, "json").encode("utf-8", "surrogatepass"))
