@@ -105,7 +105,7 @@ FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
 .PHONY: all tools deps check check-gmp check-platforms check-loadable check-current check-builds check-limits check-killed \
   check-validators test \
-  demo bench amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
+  demo bench bench-instructions amalgamation install check-install fuzz clean node-package python-package check-bindings cluster-test \
   check-soak check-unicode check-patterns dist check-dist
 all: $(EXTENSION) $(BUILD)/shorn
 
@@ -564,11 +564,18 @@ $(BUILD)/bench-patterns: scripts/bench-patterns.c $(BUILD)/core.a
 	@scripts/install-deps.sh libpcre2-dev
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lpcre2-16 $(LIBS) -o $@
 
-bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns
+# Instructions a row of the codec alone, counted by callgrind: the same on
+# every run, unlike times on a shared machine.
+bench-instructions: $(BUILD)/bench-system
+	scripts/bench-instructions.py $(BUILD)/bench-system > $(BUILD)/bench-instructions.md
+	cat $(BUILD)/bench-instructions.md
+
+bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns bench-instructions
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
 	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
 	./$(BUILD)/bench-patterns > $(BUILD)/bench-patterns.md
-	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md | tee scripts/bench-results.md
+	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-instructions.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md \
+	  | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
