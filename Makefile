@@ -207,6 +207,11 @@ $(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_LIBS := -lsqlite3
 check: $(UNIT_BIN) $(BUILD)/vectors $(BUILD)/shorn $(REPLAY_BIN) $(BUILD)/sql_nomem
 	@for t in $(UNIT_BIN); do ./$$t || exit 1; done
 	./$(BUILD)/vectors tests/vectors
+	@# Each string path (ext/core/simd.h) this build and CPU have, forced, through
+	@# the codec's and the parser's tests and a sample of the vectors.
+	@for p in $$(./$(BUILD)/test_simd --paths); do echo "SHORN_SIMD=$$p"; \
+	  SHORN_SIMD=$$p ./$(BUILD)/test_codec && SHORN_SIMD=$$p ./$(BUILD)/test_text && \
+	  SHORN_SIMD=$$p ./$(BUILD)/vectors --queries-every 25 tests/vectors || exit 1; done
 	tests/cli/run.sh $(BUILD)/shorn tests/vectors
 	@for h in $(FUZZERS); do ./$(BUILD)/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
 	./$(BUILD)/sql_nomem

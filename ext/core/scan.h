@@ -6,6 +6,7 @@
 #ifndef SHORN_SCAN_H
 #define SHORN_SCAN_H
 
+#include "lanes.h"
 #include "platform.h"
 
 /* Whether s[0..n) ends inside a sequence: a lead byte among its last three
@@ -120,9 +121,6 @@ static ALWAYS_INLINE unsigned scan_stops(__m128i v, unsigned what) {
   if (what & SCAN_SURROGATES) stops |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xED)));
   return stops;
 }
-
-/* Lanes k < n, of 64. */
-static inline uint64_t lanes_before(size_t n) { return n < 64 ? (1ull << n) - 1 : ~0ull; }
 
 /* Where scan_blocks is: the block before and what it held. */
 typedef struct scan_state {

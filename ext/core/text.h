@@ -89,6 +89,26 @@ SHORN_PRIVATE size_t wtf8_to_utf16(const char *s, size_t n, uint16_t *out);
  * units, a proper prefix first.  Returns <0, 0 or >0. */
 SHORN_PRIVATE int utf16_compare(const char *a, size_t an, const char *b, size_t bn);
 
+/* The escape of a byte below 0x80 that needs one, as JSON.stringify
+ * writes it: a short escape, or \u00xx. */
+static inline uint8_t *json_escape_ascii(uint8_t *o, uint8_t c) {
+  *o++ = '\\';
+  switch (c) {
+    case '"': *o++ = '"'; break;
+    case '\\': *o++ = '\\'; break;
+    case '\b': *o++ = 'b'; break;
+    case '\t': *o++ = 't'; break;
+    case '\n': *o++ = 'n'; break;
+    case '\f': *o++ = 'f'; break;
+    case '\r': *o++ = 'r'; break;
+    default:
+      memcpy(o, "u00", 3);
+      hex_byte((char *)o + 3, c, false);
+      o += 5;
+  }
+  return o;
+}
+
 /* Append `s` as a JSON string literal, escaped exactly as JSON.stringify
  * escapes it (short escapes, lowercase \u00xx, lone surrogates as \udxxx,
  * everything else literal). */
