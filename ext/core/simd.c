@@ -149,14 +149,25 @@ static inline size_t chunks_end(size_t n, size_t readable, size_t need) {
 static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t n, size_t readable, size_t *at,
                                             bool fresh, bool *high_before, chunk_scan scan) {
   size_t i = *at, end = chunks_end(n, readable, CHUNK_READ);
-  for (; i < end; i += CHUNK) {
-    size_t len = n - i < CHUNK ? n - i : CHUNK;
+  /* Whole chunks first, then the string's last, whose lanes past its end
+   * do not count. */
+  size_t whole_end = n >= CHUNK ? n - CHUNK + 1 : 0;
+  if (whole_end > end) whole_end = end;
+  for (; i < whole_end; i += CHUNK) {
+    chunk c = scan(s + i, o, fresh && i == 0, *high_before, ~0ull);
+    if (c.faulty) return NULL;
+    *high_before = c.high;
+    o = c.stops ? escape_stops(o, s + i, c.stops, CHUNK) : o + CHUNK;
+  }
+  if (i < end) {
+    size_t len = n - i;
     uint64_t inside = lanes_before(len);
     chunk c = scan(s + i, o, fresh && i == 0, *high_before, inside);
     if (c.faulty) return NULL;
     *high_before = c.high;
     uint64_t stops = c.stops & inside;
     o = stops ? escape_stops(o, s + i, stops, len) : o + len;
+    i += CHUNK;
   }
   *at = i;
   return o;
@@ -349,21 +360,39 @@ static const uint8_t utf8_tables[3][16] = {
 #if defined(SIMD_HAVE_AVX2)
 #define AVX2 __attribute__((target("avx2")))
 
+/* Constants of one byte in every lane, loaded whole.  Where GCC knows
+ * their value it builds each inside the loop from an immediate, in three
+ * instructions, the registers being too few to keep them all; through a
+ * pointer it cannot see into (avx2_splat), a load takes one, or none when
+ * it becomes an operand. */
+#define LANES32(b) b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b
+enum { SPLAT_NIBBLE, SPLAT_THIRD, SPLAT_FOURTH, SPLAT_HIGH_BIT, SPLAT_CONTROL, SPLAT_QUOTE, SPLAT_BACKSLASH };
+static _Alignas(32) const uint8_t avx2_splats[][32] = {
+    {LANES32(0x0F)}, {LANES32(0xE0 - 0x80)}, {LANES32(0xF0 - 0x80)}, {LANES32(0x80)},
+    {LANES32(0x1F)}, {LANES32('"')},         {LANES32('\\')},
+};
+AVX2 static ALWAYS_INLINE __m256i avx2_splat(int k) {
+  const uint8_t(*splats)[32] = avx2_splats;
+  __asm__("" : "+r"(splats));
+  return _mm256_load_si256((const __m256i *)splats[k]);
+}
+#define SPLAT(k) avx2_splat(k)
+
 /* The error classes of the 32 bytes v, prev1..prev3 the bytes one, two
  * and three before each: not zero where UTF-8 breaks. */
 AVX2 static ALWAYS_INLINE __m256i avx2_utf8_errors(__m256i v, __m256i prev1, __m256i prev2, __m256i prev3) {
   const __m256i before_high = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)utf8_tables[BEFORE_HIGH]));
   const __m256i before_low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)utf8_tables[BEFORE_LOW]));
   const __m256i own_high = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)utf8_tables[OWN_HIGH]));
-  const __m256i nibble = _mm256_set1_epi8(0x0F);
+  const __m256i nibble = SPLAT(SPLAT_NIBBLE);
   __m256i classes = _mm256_and_si256(
       _mm256_and_si256(_mm256_shuffle_epi8(before_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble)),
                        _mm256_shuffle_epi8(before_low, _mm256_and_si256(prev1, nibble))),
       _mm256_shuffle_epi8(own_high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)));
   /* 0x80 where the byte two back is E0 or more, or three back F0 or more. */
-  __m256i third_or_fourth = _mm256_or_si256(_mm256_subs_epu8(prev2, _mm256_set1_epi8((char)(0xE0 - 0x80))),
-                                            _mm256_subs_epu8(prev3, _mm256_set1_epi8((char)(0xF0 - 0x80))));
-  return _mm256_xor_si256(classes, _mm256_and_si256(third_or_fourth, _mm256_set1_epi8((char)0x80)));
+  __m256i third_or_fourth =
+      _mm256_or_si256(_mm256_subs_epu8(prev2, SPLAT(SPLAT_THIRD)), _mm256_subs_epu8(prev3, SPLAT(SPLAT_FOURTH)));
+  return _mm256_xor_si256(classes, _mm256_and_si256(third_or_fourth, SPLAT(SPLAT_HIGH_BIT)));
 }
 
 /* The lanes of v with a byte: a mask. */
@@ -372,9 +401,9 @@ AVX2 static ALWAYS_INLINE uint64_t avx2_nonzero(__m256i v) {
 }
 
 AVX2 static ALWAYS_INLINE uint32_t avx2_stops(__m256i v) {
-  __m256i control = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1F)), v);
+  __m256i control = _mm256_cmpeq_epi8(_mm256_min_epu8(v, SPLAT(SPLAT_CONTROL)), v);
   return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
-      _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))),
+      _mm256_or_si256(_mm256_cmpeq_epi8(v, SPLAT(SPLAT_QUOTE)), _mm256_cmpeq_epi8(v, SPLAT(SPLAT_BACKSLASH))),
       control));
 }
 
