@@ -79,33 +79,6 @@ static inline json_value *next_slot(parser *ps) {
   return &ps->stack[ps->depth_of_stack];
 }
 
-static int hex_value(uint8_t c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  c |= 0x20;
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
-/* The value of four hex digits, or -1 when they are not all hex digits. */
-static int json_hex4(const uint8_t *p) {
-  int v = 0;
-  for (int i = 0; i < 4; i++) {
-    int h = hex_value(p[i]);
-    if (h < 0) return -1;
-    v = v << 4 | h;
-  }
-  return v;
-}
-
-size_t json_escape_length(const uint8_t *s, size_t n) {
-  if (n < 2) return 0;
-  switch (s[1]) {
-    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't': return 2;
-    case 'u': return n >= 6 && json_hex4(s + 2) >= 0 ? 6 : 0;
-    default: return 0;
-  }
-}
-
 /* Write a code point as UTF-8 (a surrogate as its three WTF-8 bytes) and
  * return the end. */
 static uint8_t *json_put_code_point(uint8_t *o, uint32_t c) {

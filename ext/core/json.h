@@ -46,10 +46,6 @@ SHORN_PRIVATE shorn_code json_parse(arena *a, const char *text, size_t length, j
 SHORN_PRIVATE shorn_code json_parse_as(arena *a, const char *text, size_t length, json_value **out,
                          shorn_error *error, const char *refusal);
 
-/* The length of the escape at s[0..n), whose first byte is a backslash: 2,
- * or 6 for \uXXXX, or 0 when it is none that JSON allows. */
-SHORN_PRIVATE size_t json_escape_length(const uint8_t *s, size_t n);
-
 /* Decode the escapes of a string body s[0..n) whose escapes are valid into
  * o, which needs room for n bytes: no escape is longer decoded than written.
  * A lone surrogate stays one, three bytes of WTF-8, and sets

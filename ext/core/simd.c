@@ -18,9 +18,9 @@
 
 #include <stdlib.h>
 
-#include "json.h"
+#include "escape.h"
+#include "lanes.h"
 #include "scan.h"
-#include "text.h"
 
 #if defined(__AVX2__) || (defined(__x86_64__) && defined(__GNUC__))
 #include <immintrin.h>

@@ -3,8 +3,9 @@
 #ifndef SHORN_TEXT_H
 #define SHORN_TEXT_H
 
-#include "platform.h"
+#include "escape.h"
 #include "lanes.h"
+#include "platform.h"
 #include "memory.h"
 
 /* An ASCII digit, '0' to '9'. */
@@ -29,44 +30,6 @@ static inline bool utf8_valid(const uint8_t *s, size_t n, size_t readable) {
   return !(high & LANES(0x80)) || utf8_valid_blocks(s, n, readable);
 }
 
-/* The length of the well-formed multi-byte sequence at the start of
- * s[0..n) (s[0] >= 0x80), or 0 when there is none. */
-static inline size_t utf8_sequence(const uint8_t *s, size_t n) {
-  uint8_t c = s[0];
-  /* The second byte's range depends on the lead byte: that is what rules
-   * out overlong forms, surrogates and code points above U+10FFFF. */
-  uint8_t lo = 0x80, hi = 0xBF;
-  size_t len;
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (n < len) return 0;
-  if (s[1] < lo || s[1] > hi) return 0;
-  for (size_t k = 2; k < len; k++)
-    if ((s[k] & 0xC0) != 0x80) return 0;
-  return len;
-}
-
-/* A byte's two hex digits at o; returns the end.  Lowercase is how
- * JSON.stringify's \u escapes, UUIDs and fingerprints spell them; RFC 3986
- * asks uppercase of percent-encoding. */
-static inline char *hex_byte(char *o, uint8_t b, bool upper) {
-  const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-  o[0] = digits[b >> 4];
-  o[1] = digits[b & 15];
-  return o + 2;
-}
-
 /* n bytes as 2n lowercase hex digits (no NUL), as fingerprints are spelled. */
 static inline void hex_bytes(char *out, const uint8_t *bytes, size_t n) {
   for (size_t i = 0; i < n; i++) out = hex_byte(out, bytes[i], false);
@@ -88,26 +51,6 @@ SHORN_PRIVATE size_t wtf8_to_utf16(const char *s, size_t n, uint16_t *out);
 /* Compare two WTF-8 strings as JavaScript compares strings: by UTF-16 code
  * units, a proper prefix first.  Returns <0, 0 or >0. */
 SHORN_PRIVATE int utf16_compare(const char *a, size_t an, const char *b, size_t bn);
-
-/* The escape of a byte below 0x80 that needs one, as JSON.stringify
- * writes it: a short escape, or \u00xx. */
-static inline uint8_t *json_escape_ascii(uint8_t *o, uint8_t c) {
-  *o++ = '\\';
-  switch (c) {
-    case '"': *o++ = '"'; break;
-    case '\\': *o++ = '\\'; break;
-    case '\b': *o++ = 'b'; break;
-    case '\t': *o++ = 't'; break;
-    case '\n': *o++ = 'n'; break;
-    case '\f': *o++ = 'f'; break;
-    case '\r': *o++ = 'r'; break;
-    default:
-      memcpy(o, "u00", 3);
-      hex_byte((char *)o + 3, c, false);
-      o += 5;
-  }
-  return o;
-}
 
 /* Append `s` as a JSON string literal, escaped exactly as JSON.stringify
  * escapes it (short escapes, lowercase \u00xx, lone surrogates as \udxxx,

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "core/json.h"
 #include "core/simd.h"
 #include "core/text.h"
 
