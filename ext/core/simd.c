@@ -107,7 +107,7 @@ static const simd_kernels portable_kernels = {escape_utf8_portable, string_end_p
 typedef struct chunk {
   uint64_t stops; /* '"', '\\' and control bytes */
   bool faulty;    /* a lane breaks UTF-8 (false when none was checked) */
-  bool high;      /* a byte above ASCII */
+  bool high;      /* a byte above ASCII in the lanes inside */
 } chunk;
 
 /* The scan of the chunk at s, stored at `copy` unless that is NULL:
@@ -264,24 +264,31 @@ static ALWAYS_INLINE __m128i sse2_block_errors(__m128i v, const uint8_t *q, bool
 
 static ALWAYS_INLINE chunk sse2_chunk(const uint8_t *s, uint8_t *copy, bool fresh, bool high_before,
                                        uint64_t inside) {
+  /* The blocks with lanes inside: all four but in a string's last chunk,
+   * where a short string would pay for four. */
+  int blocks = ~inside ? (int)(64 - __builtin_clzll(inside) + 15) / 16 : 4;
   __m128i v[4];
   uint64_t stops = 0, high = 0;
   SHORN_UNROLL(4)
   for (int k = 0; k < 4; k++) {
+    if (k >= blocks) {
+      v[k] = _mm_setzero_si128();
+      continue;
+    }
     v[k] = _mm_loadu_si128((const __m128i *)(s + 16 * k));
     if (copy) _mm_storeu_si128((__m128i *)(copy + 16 * k), v[k]);
     stops |= (uint64_t)scan_stops(v[k], SCAN_ESCAPES) << (16 * k);
     high |= (uint64_t)(unsigned)_mm_movemask_epi8(v[k]) << (16 * k);
   }
-  chunk c = {stops, false, high != 0};
-  if (!high && !high_before) return c;
+  chunk c = {stops, false, (high & inside) != 0};
+  if (!c.high && !high_before) return c;
   /* A lead from E0 up in the chunk, or in the three bytes before it. */
   __m128i top = _mm_max_epu8(_mm_max_epu8(v[0], v[1]), _mm_max_epu8(v[2], v[3]));
   if (!fresh) top = _mm_max_epu8(top, _mm_loadu_si128((const __m128i *)(s - 3)));
   bool wide = has_wide_lead(top);
   uint64_t faults = 0;
   SHORN_UNROLL(4)
-  for (int k = 0; k < 4; k++)
+  for (int k = 0; k < blocks; k++)
     faults |= (uint64_t)(unsigned)_mm_movemask_epi8(sse2_block_errors(v[k], s + 16 * k, fresh && k == 0, wide))
               << (16 * k);
   c.faulty = (faults & inside) != 0;
@@ -407,9 +414,10 @@ AVX2 static ALWAYS_INLINE uint32_t avx2_stops(__m256i v) {
       control));
 }
 
-/* The errors of the chunk's halves, v0 at s and v1 at s + 32. */
-AVX2 static ALWAYS_INLINE void avx2_chunk_errors(const uint8_t *s, __m256i v0, __m256i v1, bool fresh, __m256i *e0,
-                                                 __m256i *e1) {
+/* The errors of the chunk's halves, v0 at s and v1 at s + 32 (none in v1
+ * unless `second`). */
+AVX2 static ALWAYS_INLINE void avx2_chunk_errors(const uint8_t *s, __m256i v0, __m256i v1, bool fresh, bool second,
+                                                 __m256i *e0, __m256i *e1) {
   if (fresh) {
     /* The bytes before, from v0 moved up a lane or more, zeros behind. */
     __m256i low_up = _mm256_permute2x128_si256(v0, v0, 0x08);
@@ -419,8 +427,10 @@ AVX2 static ALWAYS_INLINE void avx2_chunk_errors(const uint8_t *s, __m256i v0, _
     *e0 = avx2_utf8_errors(v0, _mm256_loadu_si256((const __m256i *)(s - 1)),
                            _mm256_loadu_si256((const __m256i *)(s - 2)), _mm256_loadu_si256((const __m256i *)(s - 3)));
   }
-  *e1 = avx2_utf8_errors(v1, _mm256_loadu_si256((const __m256i *)(s + 31)),
-                         _mm256_loadu_si256((const __m256i *)(s + 30)), _mm256_loadu_si256((const __m256i *)(s + 29)));
+  *e1 = second ? avx2_utf8_errors(v1, _mm256_loadu_si256((const __m256i *)(s + 31)),
+                                  _mm256_loadu_si256((const __m256i *)(s + 30)),
+                                  _mm256_loadu_si256((const __m256i *)(s + 29)))
+               : _mm256_setzero_si256();
 }
 
 AVX2 static ALWAYS_INLINE chunk avx2_chunk(const uint8_t *s, uint8_t *copy, bool fresh, bool high_before,
@@ -430,11 +440,12 @@ AVX2 static ALWAYS_INLINE chunk avx2_chunk(const uint8_t *s, uint8_t *copy, bool
     _mm256_storeu_si256((__m256i *)copy, v0);
     _mm256_storeu_si256((__m256i *)(copy + 32), v1);
   }
-  __m256i any = _mm256_or_si256(v0, v1);
-  chunk c = {avx2_stops(v0) | (uint64_t)avx2_stops(v1) << 32, false, _mm256_movemask_epi8(any) != 0};
+  uint64_t high = (uint32_t)_mm256_movemask_epi8(v0) | (uint64_t)(uint32_t)_mm256_movemask_epi8(v1) << 32;
+  chunk c = {avx2_stops(v0) | (uint64_t)avx2_stops(v1) << 32, false, (high & inside) != 0};
   if (!c.high && !high_before) return c;
   __m256i e0, e1;
-  avx2_chunk_errors(s, v0, v1, fresh, &e0, &e1);
+  /* A short string's last chunk may not reach its second half. */
+  avx2_chunk_errors(s, v0, v1, fresh, inside >> 32 != 0, &e0, &e1);
   __m256i errors = _mm256_or_si256(e0, e1);
   c.faulty = !_mm256_testz_si256(errors, errors) && (!~inside || (avx2_nonzero(e0) | avx2_nonzero(e1) << 32) & inside);
   return c;
@@ -443,7 +454,7 @@ AVX2 static ALWAYS_INLINE chunk avx2_chunk(const uint8_t *s, uint8_t *copy, bool
 AVX2 static uint64_t avx2_faults(const uint8_t *s, bool fresh) {
   __m256i e0, e1;
   avx2_chunk_errors(s, _mm256_loadu_si256((const __m256i *)s), _mm256_loadu_si256((const __m256i *)(s + 32)), fresh,
-                    &e0, &e1);
+                    true, &e0, &e1);
   return avx2_nonzero(e0) | avx2_nonzero(e1) << 32;
 }
 
@@ -501,9 +512,11 @@ static ALWAYS_INLINE chunk neon_chunk(const uint8_t *s, uint8_t *copy, bool fres
     v[k] = vld1q_u8(s + 16 * k);
     if (copy) vst1q_u8(copy + 16 * k, v[k]);
   }
-  uint8x16_t top = vmaxq_u8(vmaxq_u8(v[0], v[1]), vmaxq_u8(v[2], v[3]));
+  uint8x16_t high_bit = vdupq_n_u8(0x80);
+  uint64_t high = neon_mask(vtstq_u8(v[0], high_bit), vtstq_u8(v[1], high_bit), vtstq_u8(v[2], high_bit),
+                            vtstq_u8(v[3], high_bit));
   chunk c = {neon_mask(neon_stops(v[0]), neon_stops(v[1]), neon_stops(v[2]), neon_stops(v[3])), false,
-             vmaxvq_u8(top) >= 0x80};
+             (high & inside) != 0};
   if (!c.high && !high_before) return c;
   uint8x16_t errors[4];
   for (int k = 0; k < 4; k++) {
