@@ -253,7 +253,8 @@ static ALWAYS_INLINE size_t string_end_chunks(const uint8_t *s, size_t n, bool *
 #if defined(__SSE2__)
 /* The faults of the sixteen bytes v at q, as lanes of 0xFF: by
  * utf8_narrow_block_errors where no byte from E0 up is near (`wide`
- * false), which costs a fifth of the full check. */
+ * false), far cheaper than the full check, and accented prose is mostly
+ * such chunks. */
 static ALWAYS_INLINE __m128i sse2_block_errors(__m128i v, const uint8_t *q, bool fresh, bool wide) {
   __m128i back1 = fresh ? _mm_slli_si128(v, 1) : _mm_loadu_si128((const __m128i *)(q - 1));
   if (!wide) return utf8_narrow_block_errors(v, back1);
@@ -368,10 +369,10 @@ static const uint8_t utf8_tables[3][16] = {
 #define AVX2 __attribute__((target("avx2")))
 
 /* Constants of one byte in every lane, loaded whole.  Where GCC knows
- * their value it builds each inside the loop from an immediate, in three
- * instructions, the registers being too few to keep them all; through a
- * pointer it cannot see into (avx2_splat), a load takes one, or none when
- * it becomes an operand. */
+ * their value it builds each inside the loop from an immediate, the
+ * registers being too few to keep them all, which costs more than a load;
+ * through a pointer it cannot see into (avx2_splat) it loads them, often
+ * as an operand of the instruction that uses them. */
 #define LANES32(b) b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b, b
 enum { SPLAT_NIBBLE, SPLAT_THIRD, SPLAT_FOURTH, SPLAT_HIGH_BIT, SPLAT_CONTROL, SPLAT_QUOTE, SPLAT_BACKSLASH };
 static _Alignas(32) const uint8_t avx2_splats[][32] = {
