@@ -11,6 +11,8 @@
 #   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
 #               JSON functions, and its pattern matcher against PCRE2's JIT
 #               (scripts/bench-results.md, docs/performance.md)
+#   make bench-instructions  the codec's instructions a row on each fixture,
+#               counted by callgrind (part of make bench)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
 #   make dist   dist/: the extension for Linux x64 (glibc and musl), Linux
