@@ -4,7 +4,8 @@
 Runs `bench --instructions` under callgrind, which dumps its counts at the
 end of each pass (scripts/bench.c, count_instructions), and prints them as
 Markdown: per row, decode and encode, for each fixture, and per byte of
-string value on the text-heavy fixtures, where strings are most of the work.
+string value on the text-heavy fixtures, where strings are most of the work;
+and the instructions of a check (decode writing nothing).
 
     scripts/bench-instructions.py BENCH [ROWS]
 """
@@ -47,18 +48,21 @@ def main():
     counts = dumps(bench, rows)
     fixtures = list(dict.fromkeys(fixture for fixture, _ in counts))
     print("\n## Instructions of the core codec alone (callgrind)\n")
-    print(f"`shorn_decode` and `shorn_encode` from C over {rows} rows of each fixture, counted by "
-          "callgrind: instructions a row, and a byte of string value (the strings' bytes as JSON "
-          "values hold them, keys aside).\n")
+    print(f"`shorn_decode` and `shorn_encode` from C over {rows} rows of each fixture, and "
+          "`shorn_decode` writing nothing (a check, as `shorn_valid` makes), counted by callgrind: "
+          "instructions a row, and a byte of string value (the strings' bytes as JSON values hold "
+          "them, keys aside).\n")
     print("| fixture | string bytes/row | decode instructions/row | encode instructions/row "
-          "| decode /string byte | encode /string byte |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+          "| check instructions/row | decode /string byte | encode /string byte |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for fixture in fixtures:
         decode, n, string_bytes = counts[(fixture, "decode")]
         encode = counts[(fixture, "encode")][0]
+        check = counts[(fixture, "check")][0]
         per_byte = (f"{decode / string_bytes:.2f} | {encode / string_bytes:.2f}"
                     if fixture in TEXT_HEAVY else " | ")
-        print(f"| {fixture} | {string_bytes / n:.0f} | {decode / n:,.0f} | {encode / n:,.0f} | {per_byte} |")
+        print(f"| {fixture} | {string_bytes / n:.0f} | {decode / n:,.0f} | {encode / n:,.0f} "
+              f"| {check / n:,.0f} | {per_byte} |")
 
 
 if __name__ == "__main__":

@@ -923,11 +923,12 @@ static void load_corpus(sqlite3 *db, const fixture *fx, corpus *c, int rows, int
 
 /* One pass over every row: encode (JSON in; its keywords checked, or not)
  * or decode (JSON out), each into one buffer reused from row to row, as a
- * program converting a file would. */
-typedef enum pass { PASS_ENCODE, PASS_ENCODE_UNCHECKED, PASS_DECODE } pass;
+ * program converting a file would; or check (decode writing nothing, as
+ * shorn_valid does). */
+typedef enum pass { PASS_ENCODE, PASS_ENCODE_UNCHECKED, PASS_DECODE, PASS_CHECK } pass;
 
 static double core_pass(corpus *c, pass what) {
-  bool encode = what != PASS_DECODE;
+  bool encode = what == PASS_ENCODE || what == PASS_ENCODE_UNCHECKED;
   shorn_buffer out = {0};
   shorn_error e;
   size_t decoded = 0;
@@ -939,12 +940,13 @@ static double core_pass(corpus *c, pass what) {
     shorn_code rc = what == PASS_ENCODE ? shorn_encode(c->schema, json, c->json_end[i] - j0, 0, &out, &e)
                     : what == PASS_ENCODE_UNCHECKED
                         ? shorn_encode_unchecked(c->schema, json, c->json_end[i] - j0, 0, &out, &e)
-                        : shorn_decode(c->schema, c->payloads.data + p0, c->payload_end[i] - p0, 0, &out, &e);
+                        : shorn_decode(c->schema, c->payloads.data + p0, c->payload_end[i] - p0, 0,
+                                       what == PASS_CHECK ? NULL : &out, &e);
     if (rc) die("core %s row %d: %s", encode ? "encode" : "decode", i, e.message);
     decoded += out.length;
   }
   double spent = cpu_seconds() - start;
-  if (!encode) c->decoded_bytes = decoded;
+  if (what == PASS_DECODE) c->decoded_bytes = decoded;
   shorn_buffer_free(&out);
   return spent;
 }
@@ -959,10 +961,10 @@ static void free_corpus(corpus *c) {
 
 /* ---- instructions, for callgrind ------------------------------------------------ */
 
-/* Each fixture's rows made in memory and encoded, then one decode pass and
- * one encode pass over them, each dumped by callgrind at its end under the
- * name "FIXTURE decode|encode ROWS STRING_BYTES": every row was passed
- * once before, so no pass counts a first call's setting up. */
+/* Each fixture's rows made in memory and encoded, then one decode, encode
+ * and check pass over them, each dumped by callgrind at its end under the
+ * name "FIXTURE decode|encode|check ROWS STRING_BYTES": every row was
+ * passed once before, so no pass counts a first call's setting up. */
 static void count_instructions(int rows) {
   shorn_buffer json = {0}, payload = {0};
   for (int f = 0; f < FIXTURES; f++) {
@@ -981,10 +983,10 @@ static void count_instructions(int rows) {
         die("%s row %d: %s", fx->name, i, e.message);
       corpus_add(&c, fx, i, (const char *)json.data, json.length, payload.data, payload.length);
     }
-    core_pass(&c, PASS_DECODE), core_pass(&c, PASS_ENCODE);
-    static const pass passes[2] = {PASS_DECODE, PASS_ENCODE};
-    static const char *const pass_names[2] = {"decode", "encode"};
-    for (int k = 0; k < 2; k++) {
+    core_pass(&c, PASS_DECODE), core_pass(&c, PASS_ENCODE), core_pass(&c, PASS_CHECK);
+    static const pass passes[3] = {PASS_DECODE, PASS_ENCODE, PASS_CHECK};
+    static const char *const pass_names[3] = {"decode", "encode", "check"};
+    for (int k = 0; k < 3; k++) {
       char name[128];
       snprintf(name, sizeof name, "%s %s %d %llu", fx->name, pass_names[k], rows,
                (unsigned long long)c.string_bytes);

@@ -94,7 +94,23 @@ static size_t string_end_portable(const uint8_t *s, size_t n, bool *escaped, boo
   return n;
 }
 
-static const simd_kernels portable_kernels = {escape_utf8_portable, string_end_portable};
+static bool utf8_valid_portable(const uint8_t *s, size_t n, size_t readable) {
+  (void)readable;
+  for (size_t i = 0; i < n;) {
+    if (n - i >= 8 && !(load_le64(s + i) & LANES(0x80))) {
+      i += 8;
+    } else if (s[i] < 0x80) {
+      i++;
+    } else {
+      size_t len = utf8_sequence(s + i, n - i);
+      if (!len) return false;
+      i += len;
+    }
+  }
+  return true;
+}
+
+static const simd_kernels portable_kernels = {escape_utf8_portable, string_end_portable, utf8_valid_portable};
 
 /* ---- the drivers every vector path shares ---------------------------------- */
 
@@ -187,6 +203,35 @@ static ALWAYS_INLINE uint8_t *escape_utf8_chunks(uint8_t *o, const uint8_t *s, s
     if (!(o = escape_chunks(o, pad + 4, n - i, sizeof pad - 4, &j, i == 0, &high_before, scan))) return NULL;
   }
   return utf8_ends_open(s, n) ? NULL : o;
+}
+
+/* utf8_valid's chunks from *at while a chunk can be read: false at a
+ * fault. */
+static ALWAYS_INLINE bool valid_chunks(const uint8_t *s, size_t n, size_t readable, size_t *at, bool fresh,
+                                       bool *high_before, chunk_scan scan) {
+  size_t i = *at, end = chunks_end(n, readable, CHUNK);
+  for (; i < end; i += CHUNK) {
+    chunk c = scan(s + i, NULL, fresh && i == 0, *high_before, lanes_before(n - i));
+    if (c.faulty) return false;
+    *high_before = c.high;
+  }
+  *at = i;
+  return true;
+}
+
+static ALWAYS_INLINE bool utf8_valid_chunks(const uint8_t *s, size_t n, size_t readable, chunk_scan scan) {
+  size_t i = 0;
+  bool high_before = false;
+  if (!valid_chunks(s, n, readable, &i, true, &high_before, scan)) return false;
+  if (i < n) {
+    /* The tail, less than a chunk, after the three bytes before it. */
+    uint8_t pad[4 + CHUNK] = {0};
+    size_t j = 0;
+    if (i) memcpy(pad, s + i - 4, 4);
+    memcpy(pad + 4, s + i, n - i);
+    if (!valid_chunks(pad + 4, n - i, sizeof pad - 4, &j, i == 0, &high_before, scan)) return false;
+  }
+  return !utf8_ends_open(s, n);
 }
 
 /* string_end's chunks from *at while a chunk can be read: true when the
@@ -314,7 +359,11 @@ static size_t string_end_sse2(const uint8_t *s, size_t n, bool *escaped, bool *b
   return string_end_chunks(s, n, escaped, bad_utf8, sse2_chunk, sse2_faults);
 }
 
-static const simd_kernels sse2_kernels = {escape_utf8_sse2, string_end_sse2};
+static bool utf8_valid_sse2(const uint8_t *s, size_t n, size_t readable) {
+  return utf8_valid_chunks(s, n, readable, sse2_chunk);
+}
+
+static const simd_kernels sse2_kernels = {escape_utf8_sse2, string_end_sse2, utf8_valid_sse2};
 #endif
 
 /* ---- Keiser and Lemire's UTF-8 check, by table lookups ---------------------
@@ -467,7 +516,11 @@ AVX2 static size_t string_end_avx2(const uint8_t *s, size_t n, bool *escaped, bo
   return string_end_chunks(s, n, escaped, bad_utf8, avx2_chunk, avx2_faults);
 }
 
-static const simd_kernels avx2_kernels = {escape_utf8_avx2, string_end_avx2};
+AVX2 static bool utf8_valid_avx2(const uint8_t *s, size_t n, size_t readable) {
+  return utf8_valid_chunks(s, n, readable, avx2_chunk);
+}
+
+static const simd_kernels avx2_kernels = {escape_utf8_avx2, string_end_avx2, utf8_valid_avx2};
 #endif
 
 /* ---- NEON: sixteen bytes at a time, the same lookups ----------------------- */
@@ -545,7 +598,11 @@ static size_t string_end_neon(const uint8_t *s, size_t n, bool *escaped, bool *b
   return string_end_chunks(s, n, escaped, bad_utf8, neon_chunk, neon_faults);
 }
 
-static const simd_kernels neon_kernels = {escape_utf8_neon, string_end_neon};
+static bool utf8_valid_neon(const uint8_t *s, size_t n, size_t readable) {
+  return utf8_valid_chunks(s, n, readable, neon_chunk);
+}
+
+static const simd_kernels neon_kernels = {escape_utf8_neon, string_end_neon, utf8_valid_neon};
 #endif
 
 /* ---- the choice ------------------------------------------------------------ */

@@ -1,8 +1,8 @@
 /*
  * simd.h — the string kernels, one set per instruction set, and the choice
  * among them: checking UTF-8 and finding the bytes JSON escapes, in one
- * pass over blocks of 16 or 32 bytes, for the decoder's string writer and
- * the JSON parser's strings.
+ * pass over blocks of 16 or 32 bytes, for the decoder's string writer, the
+ * JSON parser's strings and every other UTF-8 check.
  *
  * Each path gives the same answer; the portable one, a word at a time,
  * runs anywhere.  SSE2 is the baseline of x86-64, AVX2 is chosen at run
@@ -41,6 +41,9 @@ typedef struct simd_kernels {
    * set when an escape was passed over, *bad_utf8 when the bytes up to that
    * offset are not UTF-8 (a sequence cut by the byte there included). */
   size_t (*string_end)(const uint8_t *s, size_t n, bool *escaped, bool *bad_utf8);
+  /* Whether s[0..n) is strict UTF-8 (text.h's utf8_valid); s[0..readable)
+   * may be read, readable >= n. */
+  bool (*utf8_valid)(const uint8_t *s, size_t n, size_t readable);
 } simd_kernels;
 
 /* The kernels of a path, or NULL where this build or CPU lacks it. */

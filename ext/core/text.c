@@ -4,33 +4,6 @@
 #include "scan.h"
 #include "simd.h"
 
-/* The length of the run of ASCII that starts s[0..n), for what whole
- * blocks leave (all of it where there is no SSE2). */
-static inline size_t ascii_run(const uint8_t *s, size_t n) {
-  size_t i = 0;
-  for (; n - i >= 8; i += 8) {
-    uint64_t high = load_le64(s + i) & LANES(0x80);
-    if (high) return i + first_lane(high);
-  }
-  while (i < n && s[i] < 0x80) i++;
-  return i;
-}
-
-bool utf8_valid_blocks(const uint8_t *s, size_t n, size_t readable) {
-  bool faulty = false;
-  size_t i;
-  bool ended = scan_blocks(s, n, readable, NULL, SCAN_UTF8, &faulty, &i);
-  if (faulty) return false;
-  if (ended) return !utf8_ends_open(s, n);
-  for (;;) {
-    i += ascii_run(s + i, n - i);
-    if (i >= n) return true;
-    size_t len = utf8_sequence(s + i, n - i);
-    if (!len) return false;
-    i += len;
-  }
-}
-
 /* One code point of well-formed WTF-8 at *p, advancing it. */
 static uint32_t wtf8_next(const uint8_t **p) {
   const uint8_t *s = *p;
@@ -138,8 +111,7 @@ static const uint8_t escape_class[256] = {
  * bytes were copied.  o must have room for what scan_blocks stores. */
 static size_t copy_plain(uint8_t *o, const uint8_t *s, size_t n) {
   size_t i;
-  bool invalid = false;
-  if (scan_blocks(s, n, n, o, SCAN_ESCAPES | SCAN_SURROGATES, &invalid, &i)) return i < n ? i : n;
+  if (scan_blocks(s, n, n, o, SCAN_ESCAPES | SCAN_SURROGATES, &i)) return i < n ? i : n;
   for (; n - i >= 8; i += 8) {
     uint64_t w = load_le64(s + i);
     memcpy(o + i, s + i, 8);

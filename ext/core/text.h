@@ -5,8 +5,9 @@
 
 #include "escape.h"
 #include "lanes.h"
-#include "platform.h"
 #include "memory.h"
+#include "platform.h"
+#include "simd.h"
 
 /* An ASCII digit, '0' to '9'. */
 static inline bool is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
@@ -14,7 +15,6 @@ static inline bool is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
 /* Strict UTF-8 (the WHATWG fatal decoder): no overlong forms, no surrogates,
  * nothing above U+10FFFF, no truncated or stray sequences.  s[0..readable)
  * may be read. */
-SHORN_PRIVATE bool utf8_valid_blocks(const uint8_t *s, size_t n, size_t readable);
 static inline bool utf8_valid(const uint8_t *s, size_t n, size_t readable) {
   /* Most strings are a few ASCII bytes: one or two loads answer for up to
    * sixteen, without the call and the block scanner's setting up.  From
@@ -26,8 +26,8 @@ static inline bool utf8_valid(const uint8_t *s, size_t n, size_t readable) {
   else if (n < 8 && readable >= 8)
     high = load_le64(s) & ((1ull << (8 * n)) - 1);
   else
-    return utf8_valid_blocks(s, n, readable);
-  return !(high & LANES(0x80)) || utf8_valid_blocks(s, n, readable);
+    return simd()->utf8_valid(s, n, readable);
+  return !(high & LANES(0x80)) || simd()->utf8_valid(s, n, readable);
 }
 
 /* n bytes as 2n lowercase hex digits (no NUL), as fingerprints are spelled. */
