@@ -11,6 +11,8 @@
 #   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
 #               JSON functions, and its pattern matcher against PCRE2's JIT
 #               (scripts/bench-results.md, docs/performance.md)
+#   make bench-instructions  the codec's instructions a row on each fixture,
+#               counted by callgrind (part of make bench)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
 #   make dist   dist/: the extension for Linux x64 (glibc and musl), Linux
@@ -106,7 +108,7 @@ FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
 .PHONY: all tools deps check check-gmp check-platforms check-loadable check-current check-builds check-limits check-killed \
   check-validators test \
-  demo bench amalgamation install check-install fuzz clean node-package check-bindings cluster-test \
+  demo bench bench-instructions amalgamation install check-install fuzz clean node-package check-bindings cluster-test \
   check-soak check-unicode check-patterns dist check-dist
 all: $(EXTENSION) $(BUILD)/shorn
 
@@ -208,6 +210,11 @@ $(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_LIBS := -lsqlite3
 check: $(UNIT_BIN) $(BUILD)/vectors $(BUILD)/shorn $(REPLAY_BIN) $(BUILD)/sql_nomem
 	@for t in $(UNIT_BIN); do ./$$t || exit 1; done
 	./$(BUILD)/vectors tests/vectors
+	@# Each string path (ext/core/simd.h) this build and CPU have, forced, through
+	@# the codec's and the parser's tests and a sample of the vectors.
+	@for p in $$(./$(BUILD)/test_simd --paths); do echo "SHORN_SIMD=$$p"; \
+	  SHORN_SIMD=$$p ./$(BUILD)/test_codec && SHORN_SIMD=$$p ./$(BUILD)/test_text && \
+	  SHORN_SIMD=$$p ./$(BUILD)/vectors --queries-every 25 tests/vectors || exit 1; done
 	tests/cli/run.sh $(BUILD)/shorn tests/vectors
 	@for h in $(FUZZERS); do ./$(BUILD)/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
 	./$(BUILD)/sql_nomem
@@ -581,11 +588,18 @@ $(BUILD)/bench-patterns: scripts/bench-patterns.c $(BUILD)/core.a
 	@scripts/install-deps.sh libpcre2-dev
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lpcre2-16 $(LIBS) -o $@
 
-bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns
+# Instructions a row of the codec alone, counted by callgrind: the same on
+# every run, unlike times on a shared machine.
+bench-instructions: $(BUILD)/bench-system
+	scripts/bench-instructions.py $(BUILD)/bench-system > $(BUILD)/bench-instructions.md
+	cat $(BUILD)/bench-instructions.md
+
+bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns bench-instructions
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
 	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
 	./$(BUILD)/bench-patterns > $(BUILD)/bench-patterns.md
-	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md | tee scripts/bench-results.md
+	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-instructions.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md \
+	  | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin

@@ -5,6 +5,7 @@
  *
  *   bench [--rows N] [--reps N] [--db FILE] [--extension PATH]
  *   bench --text [--reps N] [--db FILE] [--extension PATH]
+ *   bench --instructions [--rows N]
  *
  * Builds six fixtures in one database, each row stored as JSON text (in
  * FIXTURE_json), as JSONB (FIXTURE_jsonb) and as a shorn BLOB
@@ -34,6 +35,12 @@
  * spends per row before any function does any work; one that also returns
  * a constant result as long as the real one measures the result floor, and
  * with it the ceiling any decoder or encoder could reach.
+ *
+ * --instructions runs the core codec alone over rows made in memory (no
+ * database), for callgrind to count: scripts/bench-instructions.py runs it
+ * under valgrind and reads the counts of each pass, which callgrind dumps
+ * at the pass's end.  Instructions, unlike times, do not move with the
+ * load of a shared machine, so they show what a change to the code did.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -45,6 +52,7 @@
 #include <unistd.h>
 
 #include <sqlite3.h>
+#include <valgrind/callgrind.h>
 
 #include "core/datetime.h"
 #include "core/json.h"
@@ -861,6 +869,7 @@ typedef struct corpus {
   size_t *json_end, *payload_end; /* where row i ends in each */
   size_t decoded_bytes;
   uint64_t values; /* JSON values in all rows, containers included */
+  uint64_t string_bytes; /* the bytes of their string values, keys aside */
   shorn_schema *schema;
   double *encode_seconds, *unchecked_seconds, *decode_seconds;
 } corpus;
@@ -872,6 +881,30 @@ static uint64_t count_values(const json_value *v) {
   else if (v->type == JSON_OBJECT)
     for (uint32_t i = 0; i < v->length; i++) n += count_values(&v->u.items[2 * i + 1]);
   return n;
+}
+
+static uint64_t count_string_bytes(const json_value *v) {
+  uint64_t n = v->type == JSON_STRING ? v->length : 0;
+  if (v->type == JSON_ARRAY)
+    for (uint32_t i = 0; i < v->length; i++) n += count_string_bytes(&v->u.items[i]);
+  else if (v->type == JSON_OBJECT)
+    for (uint32_t i = 0; i < v->length; i++) n += count_string_bytes(&v->u.items[2 * i + 1]);
+  return n;
+}
+
+/* Row i of a corpus: its JSON text and payload appended, its values counted. */
+static void corpus_add(corpus *c, const fixture *fx, int i, const char *json, size_t n, const void *payload,
+                       size_t payload_length) {
+  append(&c->json, json, n);
+  append(&c->payloads, payload, payload_length);
+  c->json_end[i] = c->json.length, c->payload_end[i] = c->payloads.length;
+  arena a = {0};
+  json_value *v;
+  shorn_error e;
+  if (json_parse(&a, json, n, &v, &e)) die("%s row %d: %s", fx->name, i, e.message);
+  c->values += count_values(v);
+  c->string_bytes += count_string_bytes(v);
+  arena_free(&a);
 }
 
 static void load_corpus(sqlite3 *db, const fixture *fx, corpus *c, int rows, int reps) {
@@ -889,16 +922,8 @@ static void load_corpus(sqlite3 *db, const fixture *fx, corpus *c, int rows, int
   sqlite3_free(sql);
   for (int i = 0; i < rows && sqlite3_step(st) == SQLITE_ROW; i++) {
     const char *json = (const char *)sqlite3_column_text(st, 0);
-    size_t n = (size_t)sqlite3_column_bytes(st, 0);
-    append(&c->json, json, n);
-    append(&c->payloads, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1));
-    c->json_end[i] = c->json.length, c->payload_end[i] = c->payloads.length;
-    arena a = {0};
-    json_value *v;
-    shorn_error e;
-    if (json_parse(&a, json, n, &v, &e)) die("%s row %d: %s", fx->name, i, e.message);
-    c->values += count_values(v);
-    arena_free(&a);
+    corpus_add(c, fx, i, json, (size_t)sqlite3_column_bytes(st, 0), sqlite3_column_blob(st, 1),
+               (size_t)sqlite3_column_bytes(st, 1));
   }
   sqlite3_finalize(st);
   shorn_error e;
@@ -908,11 +933,12 @@ static void load_corpus(sqlite3 *db, const fixture *fx, corpus *c, int rows, int
 
 /* One pass over every row: encode (JSON in; its keywords checked, or not)
  * or decode (JSON out), each into one buffer reused from row to row, as a
- * program converting a file would. */
-typedef enum pass { PASS_ENCODE, PASS_ENCODE_UNCHECKED, PASS_DECODE } pass;
+ * program converting a file would; or check (decode writing nothing, as
+ * shorn_valid does). */
+typedef enum pass { PASS_ENCODE, PASS_ENCODE_UNCHECKED, PASS_DECODE, PASS_CHECK } pass;
 
 static double core_pass(corpus *c, pass what) {
-  bool encode = what != PASS_DECODE;
+  bool encode = what == PASS_ENCODE || what == PASS_ENCODE_UNCHECKED;
   shorn_buffer out = {0};
   shorn_error e;
   size_t decoded = 0;
@@ -924,12 +950,13 @@ static double core_pass(corpus *c, pass what) {
     shorn_code rc = what == PASS_ENCODE ? shorn_encode(c->schema, json, c->json_end[i] - j0, 0, &out, &e)
                     : what == PASS_ENCODE_UNCHECKED
                         ? shorn_encode_unchecked(c->schema, json, c->json_end[i] - j0, 0, &out, &e)
-                        : shorn_decode(c->schema, c->payloads.data + p0, c->payload_end[i] - p0, 0, &out, &e);
+                        : shorn_decode(c->schema, c->payloads.data + p0, c->payload_end[i] - p0, 0,
+                                       what == PASS_CHECK ? NULL : &out, &e);
     if (rc) die("core %s row %d: %s", encode ? "encode" : "decode", i, e.message);
     decoded += out.length;
   }
   double spent = cpu_seconds() - start;
-  if (!encode) c->decoded_bytes = decoded;
+  if (what == PASS_DECODE) c->decoded_bytes = decoded;
   shorn_buffer_free(&out);
   return spent;
 }
@@ -940,6 +967,48 @@ static void free_corpus(corpus *c) {
   free(c->json_end), free(c->payload_end);
   free(c->encode_seconds), free(c->unchecked_seconds), free(c->decode_seconds);
   shorn_schema_free(c->schema);
+}
+
+/* ---- instructions, for callgrind ------------------------------------------------ */
+
+/* Each fixture's rows made in memory and encoded, then one decode, encode
+ * and check pass over them, each dumped by callgrind at its end under the
+ * name "FIXTURE decode|encode|check ROWS STRING_BYTES": every row was
+ * passed once before, so no pass counts a first call's setting up. */
+static void count_instructions(int rows) {
+  shorn_buffer json = {0}, payload = {0};
+  for (int f = 0; f < FIXTURES; f++) {
+    const fixture *fx = &fixtures[f];
+    corpus c = {.rows = rows};
+    c.json_end = calloc((size_t)rows, sizeof *c.json_end);
+    c.payload_end = calloc((size_t)rows, sizeof *c.payload_end);
+    if (!c.json_end || !c.payload_end) die("out of memory");
+    shorn_error e;
+    if (shorn_schema_compile(fx->schema, strlen(fx->schema), NULL, &c.schema, &e))
+      die("%s: %s", fx->name, e.message);
+    for (int i = 0; i < rows; i++) {
+      json.length = payload.length = 0;
+      fx->generate(&json);
+      if (shorn_encode(c.schema, (const char *)json.data, json.length, 0, &payload, &e))
+        die("%s row %d: %s", fx->name, i, e.message);
+      corpus_add(&c, fx, i, (const char *)json.data, json.length, payload.data, payload.length);
+    }
+    core_pass(&c, PASS_DECODE), core_pass(&c, PASS_ENCODE), core_pass(&c, PASS_CHECK);
+    static const pass passes[3] = {PASS_DECODE, PASS_ENCODE, PASS_CHECK};
+    static const char *const pass_names[3] = {"decode", "encode", "check"};
+    for (int k = 0; k < 3; k++) {
+      char name[128];
+      snprintf(name, sizeof name, "%s %s %d %llu", fx->name, pass_names[k], rows,
+               (unsigned long long)c.string_bytes);
+      CALLGRIND_ZERO_STATS;
+      core_pass(&c, passes[k]);
+      CALLGRIND_DUMP_STATS_AT(name);
+    }
+    shorn_buffer_free(&c.json), shorn_buffer_free(&c.payloads);
+    free(c.json_end), free(c.payload_end);
+    shorn_schema_free(c.schema);
+  }
+  shorn_buffer_free(&json), shorn_buffer_free(&payload);
 }
 
 /* ---- schema compilations -------------------------------------------------------- */
@@ -1189,12 +1258,16 @@ static void print_core_table(corpus core[FIXTURES], int reps) {
 
 int main(int argc, char **argv) {
   int rows = 200000, reps = 7;
-  bool text = false;
+  bool text = false, instructions = false;
   const char *path = "build/bench.db", *extension = "build/shorn";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--text") == 0) {
       text = true;
+      continue;
+    }
+    if (strcmp(a, "--instructions") == 0) {
+      instructions = true;
       continue;
     }
     if (!v) die("%s needs a value", a);
@@ -1206,6 +1279,11 @@ int main(int argc, char **argv) {
     i++;
   }
   if (rows < 1 || reps < 1 || reps > REPS_MAX) die("--rows must be positive, --reps 1 to %d", REPS_MAX);
+  if (instructions) {
+    make_wide_schema();
+    count_instructions(rows);
+    return 0;
+  }
   if (!text && sqlite3_libversion_number() < 3045000)
     die("SQLite %s has no JSONB: compare with its text JSON functions (--text)", sqlite3_libversion());
   make_wide_schema();

@@ -62,6 +62,10 @@ $cc -O2 -w $flags -shared $shared -I"$sqlite" "$amalgamation/shorn.c" -o "$out/s
 # The vectors' driver, the extension linked in.
 $cc -O2 -std=c11 $flags -DSQLITE_CORE -I"$vectors_sqlite" -I"$ext" -I"$root/tests" "$root/tests/vectors.c" \
   "$ext"/core/*.c "$ext"/sqlite/*.c "$out/vectors-sqlite3.o" $static $libs -o "$out/vectors$exe"
+# The string kernels' differential test (tests/unit/test_simd.c): NEON's
+# only run is here, under the emulator.
+$cc -O2 -std=c11 $flags -I"$ext" -I"$root/tests" "$root/tests/unit/test_simd.c" "$ext"/core/*.c $static -lm \
+  -o "$out/test_simd$exe"
 built=$(date +%s)
 
 # The shell, as run-sql-tests.sh calls it, under the emulator; Windows'
@@ -76,6 +80,8 @@ chmod +x "$out/shell"
 status=0
 $run "$out/vectors$exe" --queries-every "$sample" "$root/tests/vectors" > "$out/vectors.log" 2>&1 || status=1
 grep -v '^  ' "$out/vectors.log" | sed "s/^/$platform: /"
+$run "$out/test_simd$exe" > "$out/simd.log" 2>&1 || status=1
+sed "s/^/$platform: /" "$out/simd.log"
 "$root/scripts/run-sql-tests.sh" "$out/shell" "$out/shorn" > "$out/sql.log" 2>&1 || status=1
 sed "s/^/$platform: /" "$out/sql.log"
 echo "$platform: built in $((built - start)) s, tested in $(($(date +%s) - built)) s"

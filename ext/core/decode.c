@@ -123,6 +123,13 @@ static inline bool read_varint8(const decoder *d, uint64_t *value, size_t *lengt
 }
 
 shorn_code read_uvarint_long(decoder *d, uint64_t *value) {
+  /* Two bytes, a string of 128 bytes to 16 KiB's length: the usual case
+   * past one byte, taken before the general word's masks and shifts. */
+  if (d->end - d->p >= 2 && d->p[1] - 1u < 0x7F) {
+    *value = (d->p[0] & 0x7Fu) | (uint64_t)d->p[1] << 7;
+    d->p += 2;
+    return SHORN_OK;
+  }
   uint64_t v;
   size_t n;
   if (read_varint8(d, &v, &n) && v <= SAFE_INTEGER_MAX) {

@@ -46,7 +46,8 @@ SHORN_PRIVATE shorn_code read_marker(decoder *d, bool *present);
 SHORN_PRIVATE shorn_code read_branch(decoder *d, const shape *s, uint64_t *index);
 SHORN_PRIVATE shorn_code read_tag(decoder *d, dynamic_tag *tag);
 /* Counts, lengths, uint: 8 bytes at most.  Most are one byte, read inline
- * rather than with a call, which small records feel. */
+ * rather than with a call, which small records feel; read_uvarint_long
+ * reads the rest, and only read_uvarint calls it. */
 SHORN_PRIVATE shorn_code read_uvarint_long(decoder *d, uint64_t *value);
 static inline shorn_code read_uvarint(decoder *d, uint64_t *value) {
   if (likely(d->p < d->end && *d->p < 0x80)) {

@@ -15,6 +15,7 @@
 #include "error.h"
 #include "number.h"
 #include "scan.h"
+#include "simd.h"
 #include "text.h"
 
 /* The first storage of the parser's stacks, on the C stack: enough for
@@ -76,24 +77,6 @@ static inline json_value *next_slot(parser *ps) {
     ps->stack = s;
   }
   return &ps->stack[ps->depth_of_stack];
-}
-
-static int hex_value(uint8_t c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  c |= 0x20;
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
-/* The value of four hex digits, or -1 when they are not all hex digits. */
-static int json_hex4(const uint8_t *p) {
-  int v = 0;
-  for (int i = 0; i < 4; i++) {
-    int h = hex_value(p[i]);
-    if (h < 0) return -1;
-    v = v << 4 | h;
-  }
-  return v;
 }
 
 /* Write a code point as UTF-8 (a surrogate as its three WTF-8 bytes) and
@@ -170,53 +153,18 @@ static bool unescape(parser *ps, const uint8_t *s, size_t n, json_value *v) {
   return true;
 }
 
-/* The length of the run at s[0..n) that needs no closer look: no '"',
- * '\\' or control character, and UTF-8 checked a block at a time
- * (*bad_utf8 set where it is not), or, past the whole blocks, no byte
- * above ASCII.  String bodies are most of a document's text, so this is
- * most of parsing. */
-static inline size_t string_run(const uint8_t *s, size_t n, bool *bad_utf8) {
-  size_t i;
-  if (scan_blocks(s, n, n, NULL, SCAN_ESCAPES | SCAN_UTF8, bad_utf8, &i)) return i;
-  for (; n - i >= 8; i += 8) {
-    uint64_t w = load_le64(s + i);
-    uint64_t stop = plain_stops(w);
-    if (stop) return i + first_lane(stop);
-  }
-  while (i < n && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20 && s[i] < 0x80) i++;
-  return i;
-}
-
 /* A string; p is at its opening quote. */
 static const uint8_t *parse_any_string(parser *ps, const uint8_t *p, json_value *v) {
   const uint8_t *body = ++p, *end = ps->end;
   /* Bad UTF-8 is reported once the string's end is found, so that the
    * string's other faults come first. */
   bool escaped = false, bad_utf8 = false;
-  for (;;) {
-    p += string_run(p, (size_t)(end - p), &bad_utf8);
-    if (p >= end) return parse_fail(ps, body - 1, "unterminated string");
-    if (*p == '"') break;
-    if (*p >= 0x80) {
-      size_t len = utf8_sequence(p, (size_t)(end - p));
-      bad_utf8 |= !len;
-      p += len ? len : 1;
-      continue;
-    }
-    if (*p < 0x20) return parse_fail(ps, p, "control character in string");
-    escaped = true;
+  p += simd()->string_end(body, (size_t)(end - body), &escaped, &bad_utf8);
+  if (p >= end) return parse_fail(ps, body - 1, "unterminated string");
+  if (*p < 0x20) return parse_fail(ps, p, "control character in string");
+  if (*p == '\\') {
     if (end - p < 2) return parse_fail(ps, body - 1, "unterminated string");
-    switch (p[1]) {
-      case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
-        p += 2;
-        break;
-      case 'u':
-        if (end - p < 6 || json_hex4(p + 2) < 0) return parse_fail(ps, p, "invalid \\u escape");
-        p += 6;
-        break;
-      default:
-        return parse_fail(ps, p, "invalid escape");
-    }
+    return parse_fail(ps, p, p[1] == 'u' ? "invalid \\u escape" : "invalid escape");
   }
   size_t n = (size_t)(p - body);
   if (n > UINT32_MAX) return parse_fail(ps, body - 1, "string too long");

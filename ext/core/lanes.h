@@ -19,6 +19,8 @@ static inline uint64_t lanes_equal(uint64_t w, uint8_t c) { return lanes_below(w
 static inline uint64_t plain_stops(uint64_t w) {
   return lanes_below(w, 0x20) | lanes_equal(w, '"') | lanes_equal(w, '\\') | (w & LANES(0x80));
 }
+/* The bits k < n of 64: the lanes of a 64-byte block before its n-th. */
+static inline uint64_t lanes_before(size_t n) { return n < 64 ? (1ull << n) - 1 : ~0ull; }
 /* The index of the lowest flagged lane; `flags` is not zero. */
 static inline size_t first_lane(uint64_t flags) { return (size_t)__builtin_ctzll(flags) / 8; }
 

@@ -2,33 +2,7 @@
 #include "text.h"
 
 #include "scan.h"
-
-/* The length of the run of ASCII that starts s[0..n), for what whole
- * blocks leave (all of it where there is no SSE2). */
-static inline size_t ascii_run(const uint8_t *s, size_t n) {
-  size_t i = 0;
-  for (; n - i >= 8; i += 8) {
-    uint64_t high = load_le64(s + i) & LANES(0x80);
-    if (high) return i + first_lane(high);
-  }
-  while (i < n && s[i] < 0x80) i++;
-  return i;
-}
-
-bool utf8_valid_blocks(const uint8_t *s, size_t n, size_t readable) {
-  bool faulty = false;
-  size_t i;
-  bool ended = scan_blocks(s, n, readable, NULL, SCAN_UTF8, &faulty, &i);
-  if (faulty) return false;
-  if (ended) return !utf8_ends_open(s, n);
-  for (;;) {
-    i += ascii_run(s + i, n - i);
-    if (i >= n) return true;
-    size_t len = utf8_sequence(s + i, n - i);
-    if (!len) return false;
-    i += len;
-  }
-}
+#include "simd.h"
 
 /* One code point of well-formed WTF-8 at *p, advancing it. */
 static uint32_t wtf8_next(const uint8_t **p) {
@@ -132,54 +106,20 @@ static const uint8_t escape_class[256] = {
     [0xED] = 2,
 };
 
-/* Copy s[0..n) to o up to the first byte that JSON.stringify escapes, or
- * that needs a closer look: without `utf8`, 0xED (a lone surrogate may
- * start there); with `utf8`, past the whole blocks, any byte above ASCII,
- * the blocks having checked theirs (*invalid set where they are not UTF-8).
- * Returns how many bytes were copied.  Decoded JSON is mostly string
- * bodies, so this is most of decoding.
- *
- * s[0..readable) may be read, readable >= n: a string inside a payload is
- * scanned in whole blocks past its end, which spares its tail the byte
- * loop.  o must have room for what scan_blocks stores.  What the blocks
- * leave open at the string's end is for the caller to see
- * (utf8_ends_open). */
-static ALWAYS_INLINE size_t copy_plain(uint8_t *o, const uint8_t *s, size_t n, size_t readable,
-                                       bool utf8, bool *invalid) {
+/* Copy s[0..n), WTF-8, to o up to the first byte that JSON.stringify
+ * escapes, or 0xED, where a lone surrogate may start; returns how many
+ * bytes were copied.  o must have room for what scan_blocks stores. */
+static size_t copy_plain(uint8_t *o, const uint8_t *s, size_t n) {
   size_t i;
-  if (scan_blocks(s, n, readable, o, utf8 ? SCAN_ESCAPES | SCAN_UTF8 : SCAN_ESCAPES | SCAN_SURROGATES,
-                  invalid, &i))
-    return i < n ? i : n;
-  for (; i < n && readable - i >= 8; i += 8) {
+  if (scan_blocks(s, n, n, o, SCAN_ESCAPES | SCAN_SURROGATES, &i)) return i < n ? i : n;
+  for (; n - i >= 8; i += 8) {
     uint64_t w = load_le64(s + i);
     memcpy(o + i, s + i, 8);
-    uint64_t stop = lanes_below(w, 0x20) | lanes_equal(w, '"') | lanes_equal(w, '\\') |
-                    (utf8 ? w & LANES(0x80) : lanes_equal(w, 0xED));
-    if (stop) return i + first_lane(stop) < n ? i + first_lane(stop) : n;
+    uint64_t stop = lanes_below(w, 0x20) | lanes_equal(w, '"') | lanes_equal(w, '\\') | lanes_equal(w, 0xED);
+    if (stop) return i + first_lane(stop);
   }
-  if (i >= n) return n;
-  for (; i < n && !escape_class[s[i]] && !(utf8 && s[i] >= 0x80); i++) o[i] = s[i];
+  for (; i < n && !escape_class[s[i]]; i++) o[i] = s[i];
   return i;
-}
-
-/* The escape of a byte below 0x80 that needs one, as JSON.stringify
- * writes it: a short escape, or \u00xx. */
-static uint8_t *escape_ascii(uint8_t *o, uint8_t c) {
-  *o++ = '\\';
-  switch (c) {
-    case '"': *o++ = '"'; break;
-    case '\\': *o++ = '\\'; break;
-    case '\b': *o++ = 'b'; break;
-    case '\t': *o++ = 't'; break;
-    case '\n': *o++ = 'n'; break;
-    case '\f': *o++ = 'f'; break;
-    case '\r': *o++ = 'r'; break;
-    default:
-      memcpy(o, "u00", 3);
-      hex_byte((char *)o + 3, c, false);
-      o += 5;
-  }
-  return o;
 }
 
 /* Whether s[0..n), four to sixteen bytes, is plain ASCII with nothing to
@@ -205,44 +145,20 @@ static ALWAYS_INLINE bool short_plain(uint8_t *o, const uint8_t *s, size_t n) {
   return false;
 }
 
-/* Six bytes out per byte in at worst, the quotes, and scan_blocks' blocks. */
-#define ESCAPED_MAX(n) (6 * (n) + 2 + 16)
-
-/* A JSON string of s[0..n), s[0..readable) readable: with `utf8`, strict
- * UTF-8 checked as it is copied (-1 when it is not); without, WTF-8, whose
- * lone surrogates are escaped as JSON.stringify escapes them.  0 when
- * memory ran out, 1 when written. */
-static ALWAYS_INLINE int json_string(shorn_buffer *b, const uint8_t *s, size_t n, size_t readable,
-                                     bool utf8) {
-  if (n > (SIZE_MAX - 18) / 6 || !buffer_reserve(b, ESCAPED_MAX(n))) return 0;
+bool buffer_json_string(shorn_buffer *b, const char *text, size_t n) {
+  /* Six bytes out per byte in at worst, the quotes, and scan_blocks'
+   * blocks. */
+  if (n > (SIZE_MAX - 18) / 6 || !buffer_reserve(b, 6 * n + 2 + 16)) return false;
+  const uint8_t *s = (const uint8_t *)text;
   uint8_t *o = b->data + b->length;
   *o++ = '"';
-  if (utf8 && short_plain(o, s, n)) {
-    o[n] = '"';
-    b->length = (size_t)(o + n + 1 - b->data);
-    return 1;
-  }
-  size_t i = 0;
-  bool invalid = false;
-  while (i < n) {
-    size_t plain = copy_plain(o, s + i, n - i, readable - i, utf8, &invalid);
-    if (utf8 && invalid) return -1;
+  for (size_t i = 0; i < n;) {
+    size_t plain = copy_plain(o, s + i, n - i);
     o += plain;
     i += plain;
     if (i >= n) break;
     if (s[i] < 0x80) {
-      o = escape_ascii(o, s[i++]);
-    } else if (utf8) {
-      size_t len = utf8_sequence(s + i, n - i);
-      if (!len) return -1;
-      /* Four bytes whatever the length (the reservation has room): a copy
-       * of exactly len bytes was a call. */
-      if (n - i >= 4)
-        memcpy(o, s + i, 4);
-      else
-        for (size_t k = 0; k < len; k++) o[k] = s[i + k];
-      o += len;
-      i += len;
+      o = json_escape_ascii(o, s[i++]);
     } else if (i + 2 < n && s[i + 1] >= 0xA0) { /* 0xED, a lone surrogate */
       uint32_t u = 0xD000 | (uint32_t)(s[i + 1] & 0x3F) << 6 | (s[i + 2] & 0x3F);
       memcpy(o, "\\u", 2);
@@ -254,18 +170,22 @@ static ALWAYS_INLINE int json_string(shorn_buffer *b, const uint8_t *s, size_t n
       *o++ = s[i++];
     }
   }
-  if (utf8 && utf8_ends_open(s, n)) return -1;
   *o++ = '"';
   b->length = (size_t)(o - b->data);
-  return 1;
-}
-
-bool buffer_json_string(shorn_buffer *b, const char *s, size_t n) {
-  return json_string(b, (const uint8_t *)s, n, n, false) == 1;
+  return true;
 }
 
 int buffer_json_utf8(shorn_buffer *b, const uint8_t *s, size_t n, size_t readable) {
-  return json_string(b, s, n, readable, true);
+  if (n > (SIZE_MAX - 2 - SIMD_OUTPUT_SLACK) / 6 || !buffer_reserve(b, 6 * n + 2 + SIMD_OUTPUT_SLACK)) return 0;
+  uint8_t *o = b->data + b->length;
+  *o++ = '"';
+  if (short_plain(o, s, n))
+    o += n;
+  else if (!(o = simd()->escape_utf8(o, s, n, readable)))
+    return -1;
+  *o++ = '"';
+  b->length = (size_t)(o - b->data);
+  return 1;
 }
 
 /* The text of the character at s[0..n) inside a quote, into piece (room
@@ -276,7 +196,7 @@ static size_t quote_piece(const uint8_t *s, size_t n, size_t *used, char *piece)
   *used = 1;
   if (c < 0x80) {
     if (c >= 0x20 && c != '"' && c != '\\') return (size_t)(*piece = (char)c, 1);
-    return (size_t)((char *)escape_ascii((uint8_t *)piece, c) - piece);
+    return (size_t)((char *)json_escape_ascii((uint8_t *)piece, c) - piece);
   }
   size_t len = utf8_sequence(s, n);
   if (len) {

@@ -3,9 +3,11 @@
 #ifndef SHORN_TEXT_H
 #define SHORN_TEXT_H
 
-#include "platform.h"
+#include "escape.h"
 #include "lanes.h"
 #include "memory.h"
+#include "platform.h"
+#include "simd.h"
 
 /* An ASCII digit, '0' to '9'. */
 static inline bool is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
@@ -13,7 +15,6 @@ static inline bool is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
 /* Strict UTF-8 (the WHATWG fatal decoder): no overlong forms, no surrogates,
  * nothing above U+10FFFF, no truncated or stray sequences.  s[0..readable)
  * may be read. */
-SHORN_PRIVATE bool utf8_valid_blocks(const uint8_t *s, size_t n, size_t readable);
 static inline bool utf8_valid(const uint8_t *s, size_t n, size_t readable) {
   /* Most strings are a few ASCII bytes: one or two loads answer for up to
    * sixteen, without the call and the block scanner's setting up.  From
@@ -25,46 +26,8 @@ static inline bool utf8_valid(const uint8_t *s, size_t n, size_t readable) {
   else if (n < 8 && readable >= 8)
     high = load_le64(s) & ((1ull << (8 * n)) - 1);
   else
-    return utf8_valid_blocks(s, n, readable);
-  return !(high & LANES(0x80)) || utf8_valid_blocks(s, n, readable);
-}
-
-/* The length of the well-formed multi-byte sequence at the start of
- * s[0..n) (s[0] >= 0x80), or 0 when there is none. */
-static inline size_t utf8_sequence(const uint8_t *s, size_t n) {
-  uint8_t c = s[0];
-  /* The second byte's range depends on the lead byte: that is what rules
-   * out overlong forms, surrogates and code points above U+10FFFF. */
-  uint8_t lo = 0x80, hi = 0xBF;
-  size_t len;
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (n < len) return 0;
-  if (s[1] < lo || s[1] > hi) return 0;
-  for (size_t k = 2; k < len; k++)
-    if ((s[k] & 0xC0) != 0x80) return 0;
-  return len;
-}
-
-/* A byte's two hex digits at o; returns the end.  Lowercase is how
- * JSON.stringify's \u escapes, UUIDs and fingerprints spell them; RFC 3986
- * asks uppercase of percent-encoding. */
-static inline char *hex_byte(char *o, uint8_t b, bool upper) {
-  const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-  o[0] = digits[b >> 4];
-  o[1] = digits[b & 15];
-  return o + 2;
+    return simd()->utf8_valid(s, n, readable);
+  return !(high & LANES(0x80)) || simd()->utf8_valid(s, n, readable);
 }
 
 /* n bytes as 2n lowercase hex digits (no NUL), as fingerprints are spelled. */
