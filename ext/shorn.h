@@ -13,8 +13,9 @@
  *
  * Every function that can fail returns a shorn_code and, when it fails, fills
  * the caller's shorn_error.  A compiled schema is immutable, so one may be
- * shared by any number of threads.  The core has no global state: memory
- * comes from the allocator a schema was compiled with (for the schema and
+ * shared by any number of threads.  The core's only global state is the
+ * string kernels chosen for the CPU, once, the same whichever thread chooses
+ * (SHORN_SIMD in the environment forces one).  Memory comes from the allocator a schema was compiled with (for the schema and
  * the scratch of every call on it) and from each buffer's own (for its
  * bytes); NULL, in both places, is the C library's.
  */
