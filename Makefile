@@ -11,7 +11,8 @@
 #   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
 #               JSON functions, and its pattern matcher against PCRE2's JIT
 #               (scripts/bench-results.md, docs/performance.md)
-#   make bench-instructions  the codec's instructions a row on each fixture,
+#   make bench-instructions  instructions a row of the codec and of the SQL
+#               functions against SQLite's on each fixture,
 #               counted by callgrind (part of make bench)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
@@ -590,8 +591,9 @@ $(BUILD)/bench-patterns: scripts/bench-patterns.c $(BUILD)/core.a
 
 # Instructions a row of the codec alone, counted by callgrind: the same on
 # every run, unlike times on a shared machine.
-bench-instructions: $(BUILD)/bench-system
-	scripts/bench-instructions.py $(BUILD)/bench-system > $(BUILD)/bench-instructions.md
+bench-instructions: $(BUILD)/bench-system $(BUILD)/bench $(EXTENSION)
+	scripts/bench-instructions.py $(BUILD)/bench-system $(BUILD)/bench $(abspath $(BUILD)/shorn) \
+	  > $(BUILD)/bench-instructions.md
 	cat $(BUILD)/bench-instructions.md
 
 bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns bench-instructions

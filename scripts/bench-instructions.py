@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""make bench-instructions: instructions a row of the core codec alone.
+"""make bench-instructions: instructions a row, counted by callgrind.
 
-Runs `bench --instructions` under callgrind, which dumps its counts at the
-end of each pass (scripts/bench.c, count_instructions), and prints them as
-Markdown: per row, decode and encode, for each fixture, and per byte of
-string value on the text-heavy fixtures, where strings are most of the work;
-and the instructions of a check (decode writing nothing).
+Two runs under callgrind, which dumps its counts where scripts/bench.c
+asks it to, printed as Markdown:
 
-    scripts/bench-instructions.py BENCH [ROWS]
+- `bench --instructions` (count_instructions): the core codec alone, per
+  row, decode, encode and a check (decode writing nothing) for each
+  fixture, and per byte of string value on the text-heavy fixtures, where
+  strings are most of the work;
+- `bench --calls` (count_calls): the SQL functions, each query of the
+  JSONB comparisons over every row of its fixture in SQLite 3.53, per row,
+  shorn's against SQLite's, whole queries and above each one's floor.
+
+    scripts/bench-instructions.py BENCH_SYSTEM BENCH EXTENSION [ROWS]
 """
 import glob
 import os
@@ -18,34 +23,36 @@ import tempfile
 TEXT_HEAVY = ("document", "article")
 
 
-def dumps(bench, rows):
-    """{(fixture, pass): (instructions, rows, string bytes)} from one run."""
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "callgrind.out")
-        subprocess.run(["valgrind", "--tool=callgrind", "-q", "--callgrind-out-file=" + out,
-                        bench, "--instructions", "--rows", str(rows)], check=True)
-        counts = {}
-        # Dumps are numbered in the order the passes ran.
-        for path in sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1])):
-            desc = total = None
-            with open(path) as f:
-                for line in f:
-                    if line.startswith("desc: Trigger: Client Request: "):
-                        desc = line.split(": ", 3)[3].split()
-                    elif line.startswith("totals:") or line.startswith("summary:"):
-                        total = int(line.split()[1])
-            if desc and total is not None:
-                fixture, what, n, string_bytes = desc
-                counts[(fixture, what)] = (total, int(n), int(string_bytes))
-    if not counts:
+def run_dumps(command, d, valgrind_options=()):
+    """[(description words, instructions)] of each dump of one run, in order,
+    and the run's standard output."""
+    out = os.path.join(d, "callgrind.out")
+    stdout = subprocess.run(["valgrind", "--tool=callgrind", "-q", "--callgrind-out-file=" + out,
+                             *valgrind_options, *command],
+                            check=True, stdout=subprocess.PIPE, text=True).stdout
+    found = []
+    # Dumps are numbered in the order the passes ran.
+    for path in sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1])):
+        desc = total = None
+        with open(path) as f:
+            for line in f:
+                if line.startswith("desc: Trigger: Client Request: "):
+                    desc = line.split(": ", 3)[3].split()
+                elif line.startswith("totals:") or line.startswith("summary:"):
+                    total = int(line.split()[1])
+        if desc and total is not None:
+            found.append((desc, total))
+    if not found:
         sys.exit("bench-instructions: callgrind dumped no pass")
-    return counts
+    return found, stdout
 
 
-def main():
-    bench = sys.argv[1]
-    rows = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
-    counts = dumps(bench, rows)
+def codec(bench, rows):
+    with tempfile.TemporaryDirectory() as d:
+        found, _ = run_dumps([bench, "--instructions", "--rows", str(rows)], d)
+    counts = {}
+    for (fixture, what, n, string_bytes), total in found:
+        counts[(fixture, what)] = (total, int(n), int(string_bytes))
     fixtures = list(dict.fromkeys(fixture for fixture, _ in counts))
     print("\n## Instructions of the core codec alone (callgrind)\n")
     print(f"`shorn_decode` and `shorn_encode` from C over {rows} rows of each fixture, and "
@@ -63,6 +70,46 @@ def main():
                     if fixture in TEXT_HEAVY else " | ")
         print(f"| {fixture} | {string_bytes / n:.0f} | {decode / n:,.0f} | {encode / n:,.0f} "
               f"| {check / n:,.0f} | {per_byte} |")
+
+
+def calls(bench, extension, rows):
+    with tempfile.TemporaryDirectory() as d:
+        found, stdout = run_dumps([bench, "--calls", "--rows", str(rows), "--db", os.path.join(d, "calls.db"),
+                                   "--extension", extension], d, ["--instr-atstart=no"])
+    per_row = {(fixture, query): total / int(n) for (_, fixture, query, n), total in found}
+    comparisons, paths = [], {}
+    for line in stdout.splitlines():
+        kind, *fields = line.split("|")
+        if kind == "comparison":
+            comparisons.append(fields)
+        elif kind == "fixture":
+            paths[fields[0]] = {"early": fields[1], "late": fields[2]}
+    print("\n## Instructions a row of the SQL functions (callgrind)\n")
+    print(f"Each query of the table above, `SELECT count(f(column)) FROM fixture` over {rows} rows in "
+          "SQLite 3.53, run once, then counted by callgrind: instructions a row of the whole query, "
+          "and *fewer*, SQLite's over shorn's; *above floor* sets what each spends over its floor (the "
+          "same query around a function that does nothing) against the other's. Unlike the times, "
+          "these do not move with the machine's load; unlike them too, they weigh every instruction "
+          "alike, a cache miss or a mispredicted branch no more than an addition.\n")
+    print("| fixture | measured | SQLite instructions/row | shorn instructions/row | fewer | above floor |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    for fixture in paths:
+        for shorn_call, sqlite_call, sqlite, shorn, sqlite_floor, shorn_floor, path in comparisons:
+            a, b = per_row[(fixture, sqlite)], per_row[(fixture, shorn)]
+            above = (a - per_row[(fixture, sqlite_floor)]) / (b - per_row[(fixture, shorn_floor)])
+            where = ""
+            if path == "1":
+                where = f" `{paths[fixture]['late' if sqlite.endswith('late') else 'early']}`"
+            print(f"| {fixture} | {shorn_call} vs {sqlite_call}{where} | {a:,.0f} | {b:,.0f} "
+                  f"| {a / b:.2f}× | {above:.2f}× |")
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    rows = int(sys.argv[4]) if len(sys.argv) > 4 else 1000
+    codec(sys.argv[1], rows)
+    calls(sys.argv[2], sys.argv[3], rows)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
  *   bench [--rows N] [--reps N] [--db FILE] [--extension PATH]
  *   bench --text [--reps N] [--db FILE] [--extension PATH]
  *   bench --instructions [--rows N]
+ *   bench --calls [--rows N] [--db FILE] [--extension PATH]
  *
  * Builds six fixtures in one database, each row stored as JSON text (in
  * FIXTURE_json), as JSONB (FIXTURE_jsonb) and as a shorn BLOB
@@ -41,6 +42,10 @@
  * under valgrind and reads the counts of each pass, which callgrind dumps
  * at the pass's end.  Instructions, unlike times, do not move with the
  * load of a shared machine, so they show what a change to the code did.
+ * --calls does the same for the SQL functions: it builds the database,
+ * runs each query of the JSONB comparisons once to warm it, then again
+ * with callgrind counting, and prints the comparisons (which queries each
+ * sets against which, with their floors) for the script to read.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -774,6 +779,13 @@ typedef enum op {
   OPS
 } op;
 
+/* Each query's name in the counts --calls dumps. */
+static const char *const op_names[OPS] = {
+    "floor_text", "floor_jsonb", "floor_shorn", "json_result_floor", "payload_result_floor", "json",
+    "shorn_decode", "jsonb", "shorn_encode", "json_extract_early", "shorn_extract_early",
+    "json_extract_late", "shorn_extract_late", "json_valid", "shorn_valid", "shorn_encode_unchecked",
+    "jsonb_set", "composed_set", "shorn_set"};
+
 /* The query of `o` over fixture `fx`, or NULL when `text` leaves it out:
  * the JSONB column, the result floors and validity, which SQLite 3.40's
  * text functions are not compared on. */
@@ -1126,6 +1138,45 @@ static const comparison text_comparisons[] = {
 #define JSONB_COMPARISONS (int)(sizeof jsonb_comparisons / sizeof *jsonb_comparisons)
 #define TEXT_COMPARISONS (int)(sizeof text_comparisons / sizeof *text_comparisons)
 
+/* ---- instructions a call, for callgrind ------------------------------------------- */
+
+/* --calls: every query the JSONB comparisons name, run once to warm it
+ * (pages cached, schemas compiled, paths parsed), then again between
+ * callgrind's zeroing and its dump, named "calls FIXTURE QUERY ROWS".
+ * Callgrind instruments nothing before (run it with --instr-atstart=no):
+ * building the database under it would take minutes.  Then the
+ * comparisons on stdout, a line each, for scripts/bench-instructions.py:
+ * "comparison|shorn's call|SQLite's|QUERY|QUERY|FLOOR|FLOOR|path",
+ * SQLite's query and shorn's, each with its floor, and "fixture|NAME|EARLY|LATE". */
+static void count_calls(sqlite3 *db, int rows) {
+  bool wanted[OPS] = {false};
+  for (int i = 0; i < JSONB_COMPARISONS; i++) {
+    const comparison *c = &jsonb_comparisons[i];
+    wanted[c->sqlite] = wanted[c->shorn] = wanted[c->sqlite_floor] = wanted[c->shorn_floor] = true;
+  }
+  CALLGRIND_START_INSTRUMENTATION;
+  for (int f = 0; f < FIXTURES; f++)
+    for (int o = 0; o < OPS; o++) {
+      if (!wanted[o]) continue;
+      char *sql = op_sql(&fixtures[f], (op)o, false), name[128];
+      sqlite3_stmt *st = prepare(db, sql);
+      sqlite3_free(sql);
+      run(db, st);
+      snprintf(name, sizeof name, "calls %s %s %d", fixtures[f].name, op_names[o], rows);
+      CALLGRIND_ZERO_STATS;
+      run(db, st);
+      CALLGRIND_DUMP_STATS_AT(name);
+      sqlite3_finalize(st);
+    }
+  for (int i = 0; i < JSONB_COMPARISONS; i++) {
+    const comparison *c = &jsonb_comparisons[i];
+    printf("comparison|%s|%s|%s|%s|%s|%s|%d\n", c->shorn_call, c->sqlite_call, op_names[c->sqlite],
+           op_names[c->shorn], op_names[c->sqlite_floor], op_names[c->shorn_floor], c->path);
+  }
+  for (int f = 0; f < FIXTURES; f++)
+    printf("fixture|%s|%s|%s\n", fixtures[f].name, fixtures[f].early, fixtures[f].late);
+}
+
 /* How many times faster shorn is: the median of each repetition's own
  * ratio. */
 static double faster(const comparison *c, const measure *m, int reps) {
@@ -1258,7 +1309,7 @@ static void print_core_table(corpus core[FIXTURES], int reps) {
 
 int main(int argc, char **argv) {
   int rows = 200000, reps = 7;
-  bool text = false, instructions = false;
+  bool text = false, instructions = false, calls = false;
   const char *path = "build/bench.db", *extension = "build/shorn";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1268,6 +1319,10 @@ int main(int argc, char **argv) {
     }
     if (strcmp(a, "--instructions") == 0) {
       instructions = true;
+      continue;
+    }
+    if (strcmp(a, "--calls") == 0) {
+      calls = true;
       continue;
     }
     if (!v) die("%s needs a value", a);
@@ -1287,6 +1342,17 @@ int main(int argc, char **argv) {
   if (!text && sqlite3_libversion_number() < 3045000)
     die("SQLite %s has no JSONB: compare with its text JSON functions (--text)", sqlite3_libversion());
   make_wide_schema();
+  if (calls) {
+    if (unlink(path) != 0 && errno != ENOENT) die("%s: %s", path, strerror(errno));
+    sqlite3 *db = open_database(path, extension);
+    build(db, rows);
+    result_floor floors[FIXTURES][2];
+    for (int f = 0; f < FIXTURES; f++) register_result_floors(db, fixtures[f].name, floors[f]);
+    count_calls(db, rows);
+    for (int f = 0; f < FIXTURES; f++) free(floors[f][0].lengths), free(floors[f][1].lengths);
+    sqlite3_close(db);
+    return 0;
+  }
   double load_before[3] = {0};
   getloadavg(load_before, 3);
   time_t started = time(NULL);
