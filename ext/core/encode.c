@@ -534,17 +534,18 @@ static shorn_code encode_number(encoder *e, const shape *s, const json_value *v)
   bool number = v->type == JSON_NUMBER;
   double x = number ? v->u.number : NAN;
   switch (s->kind) {
+    /* The value that passes is tested first: is_integral, which tells the
+     * two refusals apart, costs a call to floor. */
     case SHAPE_UINT:
       /* -0 passes: it is written as 0, as JSON.stringify would. */
-      if (number && x >= 0 && is_integral(x) && !is_safe_integer(x))
+      if (number && x >= 0 && is_safe_integer(x)) return put_uvarint(e, (uint64_t)x);
+      if (number && x >= 0 && is_integral(x))
         return encode_fail(e, "Expected a safe unsigned integer (at most 2^53 - 1)");
-      if (!number || !(x >= 0) || !is_safe_integer(x)) return encode_fail(e, "Expected an unsigned integer");
-      return put_uvarint(e, (uint64_t)x);
+      return encode_fail(e, "Expected an unsigned integer");
     case SHAPE_INT:
-      if (number && is_integral(x) && !is_safe_integer(x))
-        return encode_fail(e, "Expected a safe integer (at most 2^53 - 1 in magnitude)");
-      if (!number || !is_safe_integer(x)) return encode_fail(e, "Expected an integer");
-      return put_zigzag(e, (int64_t)x);
+      if (number && is_safe_integer(x)) return put_zigzag(e, (int64_t)x);
+      if (number && is_integral(x)) return encode_fail(e, "Expected a safe integer (at most 2^53 - 1 in magnitude)");
+      return encode_fail(e, "Expected an integer");
     case SHAPE_FLOAT64:
       if (!number) return encode_fail(e, "Expected a number");
       return put_f64(e, x);
