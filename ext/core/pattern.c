@@ -429,6 +429,7 @@ struct pattern {
   regex_program program;
   pattern_engine *engine;
   class_run run;
+  regex_dfa dfa; /* for strings of ASCII bytes, when the program has one */
   pattern *next; /* the engine's list */
 };
 
@@ -448,6 +449,7 @@ void pattern_engine_free(pattern_engine *e) {
   for (pattern *p = e->patterns, *next; p; p = next) {
     next = p->next;
     regex_program_free(e->allocator, &p->program);
+    regex_dfa_free(e->allocator, &p->dfa);
     mem_free(e->allocator, p);
   }
   mem_free(e->allocator, e);
@@ -576,9 +578,11 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
   shorn_code rc = units > PATTERN_MAX_UNITS ? SHORN_ERROR_SCHEMA
                   : !p                      ? SHORN_ERROR_NOMEM
                                             : read_pattern(e->allocator, src, units, &p->program, &error);
+  if (rc == SHORN_OK && !read_class_run(src, units, &p->run) && (rc = regex_dfa_build(e->allocator, &p->program,
+                                                                                    &p->dfa)) != SHORN_OK)
+    regex_program_free(e->allocator, &p->program);
   if (rc == SHORN_OK) {
     p->engine = e;
-    read_class_run(src, units, &p->run);
     p->next = e->patterns;
     e->patterns = p;
     *out = p;
@@ -596,6 +600,16 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
 pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s, size_t n, bool lone_surrogate) {
   if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
   if (p->run.read) return match_class_run(&p->run, s, n);
+  if (p->dfa.next) {
+    regex_dfa_answer a = regex_dfa_match(&p->dfa, s, n);
+    if (a != REGEX_DFA_NOT_ASCII) return a == REGEX_DFA_MATCH ? PATTERN_MATCH : PATTERN_NO_MATCH;
+  }
+  return pattern_test_backtracking(m, p, s, n, lone_surrogate);
+}
+
+pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, const char *s, size_t n,
+                                         bool lone_surrogate) {
+  if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
   pattern_engine *e = p->engine;
   m->engine = e;
   m->allocator = e->allocator;
@@ -611,6 +625,8 @@ pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s,
   }
   return regex_match(m, &p->program, units, wtf8_to_utf16(s, n, units), n);
 }
+
+bool pattern_has_dfa(const pattern *p) { return p->dfa.next != NULL; }
 
 void pattern_matcher_release(pattern_matcher *m) {
   if (!m->engine) return;

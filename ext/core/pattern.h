@@ -62,6 +62,12 @@ typedef enum pattern_result {
  * the structure refuses) is said to match. */
 SHORN_PRIVATE pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s, size_t n,
                                           bool lone_surrogate);
+/* pattern_test by the backtracking machine alone, never the automaton nor
+ * the table: for the tests that compare them. */
+SHORN_PRIVATE pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, const char *s, size_t n,
+                                                       bool lone_surrogate);
+/* Has the pattern an automaton, for strings of ASCII bytes?  For tests. */
+SHORN_PRIVATE bool pattern_has_dfa(const pattern *p);
 SHORN_PRIVATE void pattern_matcher_release(pattern_matcher *m);
 
 #endif
