@@ -23,7 +23,8 @@
 #define DFA_STATES_MAX 1024
 #define DFA_TABLE_MAX 65536     /* transitions: states times columns */
 #define DFA_SET_MAX 1024        /* NFA positions in one state */
-#define DFA_WORK_MAX (1u << 24) /* positions visited and moved, over the whole construction */
+#define DFA_WORK_MAX (1u << 24) /* words of positions read and moved, over the whole construction */
+#define DFA_WORK_PER_INSTRUCTION 16384 /* and no more than this an instruction: a schema's cost grows with its text */
 #define DFA_LOOPS_MAX 64         /* counted loops, a word each in a position */
 
 /* The three states every automaton starts with, each of which it never leaves. */
@@ -86,6 +87,13 @@ static bool push(builder *b, position_set *s, const uint32_t *position) {
   return true;
 }
 
+/* Count work done against the construction's budget: false past it. */
+static bool spend(builder *b, size_t words) {
+  if (b->work_left < words) return b->too_large = true, false;
+  b->work_left -= words;
+  return true;
+}
+
 /* Add the position to the sorted set; false when it was there already, or
  * when a bound or memory stopped the construction. */
 static bool insert_sorted(builder *b, position_set *s, const uint32_t *position) {
@@ -100,9 +108,7 @@ static bool insert_sorted(builder *b, position_set *s, const uint32_t *position)
       high = mid;
   }
   size_t moved = (s->count - low) * b->width;
-  if (b->work_left < moved + b->width) return b->too_large = true, false;
-  b->work_left -= moved + b->width;
-  if (!set_room(b, s)) return false;
+  if (!spend(b, moved + b->width) || !set_room(b, s)) return false;
   uint32_t *at = s->words + low * b->width;
   memmove(at + b->width, at, moved * sizeof *at);
   memcpy(at, position, b->width * sizeof *at);
@@ -238,6 +244,7 @@ static uint32_t state_of_closure(builder *b, bool first) {
 static uint32_t step(builder *b, uint32_t s, uint32_t c) {
   const regex_program *p = b->program;
   uint32_t to[AT_LOOPS + DFA_LOOPS_MAX];
+  if (!spend(b, b->state_start[s + 1] - b->state_start[s])) return UINT32_MAX;
   for (size_t at = b->state_start[s]; at < b->state_start[s + 1]; at += b->width) {
     const regex_instr *in = &p->code[b->state_words[at + AT_PC]];
     memcpy(to, b->state_words + at, b->width * sizeof *to);
@@ -267,36 +274,42 @@ static bool accepts_at_end(builder *b, uint32_t s, bool at_start, bool *matched)
 /* ---- columns ------------------------------------------------------------------ */
 
 /* ASCII bytes that no character or class of the program tells apart share
- * a column; bytes past ASCII have the last, which leads to STATE_NOT_ASCII. */
-static void make_columns(builder *b) {
+ * a column; bytes past ASCII have the last, which leads to STATE_NOT_ASCII.
+ * Each column's bytes are a mask, split by each character and class in
+ * turn.  False when the work budget ran out. */
+static bool make_columns(builder *b) {
   const regex_program *p = b->program;
-  uint8_t column[128] = {0};
+  uint32_t masks[128][4] = {{UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}}, seen_chars[4] = {0};
   uint32_t columns = 1;
-  for (const regex_instr *in = p->code;; in++) {
-    if (in->op == OP_CHAR || in->op == OP_CLASS) {
-      /* Split each column by the instruction: a member's column becomes a new one. */
-      int16_t renamed[256];
-      for (uint32_t k = 0; k < columns; k++) renamed[k] = -1;
-      uint32_t grown = columns;
-      for (uint32_t c = 0; c < 128; c++) {
-        if (!takes_byte(p, in, c)) continue;
-        if (renamed[column[c]] < 0) renamed[column[c]] = (int16_t)grown++;
-        column[c] = (uint8_t)renamed[column[c]];
-      }
-      /* Columns all of whose bytes moved leave holes: numbered again densely. */
-      int16_t dense[256];
-      for (uint32_t k = 0; k < grown; k++) dense[k] = -1;
-      columns = 0;
-      for (uint32_t c = 0; c < 128; c++) {
-        if (dense[column[c]] < 0) dense[column[c]] = (int16_t)columns++;
-        column[c] = (uint8_t)dense[column[c]];
-      }
+  for (const regex_instr *in = p->code; in->op != OP_MATCH && columns < 128; in++) {
+    uint32_t m[4] = {0};
+    if (in->op == OP_CHAR) {
+      if (in->a >= 128 || seen_chars[in->a / 32] >> (in->a % 32) & 1) continue;
+      seen_chars[in->a / 32] |= 1u << (in->a % 32);
+      m[in->a / 32] = 1u << (in->a % 32);
+    } else if (in->op == OP_CLASS) {
+      memcpy(m, p->classes[in->a].ascii, sizeof m);
+    } else {
+      continue;
     }
-    if (in->op == OP_MATCH) break;
+    if (!spend(b, columns)) return false;
+    for (uint32_t k = 0, old = columns; k < old; k++) {
+      uint32_t inside[4], outside[4], any_inside = 0, any_outside = 0;
+      for (int w = 0; w < 4; w++) {
+        any_inside |= inside[w] = masks[k][w] & m[w];
+        any_outside |= outside[w] = masks[k][w] & ~m[w];
+      }
+      if (!any_inside || !any_outside) continue;
+      memcpy(masks[k], inside, sizeof inside);
+      memcpy(masks[columns++], outside, sizeof outside);
+    }
   }
-  for (uint32_t c = 0; c < 256; c++) b->column[c] = c < 128 ? column[c] : (uint8_t)columns;
-  for (uint32_t c = 128; c-- > 0;) b->representative[column[c]] = (uint8_t)c;
+  for (uint32_t k = columns; k-- > 0;)
+    for (uint32_t c = 128; c-- > 0;)
+      if (masks[k][c / 32] >> (c % 32) & 1) b->column[c] = (uint8_t)k, b->representative[k] = (uint8_t)c;
+  memset(b->column + 128, (int)columns, 128);
   b->columns = columns + 1;
+  return true;
 }
 
 /* ---- the whole ------------------------------------------------------------------ */
@@ -345,10 +358,12 @@ shorn_code regex_dfa_build(const shorn_allocator *allocator, const regex_program
   b->program = p;
   b->width = AT_LOOPS + loops;
   b->first_loop_slot = 2 * p->groups;
-  b->work_left = DFA_WORK_MAX;
-  make_columns(b);
+  size_t instructions = 1;
+  while (p->code[instructions - 1].op != OP_MATCH) instructions++;
+  b->work_left = instructions < DFA_WORK_MAX / DFA_WORK_PER_INSTRUCTION ? instructions * DFA_WORK_PER_INSTRUCTION
+                                                                         : DFA_WORK_MAX;
   uint32_t start;
-  if (build(b, &start)) {
+  if (make_columns(b) && build(b, &start)) {
     out->at_end = mem_alloc(allocator, b->states);
     if (out->at_end) {
       /* What matching reads: each entry its state's row, not its number. */
