@@ -1,7 +1,8 @@
 /*
  * pattern.c — JSON Schema patterns: compiled by regex_compile.c, matched
  * here by a backtracking machine, or by a table when the pattern is one
- * class repeated over the whole string.
+ * class repeated over the whole string, or, for a string of ASCII bytes, by
+ * the DFA regex_dfa.c built when the program has one.
  *
  * A pattern is JavaScript's regular expression syntax, as `new
  * RegExp(source)` reads a string without flags.  Without the `u` flag

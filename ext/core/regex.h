@@ -77,7 +77,7 @@ typedef struct regex_dfa {
   uint32_t *next;    /* by a state's row and a byte's column: the next state's row, its first entry */
   uint8_t *at_end;   /* by state: does the string match when it ends there */
   uint8_t column[256];
-  uint32_t columns, states;
+  uint32_t columns;
   uint32_t start;    /* the first state's row */
 } regex_dfa;
 

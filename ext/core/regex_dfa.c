@@ -128,8 +128,8 @@ static bool takes_byte(const regex_program *p, const regex_instr *in, uint32_t c
   return p->classes[in->a].ascii[c / 32] >> (c % 32) & 1;
 }
 
-/* Where the program goes from `from` without reading a character, `to`
- * being a copy of it to change: onto the closure's stack. */
+/* A position reached without reading a character, `to` (a copy of the one
+ * it was reached from, changed) at `pc`: onto the closure's stack. */
 static bool go(builder *b, uint32_t *to, uint32_t pc) {
   to[AT_PC] = pc;
   return push(b, &b->stack, to);
@@ -372,7 +372,6 @@ shorn_code regex_dfa_build(const shorn_allocator *allocator, const regex_program
       memcpy(out->column, b->column, sizeof out->column);
       out->next = b->next;
       out->columns = b->columns;
-      out->states = b->states;
       out->start = start * b->columns;
       b->next = NULL;
     } else {
