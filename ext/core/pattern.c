@@ -598,10 +598,12 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
 /* A string this short is matched from the C stack. */
 #define UNITS_HERE 256
 
+bool pattern_has_dfa(const pattern *p) { return p->dfa.next != NULL; }
+
 pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s, size_t n, bool lone_surrogate) {
   if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
   if (p->run.read) return match_class_run(&p->run, s, n);
-  if (p->dfa.next) {
+  if (pattern_has_dfa(p)) {
     regex_dfa_answer a = regex_dfa_match(&p->dfa, s, n);
     if (a != REGEX_DFA_NOT_ASCII) return a == REGEX_DFA_MATCH ? PATTERN_MATCH : PATTERN_NO_MATCH;
   }
@@ -626,8 +628,6 @@ pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, c
   }
   return regex_match(m, &p->program, units, wtf8_to_utf16(s, n, units), n);
 }
-
-bool pattern_has_dfa(const pattern *p) { return p->dfa.next != NULL; }
 
 void pattern_matcher_release(pattern_matcher *m) {
   if (!m->engine) return;

@@ -68,7 +68,7 @@ SHORN_PRIVATE pattern_result pattern_test(pattern_matcher *m, const pattern *p, 
  * the table: for the tests that compare them. */
 SHORN_PRIVATE pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, const char *s, size_t n,
                                                        bool lone_surrogate);
-/* Has the pattern an automaton, for strings of ASCII bytes?  For tests. */
+/* Has the pattern a DFA, for strings of ASCII bytes? */
 SHORN_PRIVATE bool pattern_has_dfa(const pattern *p);
 SHORN_PRIVATE void pattern_matcher_release(pattern_matcher *m);
 

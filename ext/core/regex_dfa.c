@@ -81,7 +81,7 @@ static bool set_room(builder *b, position_set *s) {
   return true;
 }
 
-static bool push(builder *b, position_set *s, const uint32_t *position) {
+static bool push_position(builder *b, position_set *s, const uint32_t *position) {
   if (!set_room(b, s)) return false;
   memcpy(s->words + s->count++ * b->width, position, b->width * sizeof *position);
   return true;
@@ -132,7 +132,7 @@ static bool takes_byte(const regex_program *p, const regex_instr *in, uint32_t c
  * it was reached from, changed) at `pc`: onto the closure's stack. */
 static bool go(builder *b, uint32_t *to, uint32_t pc) {
   to[AT_PC] = pc;
-  return push(b, &b->stack, to);
+  return push_position(b, &b->stack, to);
 }
 
 /* The positions `position` reaches without reading, onto the stack.  ^
@@ -241,7 +241,7 @@ static uint32_t state_of_closure(builder *b, bool first) {
 
 /* Where state s goes on the byte c: the positions that read it moved past
  * it, and a match starting after it unless the program is anchored. */
-static uint32_t step(builder *b, uint32_t s, uint32_t c) {
+static uint32_t state_after(builder *b, uint32_t s, uint32_t c) {
   const regex_program *p = b->program;
   uint32_t to[AT_LOOPS + DFA_LOOPS_MAX];
   if (!spend(b, b->state_start[s + 1] - b->state_start[s])) return UINT32_MAX;
@@ -256,18 +256,18 @@ static uint32_t step(builder *b, uint32_t s, uint32_t c) {
     } else {
       to[AT_PC]++;
     }
-    if (!push(b, &b->stack, to)) return UINT32_MAX;
+    if (!push_position(b, &b->stack, to)) return UINT32_MAX;
   }
   bool matched;
   memset(to, 0, b->width * sizeof *to);
-  if ((!p->anchored && !push(b, &b->stack, to)) || !close_over(b, false, false, &matched)) return UINT32_MAX;
+  if ((!p->anchored && !push_position(b, &b->stack, to)) || !close_over(b, false, false, &matched)) return UINT32_MAX;
   return matched ? STATE_MATCH : state_of_closure(b, false);
 }
 
 /* Does state s accept at the end of the string: MATCH past its $? */
 static bool accepts_at_end(builder *b, uint32_t s, bool at_start, bool *matched) {
   for (size_t at = b->state_start[s]; at < b->state_start[s + 1]; at += b->width)
-    if (!push(b, &b->stack, b->state_words + at)) return false;
+    if (!push_position(b, &b->stack, b->state_words + at)) return false;
   return close_over(b, at_start, true, matched);
 }
 
@@ -330,14 +330,14 @@ static bool build(builder *b, uint32_t *start) {
   b->states = STATE_FIRST;
   b->next = array_grow(b->allocator, NULL, &b->next_capacity, STATE_FIRST * b->columns, sizeof *b->next, NULL);
   if (!b->next) return b->nomem = true, false;
-  if (!push(b, &b->stack, zero) || !close_over(b, true, false, &matched)) return false;
+  if (!push_position(b, &b->stack, zero) || !close_over(b, true, false, &matched)) return false;
   *start = matched ? STATE_MATCH : state_of_closure(b, true);
   if (*start == UINT32_MAX) return false;
   for (uint32_t s = STATE_FIRST; s < b->states; s++) {
     if (!accepts_at_end(b, s, s == STATE_FIRST, &matched)) return false;
     b->at_end[s] = matched;
     for (uint32_t k = 0; k + 1 < b->columns; k++) {
-      uint32_t to = step(b, s, b->representative[k]);
+      uint32_t to = state_after(b, s, b->representative[k]);
       if (to == UINT32_MAX) return false;
       b->next[s * b->columns + k] = to;
     }
