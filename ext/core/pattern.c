@@ -1,7 +1,8 @@
 /*
  * pattern.c — JSON Schema patterns: compiled by regex_compile.c, matched
  * here by a backtracking machine, or by a table when the pattern is one
- * class repeated over the whole string.
+ * class repeated over the whole string, or, for a string of ASCII bytes, by
+ * the DFA regex_dfa.c built when the program has one.
  *
  * A pattern is JavaScript's regular expression syntax, as `new
  * RegExp(source)` reads a string without flags.  Without the `u` flag
@@ -429,6 +430,7 @@ struct pattern {
   regex_program program;
   pattern_engine *engine;
   class_run run;
+  regex_dfa dfa; /* for strings of ASCII bytes, when the program has one */
   pattern *next; /* the engine's list */
 };
 
@@ -448,6 +450,7 @@ void pattern_engine_free(pattern_engine *e) {
   for (pattern *p = e->patterns, *next; p; p = next) {
     next = p->next;
     regex_program_free(e->allocator, &p->program);
+    regex_dfa_free(e->allocator, &p->dfa);
     mem_free(e->allocator, p);
   }
   mem_free(e->allocator, e);
@@ -576,9 +579,11 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
   shorn_code rc = units > PATTERN_MAX_UNITS ? SHORN_ERROR_SCHEMA
                   : !p                      ? SHORN_ERROR_NOMEM
                                             : read_pattern(e->allocator, src, units, &p->program, &error);
+  if (rc == SHORN_OK && !read_class_run(src, units, &p->run) && (rc = regex_dfa_build(e->allocator, &p->program,
+                                                                                    &p->dfa)) != SHORN_OK)
+    regex_program_free(e->allocator, &p->program);
   if (rc == SHORN_OK) {
     p->engine = e;
-    read_class_run(src, units, &p->run);
     p->next = e->patterns;
     e->patterns = p;
     *out = p;
@@ -593,9 +598,21 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
 /* A string this short is matched from the C stack. */
 #define UNITS_HERE 256
 
+bool pattern_has_dfa(const pattern *p) { return p->dfa.next != NULL; }
+
 pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s, size_t n, bool lone_surrogate) {
   if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
   if (p->run.read) return match_class_run(&p->run, s, n);
+  if (pattern_has_dfa(p)) {
+    regex_dfa_answer a = regex_dfa_match(&p->dfa, s, n);
+    if (a != REGEX_DFA_NOT_ASCII) return a == REGEX_DFA_MATCH ? PATTERN_MATCH : PATTERN_NO_MATCH;
+  }
+  return pattern_test_backtracking(m, p, s, n, lone_surrogate);
+}
+
+pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, const char *s, size_t n,
+                                         bool lone_surrogate) {
+  if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
   pattern_engine *e = p->engine;
   m->engine = e;
   m->allocator = e->allocator;

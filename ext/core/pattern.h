@@ -1,6 +1,7 @@
 /* pattern.h — a JSON Schema "pattern" as JavaScript's `new RegExp(source)`
  * reads it, matched as RegExp.prototype.test matches, by a backtracking
- * matcher of our own (regex.h) over the string's UTF-16 code units. */
+ * matcher of our own (regex.h) over the string's UTF-16 code units, or by
+ * a DFA over the bytes of an ASCII string. */
 #ifndef SHORN_PATTERN_H
 #define SHORN_PATTERN_H
 
@@ -12,11 +13,12 @@ typedef struct pattern pattern;
  * with it. */
 typedef struct pattern_engine pattern_engine;
 
-/* What one match may spend: a pattern that backtracks catastrophically
- * refuses the value rather than run for hours or hold gigabytes.  Steps are
- * the matcher's instructions and characters read by a repeat; its memory
- * to backtrack in is bounded as the rest of an encode is, by what the
- * string is long: a fixed part and so much per byte, up to a ceiling. */
+/* What one backtracking match may spend (a DFA's has no limit to reach): a
+ * pattern that backtracks catastrophically refuses the value rather than
+ * run for hours or hold gigabytes.  Steps are the matcher's instructions
+ * and characters read by a repeat; its memory to backtrack in is bounded as
+ * the rest of an encode is, by what the string is long: a fixed part and so
+ * much per byte, up to a ceiling. */
 #define PATTERN_MATCH_LIMIT 10000000
 #define PATTERN_HEAP_FIXED_KIB 64
 #define PATTERN_HEAP_PER_BYTE 512
@@ -62,6 +64,12 @@ typedef enum pattern_result {
  * the structure refuses) is said to match. */
 SHORN_PRIVATE pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s, size_t n,
                                           bool lone_surrogate);
+/* pattern_test by the backtracking machine alone, never the automaton nor
+ * the table: for the tests that compare them. */
+SHORN_PRIVATE pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, const char *s, size_t n,
+                                                       bool lone_surrogate);
+/* Has the pattern a DFA, for strings of ASCII bytes? */
+SHORN_PRIVATE bool pattern_has_dfa(const pattern *p);
 SHORN_PRIVATE void pattern_matcher_release(pattern_matcher *m);
 
 #endif

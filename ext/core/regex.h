@@ -1,11 +1,15 @@
-/* regex.h — the program a pattern compiles to, private to pattern.c and
- * regex_compile.c: regex_compile.c reads a JavaScript pattern into it,
- * pattern.c runs it over a string's UTF-16 code units with a backtracking
- * machine whose backtrack stack is an array, never the C stack. */
+/* regex.h — the program a pattern compiles to, private to pattern.c,
+ * regex_compile.c and regex_dfa.c: regex_compile.c reads a JavaScript
+ * pattern into it, pattern.c runs it over a string's UTF-16 code units with
+ * a backtracking machine whose backtrack stack is an array, never the C
+ * stack, or runs the automaton regex_dfa.c makes of it over ASCII bytes. */
 #ifndef SHORN_REGEX_H
 #define SHORN_REGEX_H
 
 #include "platform.h"
+
+/* V8 reads a quantifier bound past this as no bound. */
+#define REGEX_BOUND_INFINITE 0x7FFFFFFFu
 
 /* A step of the program, its operands a..d as each comment says. */
 typedef enum regex_op {
@@ -65,5 +69,26 @@ typedef struct regex_program {
 SHORN_PRIVATE shorn_code regex_compile(const shorn_allocator *allocator, const uint16_t *src, size_t n, bool unicode,
                                        regex_program *out, const char **error);
 SHORN_PRIVATE void regex_program_free(const shorn_allocator *allocator, regex_program *p);
+
+/* The program as a deterministic automaton over ASCII bytes, for a program
+ * without backreferences, lookarounds or word boundaries whose automaton is
+ * small enough; `next` is NULL for any other. */
+typedef struct regex_dfa {
+  uint32_t *next;    /* by a state's row and a byte's column: the next state's row, its first entry */
+  uint8_t *at_end;   /* by state: does the string match when it ends there */
+  uint8_t column[256];
+  uint32_t columns;
+  uint32_t start;    /* the first state's row */
+} regex_dfa;
+
+typedef enum regex_dfa_answer { REGEX_DFA_NO_MATCH, REGEX_DFA_MATCH, REGEX_DFA_NOT_ASCII } regex_dfa_answer;
+
+/* Build p's automaton into *out, or none (SHORN_OK either way);
+ * SHORN_ERROR_NOMEM. */
+SHORN_PRIVATE shorn_code regex_dfa_build(const shorn_allocator *allocator, const regex_program *p, regex_dfa *out);
+/* Does the program match somewhere in s[0..n)?  REGEX_DFA_NOT_ASCII when a
+ * byte past ASCII came before the answer. */
+SHORN_PRIVATE regex_dfa_answer regex_dfa_match(const regex_dfa *d, const char *s, size_t n);
+SHORN_PRIVATE void regex_dfa_free(const shorn_allocator *allocator, regex_dfa *d);
 
 #endif

@@ -21,9 +21,6 @@
  * parser's stack and the compiler's recursion fixed. */
 #define GROUP_DEPTH_MAX 250
 
-/* V8 reads a quantifier bound past this as no bound. */
-#define BOUND_INFINITE 0x7FFFFFFFu
-
 /* Every class's ranges together: \p{…} brings hundreds each. */
 #define RANGES_MAX 1048576
 
@@ -682,7 +679,7 @@ static bool read_braces(pattern_parser *p, uint32_t *min, uint32_t *max) {
     if (!has(p, i)) return false;
     uint16_t c = peek(p, i);
     if (is_decimal_digit(c)) {
-      *bound = *bound >= BOUND_INFINITE ? BOUND_INFINITE : *bound * 10 + (c - '0');
+      *bound = *bound >= REGEX_BOUND_INFINITE ? REGEX_BOUND_INFINITE : *bound * 10 + (c - '0');
       digits = true;
     } else if (c == ',' && !comma && digits) {
       comma = true;
@@ -696,8 +693,8 @@ static bool read_braces(pattern_parser *p, uint32_t *min, uint32_t *max) {
       return false;
     }
   }
-  *min = bounds[0] > BOUND_INFINITE ? BOUND_INFINITE : (uint32_t)bounds[0];
-  *max = !comma ? *min : open || bounds[1] > BOUND_INFINITE ? BOUND_INFINITE : (uint32_t)bounds[1];
+  *min = bounds[0] > REGEX_BOUND_INFINITE ? REGEX_BOUND_INFINITE : (uint32_t)bounds[0];
+  *max = !comma ? *min : open || bounds[1] > REGEX_BOUND_INFINITE ? REGEX_BOUND_INFINITE : (uint32_t)bounds[1];
   p->at += i + 1;
   return true;
 }
@@ -726,7 +723,7 @@ static bool read_quantifier(pattern_parser *p, uint32_t sequence, term *last) {
     if (!quantifiable) return refuse_pattern(p, unquantifiable);
     p->at++;
     min = c == '+';
-    max = c == '?' ? 1 : BOUND_INFINITE;
+    max = c == '?' ? 1 : REGEX_BOUND_INFINITE;
   }
   bool greedy = !(has(p, 0) && peek(p, 0) == '?');
   if (!greedy) p->at++;

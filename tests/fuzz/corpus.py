@@ -9,7 +9,8 @@ A decode, round trip or encode input starts with two bytes, little endian,
 that pick a schema by its line in schemas.jsonl (modulo the line count); the
 rest is the payload or the JSON text.  A query input has the same two bytes,
 then one byte giving the length of a path, the path, and the payload.  A
-compile input is schema text, then optionally a NUL and a payload.  An edit
+compile input is schema text, then optionally a NUL and a payload; a
+pattern input is a pattern, then optionally a NUL and a string.  An edit
 input has the two bytes, one choosing the function and the kind of value,
 one giving the length of a path, the path, one giving the length of a
 value, the value, and the payload.  So that a saved input keeps meaning
@@ -136,6 +137,23 @@ def edit_input(prefix, choice, path, value, payload):
 EDIT_VALUES = ["1", "null", '"x"', "[]", "{}", "true", "-1.5"]
 
 
+PATTERN_TEXTS = [b"", b"\0", b"\0abc", b"\0" + b"a" * 30 + b"!", b"\0e.w.dijkstra@cs.utexas.edu",
+                 b"\02024-02-29T23:59:07.125Z", b"\0123e4567-e89b-42d3-a456-426614174000"]
+
+
+def patterns_in(schema):
+    """Every "pattern" keyword's string in a schema, however deep."""
+    if isinstance(schema, dict):
+        for k, v in schema.items():
+            if k == "pattern" and isinstance(v, str):
+                yield v
+            else:
+                yield from patterns_in(v)
+    elif isinstance(schema, list):
+        for v in schema:
+            yield from patterns_in(v)
+
+
 def write_seeds(out):
     listed = load_list()
     index = {t: i for i, t in enumerate(listed)}
@@ -145,7 +163,7 @@ def write_seeds(out):
         i = index.get(text)
         return None if i is None else bytes([i & 0xFF, i >> 8])
 
-    counts = dict.fromkeys(["decode", "roundtrip", "encode", "compile", "query", "edit"], 0)
+    counts = dict.fromkeys(["decode", "roundtrip", "encode", "compile", "query", "edit", "pattern"], 0)
     malformed = set()  # schemas with seeds of malformed paths already
 
     def seed(harness, data):
@@ -187,6 +205,13 @@ def write_seeds(out):
         if "error" not in r and text not in paired:
             paired.add(text)
             seed("compile", text.encode("utf-8") + b"\0" + bytes.fromhex(value(r, "hex")))
+    # Each pattern of the schemas, alone and with strings to match.
+    sources = set()
+    for r in rows("schemas.jsonl") + rows("seed-examples.jsonl"):
+        sources.update(patterns_in(r["schema"][0]))
+    for source in sorted(sources):
+        for text in PATTERN_TEXTS:
+            seed("pattern", source.encode("utf-8", "surrogatepass") + text)
     for harness, n in counts.items():
         print(f"{harness}: {n} seeds")
 

@@ -96,7 +96,7 @@ SELECT shorn_check('{"k_a":1,"x":2}', '{"type":"object","propertyNames":{"patter
 SELECT shorn_check('"abxy"', '{"type":"string","allOf":[{"pattern":"^ab"},{"pattern":"yz$"}]}');
 
 .print -- hostile schemas: a clear error, never a hang
-SELECT shorn_check('"' || printf('%.40c', 'a') || '!"', '{"type":"string","pattern":"^(a+)+$"}');
+SELECT shorn_check('"' || printf('%.40c', 'a') || 'é"', '{"type":"string","pattern":"^(a+)+$"}');
 SELECT shorn_check('"abc"', '{"type":"string","minLength":1e300}');
 SELECT shorn_check('"abc"', '{"type":"string","pattern":"a{99999}"}');
 SELECT shorn_check('"abc"', '{"type":"string","pattern":"' || printf('%.100000c', '(') || '"}');

@@ -117,15 +117,17 @@ static workload workloads[] = {
      NULL},
     /* Validation keywords: patterns compiled with the schema (one with a
      * backreference that backtracks deep on a long string, its backtrack
-     * stack on the heap), allOf, propertyNames, uniqueItems. */
+     * stack on the heap; one whose DFA's tables grow a few times), allOf,
+     * propertyNames, uniqueItems. */
     {"validation keywords",
      "{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\",\"allOf\":[{\"pattern\":\"^(?:(a)|b|\\\\1)*$\"},"
      "{\"maxLength\":300}]},\"r\":{\"type\":\"object\",\"propertyNames\":{\"pattern\":\"^k\"},"
-     "\"additionalProperties\":{\"type\":\"array\",\"uniqueItems\":true,\"items\":{\"type\":\"integer\"}}}},"
-     "\"required\":[\"s\",\"r\"]}",
+     "\"additionalProperties\":{\"type\":\"array\",\"uniqueItems\":true,\"items\":{\"type\":\"integer\"}}},"
+     "\"d\":{\"type\":\"string\",\"pattern\":\"^\\\\d{4}-\\\\d\\\\d-\\\\d\\\\dT\\\\d\\\\d:\\\\d\\\\d(?::\\\\d\\\\d(?:\\\\.\\\\d+)?)?Z$\"}},"
+     "\"required\":[\"s\",\"r\",\"d\"]}",
      "{\"s\":\"abababababababababababababababababababababababababababababababababababababababababababababab"
      "ababababababababababababababababababababababababababababababababababababababababababababababab\","
-     "\"r\":{\"k1\":[1,2,3],\"k2\":[4,5]}}",
+     "\"r\":{\"k1\":[1,2,3],\"k2\":[4,5]},\"d\":\"2026-09-03T12:00:07.5Z\"}",
      NULL},
     {"validation keyword error",
      "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":{\"type\":"

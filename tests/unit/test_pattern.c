@@ -978,19 +978,28 @@ static char *repeated(const char *unit, size_t times, const char *tail, size_t *
   return s;
 }
 
-static pattern_result test_on(const char *source, const char *text, size_t n) {
+/* The pattern on the text, by pattern_test or by the backtracker alone. */
+static pattern_result test_by(const char *source, const char *text, size_t n, bool backtracking) {
   pattern_engine *engine = pattern_engine_new(NULL);
   pattern_matcher m = {0};
   const pattern *p;
   char why[128];
   pattern_result r = PATTERN_NOMEM;
   if (pattern_compile(engine, source, strlen(source), &p, why, sizeof why) == SHORN_OK)
-    r = pattern_test(&m, p, text, n, false);
+    r = backtracking ? pattern_test_backtracking(&m, p, text, n, false) : pattern_test(&m, p, text, n, false);
   else
     fprintf(stderr, "  /%s/: %s\n", source, why);
   pattern_matcher_release(&m);
   pattern_engine_free(engine);
   return r;
+}
+
+static pattern_result test_on(const char *source, const char *text, size_t n) {
+  return test_by(source, text, n, false);
+}
+
+static pattern_result backtrack_on(const char *source, const char *text, size_t n) {
+  return test_by(source, text, n, true);
 }
 
 static const char *refusal(const char *source, size_t n, char *why, size_t cap) {
@@ -1017,10 +1026,11 @@ static void check_bound_is_the_strings(void) {
   size_t n, short_n;
   char *text = repeated("ab", 20000, "", &n), *a_run = repeated("a", 1000, "", &short_n);
   pattern_matcher fresh = {0}, used = {0};
-  CHECK(pattern_test(&fresh, open_choices, a_run, short_n, false) == PATTERN_LIMIT);
+  CHECK(pattern_test_backtracking(&fresh, open_choices, a_run, short_n, false) == PATTERN_LIMIT);
   CHECK(pattern_test(&used, deep, text, n, false) == PATTERN_MATCH); /* megabytes of stack */
-  CHECK(pattern_test(&used, open_choices, a_run, short_n, false) == PATTERN_LIMIT);
-  CHECK(pattern_test(&used, open_choices, a_run, 200, false) == PATTERN_MATCH);
+  CHECK(pattern_test_backtracking(&used, open_choices, a_run, short_n, false) == PATTERN_LIMIT);
+  CHECK(pattern_test_backtracking(&used, open_choices, a_run, 200, false) == PATTERN_MATCH);
+  CHECK(pattern_test(&used, open_choices, a_run, short_n, false) == PATTERN_MATCH); /* the automaton's */
   pattern_matcher_release(&fresh);
   pattern_matcher_release(&used);
   free(text);
@@ -1033,7 +1043,8 @@ static void check_bound_is_the_strings(void) {
 static void check_bounds(void) {
   size_t n;
   char *s = repeated("a", 30, "b", &n);
-  CHECK(test_on("^(a+)+$", s, n) == PATTERN_LIMIT); /* 2^30 ways to fail */
+  CHECK(backtrack_on("^(a+)+$", s, n) == PATTERN_LIMIT); /* 2^30 ways to fail */
+  CHECK(test_on("^(a+)+$", s, n) == PATTERN_NO_MATCH);   /* the automaton's one pass */
   CHECK(test_on("^(a+)+b$", s, n) == PATTERN_MATCH);
   free(s);
   s = repeated("ab", 2000, "", &n);
@@ -1044,7 +1055,8 @@ static void check_bounds(void) {
   s = repeated("ab", 150000, "", &n);
   CHECK(test_on("^(?:(a)|b|\\1)*$", s, n) == PATTERN_LIMIT); /* past PATTERN_HEAP_LIMIT_KIB */
   CHECK(test_on("^[ab]*$", s, n) == PATTERN_MATCH);           /* one instruction, no stack */
-  CHECK(test_on("^(?:[ab]|c)*$", s, n) == PATTERN_LIMIT);     /* a choice left open a character */
+  CHECK(backtrack_on("^(?:[ab]|c)*$", s, n) == PATTERN_LIMIT); /* a choice left open a character */
+  CHECK(test_on("^(?:[ab]|c)*$", s, n) == PATTERN_MATCH);       /* the automaton's one pass */
   free(s);
   s = repeated("a", 3000, "", &n);
   CHECK(test_on("(a+)\\1+b", s, n) == PATTERN_LIMIT); /* a step a code unit a backreference compares */
@@ -1078,9 +1090,272 @@ static void check_bounds(void) {
   free(s);
 }
 
+/* ---- the automaton against the backtracker ---------------------------------- */
+
+/* Does pattern_test (the automaton, for a pattern that has one and ASCII
+ * text) answer as the backtracking machine?  A string the backtracker
+ * gives up on is not compared; false on the first that disagrees. */
+static bool agrees(pattern_matcher *m, const pattern *p, const char *source, const char *s, size_t n,
+                   unsigned long *compared) {
+  pattern_result slow = pattern_test_backtracking(m, p, s, n, false);
+  if (slow == PATTERN_LIMIT) return true;
+  pattern_result fast = pattern_test(m, p, s, n, false);
+  ++*compared;
+  if (fast == slow) return true;
+  fprintf(stderr, "  /%s/ on \"%.*s\": %d, the backtracker %d\n", source, (int)n, s, (int)fast, (int)slow);
+  return false;
+}
+
+static bool is_ascii(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] >= 0x80) return false;
+  return true;
+}
+
+/* Every case of the table with ASCII text, through both. */
+static void check_dfa_on_cases(void) {
+  pattern_engine *engine = pattern_engine_new(NULL);
+  pattern_matcher m = {0};
+  unsigned long compared = 0, with_dfa = 0, disagreed = 0;
+  for (size_t i = 0; i < COUNT_OF(cases); i++) {
+    const pattern *p;
+    char why[128];
+    if (!is_ascii(cases[i].text, cases[i].length) ||
+        pattern_compile(engine, cases[i].pattern, strlen(cases[i].pattern), &p, why, sizeof why) != SHORN_OK)
+      continue;
+    with_dfa += pattern_has_dfa(p);
+    disagreed += !agrees(&m, p, cases[i].pattern, cases[i].text, cases[i].length, &compared);
+  }
+  CHECK(disagreed == 0);
+  CHECK(compared > 500);
+  printf("  %lu cases, %lu with an automaton\n", compared, with_dfa);
+  CHECK(with_dfa > 250);
+  pattern_matcher_release(&m);
+  pattern_engine_free(engine);
+}
+
+/* Patterns Zod, Valibot and ArkType write, a string each accepts, and
+ * whether the pattern gets an automaton. */
+static const struct validator_pattern {
+  const char *source, *accepted;
+  bool dfa;
+} validator_patterns[] = {
+    {"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0["
+     "13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:"
+     "(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$",
+     "2024-02-29T23:59:07.125Z", true},
+    {"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0["
+     "13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$",
+     "1999-12-31", true},
+    {"^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$",
+     "e.w.dijkstra+x@cs.utexas.edu", true},
+    {"^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-"
+     "0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$",
+     "123e4567-e89b-42d3-a456-426614174000", true},
+    {"^[\\dA-Fa-f]{8}-[\\dA-Fa-f]{4}-4[\\dA-Fa-f]{3}-[89ABab][\\dA-Fa-f]{3}-[\\dA-Fa-f]{12}$",
+     "123e4567-e89b-42d3-a456-426614174000", true},
+    {"^(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?$", "23:59:07.5", true},
+    {"^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-"
+     "9]|[0-9])$",
+     "192.168.0.255", true},
+    {"^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])"
+     "\\/([0-9]|[1-2][0-9]|3[0-2])$",
+     "10.0.0.0/24", true},
+    {"^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|(["
+     "0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{"
+     "1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-"
+     "9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$",
+     "2001:db8::ff00:42:8329", true},
+    {"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[A-Za-z-][\\dA-Za-z-]*)(?:\\.(?:0|[1-"
+     "9]\\d*|\\d*[A-Za-z-][\\dA-Za-z-]*))*))?(?:\\+([\\dA-Za-z-]+(?:\\.[\\dA-Za-z-]+)*))?$",
+     "1.20.3-rc.1+build.5", true},
+    {"^(?:[\\d+/A-Za-z]{4})*(?:[\\d+/A-Za-z]{2}==|[\\d+/A-Za-z]{3}=)?$", "aGVsbG8gd29ybGQ=", true},
+    {"^$|^(?:[0-9a-zA-Z+/]{4})*(?:(?:[0-9a-zA-Z+/]{2}==)|(?:[0-9a-zA-Z+/]{3}=))?$", "aGk=", true},
+    {"^#(?:[\\da-fA-F]{3,4}|[\\da-fA-F]{6}|[\\da-fA-F]{8})$", "#a0b1c2", true},
+    {"^\\+[1-9]\\d{6,14}$", "+4915112345678", true},
+    {"^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$", "01ARZ3NDEKTSV4RRFFQ69G5FAV", true},
+    {"^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$", "2024-01-02T03:04:05.678Z", true},
+    {"^(0|-?[1-9]\\d*)$", "-120", true},
+    {"^[\\w%+.-]+@[\\d.A-Za-z-]+\\.[A-Za-z]{2,}$", "ada_l@mail.example.org", true},
+    {"^\\s*\\S+\\s*$", " word ", true},
+    {".*yz$", "xxyz", true},
+    {"^(?:(?!^-0$)-?(?:(?:0|[1-9]\\d*)))$", "-10", false},
+    {"^(?=.{1,253}\\.?$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[-0-9a-zA-Z]{0,61}[0-9a-zA-"
+     "Z])?)*\\.?$",
+     "www.example.com", false},
+    {"\\bcat\\b", "a cat", false},
+    {"^(?:(a)|b)\\1$", "aa", false},
+};
+
+/* The string's near misses: itself, each prefix, each character changed,
+ * dropped or doubled, and a character more at either end. */
+static void check_near_misses(pattern_matcher *m, const pattern *p, const char *source, const char *s,
+                              unsigned long *compared, unsigned long *disagreed) {
+  static const char others[] = "0a9Z-.:@_Tz+/= #";
+  char t[256];
+  size_t n = strlen(s);
+  for (size_t k = 0; k <= n; k++) *disagreed += !agrees(m, p, source, s, k, compared);
+  for (size_t i = 0; i < n; i++) {
+    for (const char *o = others; *o; o++) {
+      memcpy(t, s, n);
+      t[i] = *o;
+      *disagreed += !agrees(m, p, source, t, n, compared);
+      memcpy(t, s, i);
+      t[i] = *o;
+      memcpy(t + i + 1, s + i, n - i);
+      *disagreed += !agrees(m, p, source, t, n + 1, compared);
+    }
+    memcpy(t, s, i);
+    memcpy(t + i, s + i + 1, n - i - 1);
+    *disagreed += !agrees(m, p, source, t, n - 1, compared);
+  }
+  for (const char *o = others; *o; o++) {
+    memcpy(t, s, n);
+    t[n] = *o;
+    *disagreed += !agrees(m, p, source, t, n + 1, compared);
+  }
+}
+
+static void check_dfa_on_validators(void) {
+  pattern_engine *engine = pattern_engine_new(NULL);
+  pattern_matcher m = {0};
+  for (size_t i = 0; i < COUNT_OF(validator_patterns); i++) {
+    const struct validator_pattern *v = &validator_patterns[i];
+    const pattern *p;
+    char why[128];
+    unsigned long compared = 0, disagreed = 0;
+    CHECK(pattern_compile(engine, v->source, strlen(v->source), &p, why, sizeof why) == SHORN_OK);
+    if (pattern_has_dfa(p) != v->dfa) fprintf(stderr, "  /%s/: an automaton %d\n", v->source, !v->dfa);
+    CHECK(pattern_has_dfa(p) == v->dfa);
+    CHECK(pattern_test(&m, p, v->accepted, strlen(v->accepted), false) == PATTERN_MATCH);
+    check_near_misses(&m, p, v->source, v->accepted, &compared, &disagreed);
+    CHECK(disagreed == 0);
+    CHECK(compared > 16 * strlen(v->accepted));
+  }
+  pattern_matcher_release(&m);
+  pattern_engine_free(engine);
+}
+
+/* ---- generated patterns -------------------------------------------------------- */
+
+static uint64_t random_state = 0x2545F4914F6CDD1Dull;
+static unsigned random_below(unsigned n) {
+  random_state ^= random_state << 13;
+  random_state ^= random_state >> 7;
+  random_state ^= random_state << 17;
+  return (unsigned)(random_state % n);
+}
+
+/* A random pattern over a, b and c, its groups, classes, anchors and
+ * quantifiers all regular: appended to out. */
+static void generate_pattern(char *out, size_t cap, int depth) {
+  static const char *const atoms[] = {"a", "b", "c", "[ab]", "[^a]", ".", "^", "$", "(?:)"};
+  static const char *const quantifiers[] = {"*", "+", "?", "{2}", "{1,3}", "{0,2}", "{2,}", "*?", "+?", "{1,2}?"};
+  size_t terms = 1 + random_below(3);
+  for (size_t t = 0; t < terms && strlen(out) + 40 < cap; t++) {
+    if (depth < 3 && random_below(3) == 0) {
+      strcat(out, random_below(2) ? "(" : "(?:");
+      generate_pattern(out, cap, depth + 1);
+      if (random_below(3) == 0) {
+        strcat(out, "|");
+        generate_pattern(out, cap, depth + 1);
+      }
+      strcat(out, ")");
+    } else {
+      strcat(out, atoms[random_below(COUNT_OF(atoms))]);
+    }
+    if (random_below(2)) strcat(out, quantifiers[random_below(COUNT_OF(quantifiers))]);
+  }
+  if (depth == 0 && random_below(4) == 0) {
+    strcat(out, "|");
+    generate_pattern(out, cap, 1);
+  }
+}
+
+/* Generated patterns on every string of a, b, c and d up to five long;
+ * nearly all have an automaton (a few nest counted loops past the
+ * construction's budget). */
+static void check_dfa_on_generated(void) {
+  pattern_engine *engine = pattern_engine_new(NULL);
+  pattern_matcher m = {0};
+  unsigned long compared = 0, disagreed = 0, with_dfa = 0, compiled = 0;
+  for (int k = 0; k < 400; k++) {
+    char source[512] = "", why[128], s[8];
+    const pattern *p;
+    generate_pattern(source, sizeof source, 0);
+    if (pattern_compile(engine, source, strlen(source), &p, why, sizeof why) != SHORN_OK) continue;
+    compiled++;
+    with_dfa += pattern_has_dfa(p);
+    for (size_t n = 0; n <= 5; n++) {
+      size_t strings = 1;
+      for (size_t i = 0; i < n; i++) strings *= 4;
+      for (size_t code = 0; code < strings; code++) {
+        for (size_t i = 0, c = code; i < n; i++, c /= 4) s[i] = (char)("abcd"[c % 4]);
+        disagreed += !agrees(&m, p, source, s, n, &compared);
+      }
+    }
+  }
+  CHECK(disagreed == 0);
+  printf("  %lu generated patterns compiled, %lu with an automaton, %lu strings\n", compiled, with_dfa, compared);
+  CHECK(compiled > 200);
+  CHECK(with_dfa * 20 >= compiled * 19);
+  CHECK(compared > 300000);
+  pattern_matcher_release(&m);
+  pattern_engine_free(engine);
+}
+
+/* What has no automaton, and what does, matched right all the same. */
+static void check_dfa_bounds(void) {
+  pattern_engine *engine = pattern_engine_new(NULL);
+  pattern_matcher m = {0};
+  const pattern *p;
+  char why[128];
+  static const struct {
+    const char *source;
+    bool dfa;
+  } which[] = {
+      {"(a)\\1", false}, {"a(?=b)", false}, {"(?<!a)b", false}, {"\\Ba", false},  /* not regular here */
+      {"^[ab]*a[ab]{9}$", false}, {"[ab]*a[ab]{8}$", true},                       /* 2^10 states, 2^9 */
+      {"^a{1100}$", false}, {"^a{900}$", true},                                   /* a state a count */
+      {"^(?:a{3}){400}$", false}, {"^(?:a{3}){10}$", true},                        /* counts nested */
+      {"[a-z]", true}, {"", true}, {"$^", true}, {"^$", true}, {"x*", true},
+  };
+  for (size_t i = 0; i < COUNT_OF(which); i++) {
+    CHECK(pattern_compile(engine, which[i].source, strlen(which[i].source), &p, why, sizeof why) == SHORN_OK);
+    if (pattern_has_dfa(p) != which[i].dfa) fprintf(stderr, "  /%s/: an automaton %d\n", which[i].source, !which[i].dfa);
+    CHECK(pattern_has_dfa(p) == which[i].dfa);
+  }
+  size_t n;
+  char *s = repeated("a", 900, "", &n);
+  CHECK(test_on("^a{900}$", s, n) == PATTERN_MATCH);
+  CHECK(test_on("^a{900}$", s, n - 1) == PATTERN_NO_MATCH);
+  CHECK(test_on("^a{1100}$", s, n) == PATTERN_NO_MATCH);
+  free(s);
+  s = repeated("ab", 10, "aaaaaaaaab", &n);
+  CHECK(test_on("^[ab]*a[ab]{9}$", s, n) == PATTERN_MATCH);
+  CHECK(test_on("[ab]*a[ab]{8}$", s, n) == PATTERN_MATCH);
+  CHECK(test_on("[ab]*a[ab]{8}$", s, n - 10) == PATTERN_NO_MATCH);
+  free(s);
+  /* A byte past ASCII hands the string to the backtracker, from its start. */
+  CHECK(pattern_compile(engine, "^a.c$", 5, &p, why, sizeof why) == SHORN_OK && pattern_has_dfa(p));
+  CHECK(pattern_test(&m, p, "a\303\251c", 4, false) == PATTERN_MATCH);
+  CHECK(pattern_test(&m, p, "a\303\251", 3, false) == PATTERN_NO_MATCH);
+  CHECK(pattern_test(&m, p, "abc", 3, false) == PATTERN_MATCH);
+  /* An answer before the first byte past ASCII stands. */
+  CHECK(pattern_compile(engine, "ab", 2, &p, why, sizeof why) == SHORN_OK && pattern_has_dfa(p));
+  CHECK(pattern_test(&m, p, "xab\303\251", 5, false) == PATTERN_MATCH);
+  CHECK(pattern_test(&m, p, "xa\303\251b", 5, false) == PATTERN_NO_MATCH);
+  pattern_matcher_release(&m);
+  pattern_engine_free(engine);
+}
+
 int main(void) {
   check_cases();
   check_bounds();
   check_bound_is_the_strings();
+  check_dfa_on_cases();
+  check_dfa_on_validators();
+  check_dfa_on_generated();
+  check_dfa_bounds();
   return check_report("pattern");
 }

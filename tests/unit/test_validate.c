@@ -483,9 +483,10 @@ static void check_matching_edges(void) {
 }
 
 /* A pattern that is one class of ASCII members over the whole string is
- * matched by a table, without the matcher (left untouched): its every
- * answer must be the matcher's for the same pattern written with a
- * group, which the matcher answers.  Patterns near that form go to it. */
+ * matched by a table, without the matcher (left untouched) or a DFA: its
+ * every answer must be the backtracking matcher's, and the DFA's, for the
+ * same pattern written with a group.  Patterns near that form go to the
+ * DFA or the matcher. */
 static void check_class_runs(void) {
   static const char *const runs[][2] = {
       {"[a-z]", "+"},     {"[a-z0-9.-]", "+"}, {"[-a]", "*"},     {"[a-]", "?"},         {"[\\d]", "{2,4}"},
@@ -515,11 +516,12 @@ static void check_class_runs(void) {
         n += strlen(piece);
       }
       pattern_matcher by_table = {0}, by_matcher = {0};
-      pattern_result want = pattern_test(&by_matcher, b, text, n, false);
+      pattern_result want = pattern_test_backtracking(&by_matcher, b, text, n, false);
       pattern_result got = pattern_test(&by_table, a, text, n, false);
       CHECK(got == want);
       if (got != want) fprintf(stderr, "  /%s/ on \"%.*s\": %d, the matcher %d\n", fast, (int)n, text, got, want);
-      CHECK(by_table.engine == NULL && by_matcher.engine != NULL);
+      CHECK(pattern_test(&by_matcher, b, text, n, false) == want);
+      CHECK(by_table.engine == NULL && !pattern_has_dfa(a) && by_matcher.engine != NULL);
       pattern_matcher_release(&by_table);
       pattern_matcher_release(&by_matcher);
     }
@@ -535,7 +537,7 @@ static void check_class_runs(void) {
     pattern_matcher m = {0};
     CHECK(pattern_compile(engine, near[i].pattern, strlen(near[i].pattern), &p, why, sizeof why) == SHORN_OK);
     CHECK(pattern_test(&m, p, near[i].text, near[i].length, false) == PATTERN_MATCH);
-    CHECK(m.engine != NULL);
+    CHECK(pattern_has_dfa(p) || m.engine != NULL);
     pattern_matcher_release(&m);
   }
   pattern_engine_free(engine);
