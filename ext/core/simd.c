@@ -189,20 +189,58 @@ static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t
   return o;
 }
 
+/* memcpy for the few bytes of a tail, as moves of a fixed size that
+ * overlap rather than a call. */
+static ALWAYS_INLINE void copy_few(uint8_t *o, const uint8_t *s, size_t n) {
+  if (n >= 16) {
+    for (size_t k = 0; k + 16 < n; k += 16) memcpy(o + k, s + k, 16);
+    memcpy(o + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    memcpy(o, s, 8);
+    memcpy(o + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    memcpy(o, s, 4);
+    memcpy(o + n - 4, s + n - 4, 4);
+  } else {
+    for (size_t k = 0; k < n; k++) o[k] = s[k];
+  }
+}
+
+/* The tail of escape_utf8 from `at`, within CHUNK_READ bytes of the end of
+ * what can be read: its chunks in a padded copy, after the four bytes
+ * before it. */
+static ALWAYS_INLINE uint8_t *escape_padded_tail(uint8_t *o, const uint8_t *s, size_t n, size_t at, bool *high_before,
+                                                 chunk_scan scan) {
+  /* The chunks read only the lanes past the tail that are zeroed here;
+   * the rest of the pad, past them, is only ever copied along behind an
+   * escape, so it need not be set. */
+  uint8_t pad[4 + CHUNK + CHUNK_READ];
+  const uint8_t *t = pad + 4;
+  size_t len = n - at;
+  if (at) memcpy(pad, s + at - 4, 4);
+  copy_few(pad + 4, s + at, len);
+  memset(pad + 4 + len, 0, CHUNK);
+  for (size_t j = 0; j < len; j += CHUNK) {
+    uint64_t inside = lanes_before(len - j);
+    chunk c = scan(t + j, o, at == 0 && j == 0, *high_before, inside);
+    if (c.faulty) return NULL;
+    *high_before = c.high;
+    uint64_t stops = c.stops & inside;
+    size_t part = len - j < CHUNK ? len - j : CHUNK;
+    o = stops ? escape_stops(o, t + j, stops, part) : o + part;
+  }
+  return o;
+}
+
 static ALWAYS_INLINE uint8_t *escape_utf8_chunks(uint8_t *o, const uint8_t *s, size_t n, size_t readable,
                                                  chunk_scan scan) {
   size_t i = 0;
   bool high_before = false;
   if (!(o = escape_chunks(o, s, n, readable, &i, true, &high_before, scan))) return NULL;
-  if (i < n) {
-    /* The tail, fewer than CHUNK_READ bytes, after the three before it. */
-    uint8_t pad[4 + CHUNK + CHUNK_READ] = {0};
-    size_t j = 0;
-    if (i) memcpy(pad, s + i - 4, 4);
-    memcpy(pad + 4, s + i, n - i);
-    if (!(o = escape_chunks(o, pad + 4, n - i, sizeof pad - 4, &j, i == 0, &high_before, scan))) return NULL;
-  }
-  return utf8_ends_open(s, n) ? NULL : o;
+  if (i < n && !(o = escape_padded_tail(o, s, n, i, &high_before, scan))) return NULL;
+  /* A last chunk of ASCII leaves no sequence open: one open before it
+   * would have been a fault in it. */
+  return high_before && utf8_ends_open(s, n) ? NULL : o;
 }
 
 /* utf8_valid's chunks from *at while a chunk can be read: false at a
