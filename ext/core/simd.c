@@ -20,6 +20,7 @@
 
 #include "escape.h"
 #include "lanes.h"
+#include "memory.h"
 #include "scan.h"
 
 #if defined(__AVX2__) || (defined(__x86_64__) && defined(__GNUC__))
@@ -187,23 +188,6 @@ static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t
   }
   *at = i;
   return o;
-}
-
-/* memcpy for the few bytes of a tail, as moves of a fixed size that
- * overlap rather than a call. */
-static ALWAYS_INLINE void copy_few(uint8_t *o, const uint8_t *s, size_t n) {
-  if (n >= 16) {
-    for (size_t k = 0; k + 16 < n; k += 16) memcpy(o + k, s + k, 16);
-    memcpy(o + n - 16, s + n - 16, 16);
-  } else if (n >= 8) {
-    memcpy(o, s, 8);
-    memcpy(o + n - 8, s + n - 8, 8);
-  } else if (n >= 4) {
-    memcpy(o, s, 4);
-    memcpy(o + n - 4, s + n - 4, 4);
-  } else {
-    for (size_t k = 0; k < n; k++) o[k] = s[k];
-  }
 }
 
 /* The tail of escape_utf8 from `at`, within CHUNK_READ bytes of the end of
