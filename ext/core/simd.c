@@ -150,7 +150,7 @@ static ALWAYS_INLINE uint8_t *escape_stops(uint8_t *o, const uint8_t *s, uint64_
     o += at - from;
     o = json_escape_ascii(o, s[at]);
     from = at + 1;
-    for (size_t k = from; k < CHUNK; k += 16) memcpy(o + (k - from), s + k, 16);
+    for (size_t k = from; k < len; k += 16) memcpy(o + (k - from), s + k, 16);
   } while (stops);
   return o + (len - from);
 }
