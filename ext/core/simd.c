@@ -12,7 +12,7 @@
  * for whole blocks, never count.
  *
  * A string within CHUNK_READ bytes of what can be read ends in a padded
- * copy of its tail, scanned by the same loop.
+ * copy of its tail, scanned by the same chunk scan.
  */
 #include "simd.h"
 
