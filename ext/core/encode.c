@@ -175,11 +175,19 @@ static shorn_code put_f32(encoder *e, double v) {
   return SHORN_OK;
 }
 
+/* Strings up to this long are copied inline: below it the call of memcpy
+ * cost more than its copy. */
+#define STRING_COPIED_INLINE 32
+
 static shorn_code put_string_value(encoder *e, const json_value *v) {
   if (v->flags & JSON_LONE_SURROGATE) return encode_fail(e, "String contains an unpaired surrogate");
   if (v->length > SHORN_MAX_BYTES) return too_large_value(e, "String", v->length, "bytes", SHORN_MAX_BYTES);
   shorn_code rc = put_uvarint(e, v->length);
-  return rc ? rc : put_bytes(e, v->u.string, v->length);
+  if (rc || v->length > STRING_COPIED_INLINE) return rc ? rc : put_bytes(e, v->u.string, v->length);
+  if (!buffer_reserve(e->out, v->length)) return encoder_nomem(e);
+  copy_few(e->out->data + e->out->length, (const uint8_t *)v->u.string, v->length);
+  e->out->length += v->length;
+  return SHORN_OK;
 }
 
 /* ---- value tests --------------------------------------------------------- */

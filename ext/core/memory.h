@@ -50,6 +50,23 @@ static inline void copy_padded(uint8_t *o, const char *p, size_t n) {
   else
     memcpy(o, p, n);
 }
+/* memcpy of a few bytes (most strings), in moves of a fixed size that
+ * overlap, inline: reads and writes n bytes, no more, and costs less than
+ * the call. */
+static inline void copy_few(uint8_t *o, const uint8_t *s, size_t n) {
+  if (n >= 16) {
+    for (size_t k = 0; k + 16 < n; k += 16) memcpy(o + k, s + k, 16);
+    memcpy(o + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    memcpy(o, s, 8);
+    memcpy(o + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    memcpy(o, s, 4);
+    memcpy(o + n - 4, s + n - 4, 4);
+  } else {
+    for (size_t k = 0; k < n; k++) o[k] = s[k];
+  }
+}
 static inline bool buffer_append_padded(shorn_buffer *b, const char *p, size_t n) {
   if (!buffer_reserve(b, n + TEXT_PAD)) return false;
   copy_padded(b->data + b->length, p, n);

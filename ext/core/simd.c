@@ -12,7 +12,7 @@
  * for whole blocks, never count.
  *
  * A string within CHUNK_READ bytes of what can be read ends in a padded
- * copy of its tail, scanned by the same loop.
+ * copy of its tail, scanned by the same chunk scan.
  */
 #include "simd.h"
 
@@ -20,6 +20,7 @@
 
 #include "escape.h"
 #include "lanes.h"
+#include "memory.h"
 #include "scan.h"
 
 #if defined(__AVX2__) || (defined(__x86_64__) && defined(__GNUC__))
@@ -149,7 +150,7 @@ static ALWAYS_INLINE uint8_t *escape_stops(uint8_t *o, const uint8_t *s, uint64_
     o += at - from;
     o = json_escape_ascii(o, s[at]);
     from = at + 1;
-    for (size_t k = from; k < CHUNK; k += 16) memcpy(o + (k - from), s + k, 16);
+    for (size_t k = from; k < len; k += 16) memcpy(o + (k - from), s + k, 16);
   } while (stops);
   return o + (len - from);
 }
@@ -189,20 +190,41 @@ static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t
   return o;
 }
 
+/* The tail of escape_utf8 from `at`, within CHUNK_READ bytes of the end of
+ * what can be read: its chunks in a padded copy, after the four bytes
+ * before it. */
+static ALWAYS_INLINE uint8_t *escape_padded_tail(uint8_t *o, const uint8_t *s, size_t n, size_t at, bool *high_before,
+                                                 chunk_scan scan) {
+  /* The chunks read only the lanes past the tail that are zeroed here;
+   * the rest of the pad, past them, is only ever copied along behind an
+   * escape, so it need not be set. */
+  uint8_t pad[4 + CHUNK + CHUNK_READ];
+  const uint8_t *t = pad + 4;
+  size_t len = n - at;
+  if (at) memcpy(pad, s + at - 4, 4);
+  copy_few(pad + 4, s + at, len);
+  memset(pad + 4 + len, 0, CHUNK);
+  for (size_t j = 0; j < len; j += CHUNK) {
+    uint64_t inside = lanes_before(len - j);
+    chunk c = scan(t + j, o, at == 0 && j == 0, *high_before, inside);
+    if (c.faulty) return NULL;
+    *high_before = c.high;
+    uint64_t stops = c.stops & inside;
+    size_t part = len - j < CHUNK ? len - j : CHUNK;
+    o = stops ? escape_stops(o, t + j, stops, part) : o + part;
+  }
+  return o;
+}
+
 static ALWAYS_INLINE uint8_t *escape_utf8_chunks(uint8_t *o, const uint8_t *s, size_t n, size_t readable,
                                                  chunk_scan scan) {
   size_t i = 0;
   bool high_before = false;
   if (!(o = escape_chunks(o, s, n, readable, &i, true, &high_before, scan))) return NULL;
-  if (i < n) {
-    /* The tail, fewer than CHUNK_READ bytes, after the three before it. */
-    uint8_t pad[4 + CHUNK + CHUNK_READ] = {0};
-    size_t j = 0;
-    if (i) memcpy(pad, s + i - 4, 4);
-    memcpy(pad + 4, s + i, n - i);
-    if (!(o = escape_chunks(o, pad + 4, n - i, sizeof pad - 4, &j, i == 0, &high_before, scan))) return NULL;
-  }
-  return utf8_ends_open(s, n) ? NULL : o;
+  if (i < n && !(o = escape_padded_tail(o, s, n, i, &high_before, scan))) return NULL;
+  /* A last chunk of ASCII leaves no sequence open: one open before it
+   * would have been a fault in it. */
+  return high_before && utf8_ends_open(s, n) ? NULL : o;
 }
 
 /* utf8_valid's chunks from *at while a chunk can be read: false at a

@@ -122,29 +122,6 @@ static size_t copy_plain(uint8_t *o, const uint8_t *s, size_t n) {
   return i;
 }
 
-/* Whether s[0..n), four to sixteen bytes, is plain ASCII with nothing to
- * escape (most names, keys and tags), then copied to o: found from two
- * words that overlap and stay inside the string, so it needs no readable
- * bytes around it, as a string that ends a small payload has none, and
- * skips the general path's set-up, which dominates small records. */
-static ALWAYS_INLINE bool short_plain(uint8_t *o, const uint8_t *s, size_t n) {
-  if (n >= 8 && n <= 16) {
-    uint64_t head = load_le64(s), tail = load_le64(s + n - 8);
-    if (plain_stops(head) | plain_stops(tail)) return false;
-    store_le64(o, head);
-    store_le64(o + n - 8, tail);
-    return true;
-  }
-  if (n >= 4 && n < 8) {
-    uint32_t head = load_le32(s), tail = load_le32(s + n - 4);
-    if (plain_stops(head | (uint64_t)tail << 32)) return false;
-    store_le32(o, head);
-    store_le32(o + n - 4, tail);
-    return true;
-  }
-  return false;
-}
-
 bool buffer_json_string(shorn_buffer *b, const char *text, size_t n) {
   /* Six bytes out per byte in at worst, the quotes, and scan_blocks'
    * blocks. */
@@ -173,19 +150,6 @@ bool buffer_json_string(shorn_buffer *b, const char *text, size_t n) {
   *o++ = '"';
   b->length = (size_t)(o - b->data);
   return true;
-}
-
-int buffer_json_utf8(shorn_buffer *b, const uint8_t *s, size_t n, size_t readable) {
-  if (n > (SIZE_MAX - 2 - SIMD_OUTPUT_SLACK) / 6 || !buffer_reserve(b, 6 * n + 2 + SIMD_OUTPUT_SLACK)) return 0;
-  uint8_t *o = b->data + b->length;
-  *o++ = '"';
-  if (short_plain(o, s, n))
-    o += n;
-  else if (!(o = simd()->escape_utf8(o, s, n, readable)))
-    return -1;
-  *o++ = '"';
-  b->length = (size_t)(o - b->data);
-  return 1;
 }
 
 /* The text of the character at s[0..n) inside a quote, into piece (room

@@ -569,6 +569,32 @@ static void test_sets_and_maps(void) {
   CHECK_STR(decode(MAP_OF(STRING, UINT), "c0843d"), "error: Map size 1000000 exceeds the remaining input at byte 3");
 }
 
+/* A string value of every length around the encoder's inline copy (up to
+ * 32 bytes) and past it, plain and with an escape (copied from the parser's
+ * arena then): its length and its bytes, whatever their count, and back. */
+static void test_string_lengths(void) {
+  for (size_t n = 0; n <= 80; n++) {
+    for (int escaped = 0; escaped < 2; escaped++) {
+      if (escaped && !n) continue;
+      char json[100], want[300], body[90];
+      for (size_t i = 0; i < n; i++) body[i] = (char)('a' + i % 26);
+      if (escaped) body[n / 2] = '"';
+      size_t j = 0;
+      json[j++] = '"';
+      for (size_t i = 0; i < n; i++) {
+        if (body[i] == '"') json[j++] = '\\';
+        json[j++] = body[i];
+      }
+      json[j++] = '"';
+      json[j] = 0;
+      size_t w = (size_t)sprintf(want, "%02x", (unsigned)n);
+      for (size_t i = 0; i < n; i++) w += (size_t)sprintf(want + w, "%02x", (unsigned char)body[i]);
+      CHECK_STR(encode(STRING, json), want);
+      CHECK_STR(decode(STRING, want), json);
+    }
+  }
+}
+
 int main(void) {
   test_varints();
   test_varints_in_context();
@@ -582,5 +608,6 @@ int main(void) {
   test_bigint();
   test_bytes_and_float32();
   test_sets_and_maps();
+  test_string_lengths();
   return check_report("codec");
 }

@@ -168,7 +168,7 @@ static void test_positions(void) {
 static void test_lengths(void) {
   uint8_t s[512];
   for (size_t f = 0; f < sizeof fillers / sizeof *fillers; f++)
-    for (size_t n = 0; n < 200; n++) {
+    for (size_t n = 0; n <= 200; n++) {
       for (size_t k = 0; k < n; k++) s[k] = (uint8_t)fillers[f].bytes[k % fillers[f].length];
       check_all_reads(s, n);
     }

@@ -516,6 +516,55 @@ static void test_json_short_strings(void) {
   CHECK(refused > 1000 && read > 1000);
 }
 
+/* json_unescape copies the runs between escapes by blocks of 64, 16 and 8
+ * bytes and then a byte at a time: an escape or two at every place in
+ * bodies up to past three blocks of 64, each unescaped into a heap block
+ * of the body's exact length, so that ASan sees a store past it, and
+ * parsed as JSON text too. */
+static void test_json_unescape(void) {
+  static const struct {
+    const char *raw, *value;
+  } escapes[] = {{"\\n", "\n"}, {"\\\"", "\""}, {"\\\\", "\\"}, {"\\u00e9", "\xc3\xa9"},
+                 {"\\ud83d\\ude00", "\xf0\x9f\x98\x80"}};
+  long checked = 0;
+  for (size_t n = 0; n <= 200; n++) {
+    for (size_t at = 0; at <= n; at++) {
+      for (size_t k = 0; k < sizeof escapes / sizeof *escapes; k++) {
+        for (int twice = 0; twice < 2; twice++) {
+          /* The body: n bytes of prose with the escape at `at` and, the
+           * second time, again at its end. */
+          size_t len = strlen(escapes[k].raw), vlen = strlen(escapes[k].value);
+          if (at + len > n || (twice && at + 2 * len > n)) continue;
+          char body[256], want[256];
+          for (size_t i = 0; i < n; i++) body[i] = (char)('a' + i % 26);
+          memcpy(body + at, escapes[k].raw, len);
+          if (twice) memcpy(body + n - len, escapes[k].raw, len);
+          size_t want_length = 0, middle = twice ? n - len - (at + len) : n - (at + len);
+          memcpy(want, body, at), want_length += at;
+          memcpy(want + want_length, escapes[k].value, vlen), want_length += vlen;
+          memcpy(want + want_length, body + at + len, middle), want_length += middle;
+          if (twice) memcpy(want + want_length, escapes[k].value, vlen), want_length += vlen;
+          uint8_t *out = malloc(n ? n : 1);
+          uint8_t *end = json_unescape(out, (const uint8_t *)body, n, false, NULL);
+          CHECK((size_t)(end - out) == want_length && memcmp(out, want, want_length) == 0);
+          free(out);
+          char *json = malloc(n + 2);
+          json[0] = '"', memcpy(json + 1, body, n), json[n + 1] = '"';
+          arena a = {0};
+          json_value *v;
+          shorn_error e;
+          CHECK(json_parse(&a, json, n + 2, &v, &e) == SHORN_OK && v->type == JSON_STRING &&
+                v->length == want_length && memcmp(v->u.string, want, want_length) == 0);
+          arena_free(&a);
+          free(json);
+          checked++;
+        }
+      }
+    }
+  }
+  CHECK(checked > 90000);
+}
+
 int main(void) {
   test_utf8();
   test_utf16_order();
@@ -527,5 +576,6 @@ int main(void) {
   test_json_numbers();
   test_json_string_faults();
   test_json_short_strings();
+  test_json_unescape();
   return check_report("text");
 }
