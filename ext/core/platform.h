@@ -25,11 +25,15 @@
 /* For a loop the compiler would otherwise call, where the call was measured
  * to cost more than the loop. */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+/* For a rare path kept out of a hot loop, so that the loop's own calls stay
+ * inline. */
+#define NEVER_INLINE __attribute__((noinline))
 #else
 #define likely(x) (x)
 #define unlikely(x) (x)
 #define PRINTF_LIKE(f, a)
 #define ALWAYS_INLINE inline
+#define NEVER_INLINE
 #endif
 
 /* Functions and tables one file of the library defines for others: hidden

@@ -187,6 +187,7 @@ void query_close(query *q) {
  * decoder, whose error then says what is wrong with it. */
 static bool pass_value(decoder *d, const shape *s);
 static bool pass_objects(decoder *d, const shape *s, uint64_t count);
+static bool pass_object(decoder *d, const shape *s);
 static bool pass_dynamic(decoder *d, int depth);
 
 static inline bool pass_bytes(decoder *d, uint64_t n) {
@@ -275,13 +276,35 @@ static bool pass_entries(decoder *d, const shape *value, int depth) {
   return true;
 }
 
+/* An array's or a Set's elements, after its count unless it is fixed. */
+static bool pass_elements(decoder *d, const shape *s) {
+  uint64_t n;
+  if (s->u.array.length >= 0)
+    n = (uint64_t)s->u.array.length;
+  else if (!pass_count(d, s->u.array.element->min_width, &n))
+    return false;
+  return pass_many(d, s->u.array.element, n);
+}
+
+/* A step that is a value of its own: an array or an object a level deeper,
+ * as pass_value counts it, without its dispatch on the kind.  Kept out of
+ * the plan's loop, which stays small enough to keep its leaves inline. */
+static NEVER_INLINE bool pass_step_value(decoder *d, const pass_step *step) {
+  if (step->op == PASS_VALUE) return pass_value(d, step->value);
+  if (d->nesting == NESTING_MAX) return false;
+  d->nesting++;
+  bool passed = step->op == PASS_ARRAY ? pass_elements(d, step->value) : pass_object(d, step->value);
+  d->nesting--;
+  return passed;
+}
+
 /* One step of an object's plan, or the first n of its units. */
 static inline bool pass_step_n(decoder *d, const pass_step *step, uint64_t n) {
   switch (step->op) {
     case PASS_BYTES: return pass_bytes(d, n);
     case PASS_VARINTS: return n == 1 ? pass_varint(d) : pass_varints(d, n);
     case PASS_BODIES: return pass_bodies(d, n);
-    default: return pass_value(d, step->value);
+    default: return pass_step_value(d, step);
   }
 }
 
@@ -351,12 +374,7 @@ static bool pass_container(decoder *d, const shape *s) {
       return passed;
     }
     case SHAPE_ARRAY:
-    case SHAPE_SET:
-      if (s->u.array.length >= 0)
-        n = (uint64_t)s->u.array.length;
-      else if (!pass_count(d, s->u.array.element->min_width, &n))
-        return false;
-      return pass_many(d, s->u.array.element, n);
+    case SHAPE_SET: return pass_elements(d, s);
     case SHAPE_MAP:
       if (!pass_count(d, add_widths(s->u.map.key->min_width, s->u.map.value->min_width), &n)) return false;
       for (uint64_t i = 0; i < n; i++)

@@ -637,6 +637,9 @@ static pass_op pass_op_of(const shape *value, uint64_t *n) {
     case SHAPE_ENUM: return PASS_VARINTS;
     case SHAPE_STRING:
     case SHAPE_BYTES: return PASS_BODIES;
+    case SHAPE_ARRAY:
+    case SHAPE_SET: return PASS_ARRAY;
+    case SHAPE_OBJECT: return PASS_OBJECT;
     default: return PASS_VALUE;
   }
 }
@@ -655,7 +658,7 @@ static bool plan_object(arena *a, shape *sh, bool fold) {
     uint64_t add = 1;
     pass_op op = fold ? pass_op_of(fl->value, &add) : PASS_VALUE;
     pass_step *last = length ? &plan[length - 1] : NULL;
-    if (last && last->op == op && op != PASS_VALUE && !last->optional && !fl->optional) {
+    if (last && last->op == op && op <= PASS_BODIES && !last->optional && !fl->optional) {
       fl->plan_step = length - 1;
       fl->plan_skip = last->n;
       last->n += add;

@@ -82,6 +82,8 @@ typedef enum pass_op {
   PASS_BYTES,   /* n bytes: fixed-width fields (boolean, floats, uuid, literal), summed */
   PASS_VARINTS, /* n varints: integers, date-times, enum members */
   PASS_BODIES,  /* n length-prefixed bodies: strings, byte arrays */
+  PASS_ARRAY,   /* one array or Set, `value`: its elements a level deeper */
+  PASS_OBJECT,  /* one object, `value`: its own plan a level deeper */
   PASS_VALUE    /* one value of `value`, by its own layout */
 } pass_op;
 

@@ -680,7 +680,7 @@ static void test_plan_folding(void) {
     CHECK(plan[1].op == PASS_VARINTS && plan[1].n == 2);
     CHECK(plan[2].op == PASS_BODIES && plan[2].n == 2);
     CHECK(plan[3].op == PASS_BYTES && plan[3].n == 1 && plan[3].optional && plan[3].bit == 0);
-    CHECK(plan[4].op == PASS_VALUE && plan[4].value == fields[8].value);
+    CHECK(plan[4].op == PASS_ARRAY && plan[4].value == fields[8].value);
     CHECK(plan[5].op == PASS_VARINTS && plan[5].n == 1);
   }
   /* A field inside a folded run is found after the units before it. */
