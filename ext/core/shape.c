@@ -624,8 +624,9 @@ static bool index_object(finisher *f, shape *sh) {
   return true;
 }
 
-/* The step a field's value folds into and the n it adds to it: PASS_VALUE,
- * which folds into nothing, when it is no leaf of a known size or kind. */
+/* The step a field's value takes and the n it adds to it: a leaf's folds
+ * into a run of its kind; an array's, an object's or any other value's is
+ * a step of its own. */
 static pass_op pass_op_of(const shape *value, uint64_t *n) {
   int64_t width = shape_fixed_width(value);
   *n = 1;

@@ -92,7 +92,7 @@ typedef struct pass_step {
   bool optional; /* then taken only when the presence bitmap has `bit` */
   uint32_t bit;
   uint64_t n;
-  const shape *value; /* PASS_VALUE */
+  const shape *value; /* PASS_ARRAY, PASS_OBJECT, PASS_VALUE */
 } pass_step;
 
 typedef struct field {
