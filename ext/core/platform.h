@@ -28,12 +28,15 @@
 /* For a rare path kept out of a hot loop, so that the loop's own calls stay
  * inline. */
 #define NEVER_INLINE __attribute__((noinline))
+/* A hook only the tests call: static and uncalled in the amalgamation. */
+#define TEST_HOOK __attribute__((unused))
 #else
 #define likely(x) (x)
 #define unlikely(x) (x)
 #define PRINTF_LIKE(f, a)
 #define ALWAYS_INLINE inline
 #define NEVER_INLINE
+#define TEST_HOOK
 #endif
 
 /* Functions and tables one file of the library defines for others: hidden

@@ -89,6 +89,6 @@ SHORN_PRIVATE shorn_code query_resolve(query *q, query_node *node);
 /* For the tests: pass over the node's value by its layout alone, as a path
  * passes what lies off it; false where it does not pass, else *end is the
  * byte after it. */
-SHORN_PRIVATE bool query_pass(query *q, const query_node *node, const uint8_t **end);
+SHORN_PRIVATE TEST_HOOK bool query_pass(query *q, const query_node *node, const uint8_t **end);
 
 #endif

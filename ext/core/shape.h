@@ -263,7 +263,7 @@ SHORN_PRIVATE bool shape_admits_null(const shape *sh, const bool *definitions);
 
 /* shape.c, for the tests: every object's pass plan rebuilt with a step per
  * field, none folded, so that the folded plans can be held to it. */
-SHORN_PRIVATE bool shape_plan_field_by_field(shorn_schema *s);
+SHORN_PRIVATE TEST_HOOK bool shape_plan_field_by_field(shorn_schema *s);
 
 /* shape.c: the FNV-1a fingerprint hash of a signature for a width. */
 SHORN_PRIVATE uint32_t shape_fingerprint_hash(const char *signature, size_t length, int width);
