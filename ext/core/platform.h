@@ -26,14 +26,17 @@
  * to cost more than the loop. */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 /* For a path that would otherwise burden its caller's other paths with
- * its frame. */
+ * its frame, or a rare path kept out of a hot loop. */
 #define NOINLINE __attribute__((noinline))
+/* A hook only the tests call: static and uncalled in the amalgamation. */
+#define TEST_HOOK __attribute__((unused))
 #else
 #define likely(x) (x)
 #define unlikely(x) (x)
 #define PRINTF_LIKE(f, a)
 #define ALWAYS_INLINE inline
 #define NOINLINE
+#define TEST_HOOK
 #endif
 
 /* Functions and tables one file of the library defines for others: hidden

@@ -186,6 +186,8 @@ void query_close(query *q) {
  * decoder's limits on depth.  A value that fails these is handed to the
  * decoder, whose error then says what is wrong with it. */
 static bool pass_value(decoder *d, const shape *s);
+static bool pass_objects(decoder *d, const shape *s, uint64_t count);
+static bool pass_object(decoder *d, const shape *s);
 static bool pass_dynamic(decoder *d, int depth);
 
 static inline bool pass_bytes(decoder *d, uint64_t n) {
@@ -214,17 +216,10 @@ static bool pass_body(decoder *d) {
   return read_uvarint(d, &n) == SHORN_OK && pass_bytes(d, n);
 }
 
-/* The width of a shape whose every value takes the same bytes, else -1:
- * a run of them is passed over in one step. */
-static int64_t fixed_width(const shape *s) {
-  switch (s->kind) {
-    case SHAPE_LITERAL: return 0;
-    case SHAPE_BOOLEAN: return 1;
-    case SHAPE_FLOAT32: return 4;
-    case SHAPE_FLOAT64: return 8;
-    case SHAPE_UUID: return 16;
-    default: return -1;
-  }
+static bool pass_bodies(decoder *d, uint64_t count) {
+  for (uint64_t i = 0; i < count; i++)
+    if (!pass_body(d)) return false;
+  return true;
 }
 
 /* `count` varints: the bytes up to the count-th without a continuation
@@ -254,7 +249,7 @@ static bool pass_varints(decoder *d, uint64_t count) {
 /* `count` values of shape `s`; a count checked as pass_count checks one.
  * Runs of leaves are passed in loops of their own. */
 static bool pass_many(decoder *d, const shape *s, uint64_t count) {
-  int64_t width = fixed_width(s);
+  int64_t width = shape_fixed_width(s);
   if (width >= 0) return !exceeds(d, count, (uint64_t)width) && pass_bytes(d, count * (uint64_t)width);
   switch (s->kind) {
     case SHAPE_INT:
@@ -262,10 +257,8 @@ static bool pass_many(decoder *d, const shape *s, uint64_t count) {
     case SHAPE_DATETIME:
     case SHAPE_ENUM: return pass_varints(d, count);
     case SHAPE_STRING:
-    case SHAPE_BYTES:
-      for (uint64_t i = 0; i < count; i++)
-        if (!pass_body(d)) return false;
-      return true;
+    case SHAPE_BYTES: return pass_bodies(d, count);
+    case SHAPE_OBJECT: return pass_objects(d, s, count);
     default:
       for (uint64_t i = 0; i < count; i++)
         if (!pass_value(d, s)) return false;
@@ -283,14 +276,64 @@ static bool pass_entries(decoder *d, const shape *value, int depth) {
   return true;
 }
 
+/* An array's or a Set's elements, after its count unless it is fixed. */
+static bool pass_elements(decoder *d, const shape *s) {
+  uint64_t n;
+  if (s->u.array.length >= 0)
+    n = (uint64_t)s->u.array.length;
+  else if (!pass_count(d, s->u.array.element->min_width, &n))
+    return false;
+  return pass_many(d, s->u.array.element, n);
+}
+
+/* A step that is a value of its own: an array or an object a level deeper,
+ * as pass_value counts it, without its dispatch on the kind.  Kept out of
+ * the plan's loop, which stays small enough to keep its leaves inline. */
+static NOINLINE bool pass_step_value(decoder *d, const pass_step *step) {
+  if (step->op == PASS_VALUE) return pass_value(d, step->value);
+  if (d->nesting == NESTING_MAX) return false;
+  d->nesting++;
+  bool passed = step->op == PASS_ARRAY ? pass_elements(d, step->value) : pass_object(d, step->value);
+  d->nesting--;
+  return passed;
+}
+
+/* One step of an object's plan, or the first n of its units. */
+static inline bool pass_step_n(decoder *d, const pass_step *step, uint64_t n) {
+  switch (step->op) {
+    case PASS_BYTES: return pass_bytes(d, n);
+    case PASS_VARINTS: return n == 1 ? pass_varint(d) : pass_varints(d, n);
+    case PASS_BODIES: return pass_bodies(d, n);
+    default: return pass_step_value(d, step);
+  }
+}
+
+/* The declared fields before `stop` (all of them when NULL) by the
+ * object's plan, from just past its presence bitmap. */
+static bool pass_fields(decoder *d, const shape *s, const uint8_t *bitmap, const field *stop) {
+  const pass_step *step = s->u.object.plan, *end = step + (stop ? stop->plan_step : s->u.object.plan_length);
+  for (; step < end; step++)
+    if ((!step->optional || (bitmap[step->bit >> 3] >> (step->bit & 7) & 1)) && !pass_step_n(d, step, step->n))
+      return false;
+  return !stop || !stop->plan_skip || pass_step_n(d, step, stop->plan_skip);
+}
+
 static bool pass_object(decoder *d, const shape *s) {
   const uint8_t *bitmap = d->p;
-  if (!pass_bytes(d, (s->u.object.optional_count + 7) / 8)) return false;
-  for (uint32_t i = 0; i < s->u.object.count; i++) {
-    const field *f = &s->u.object.fields[i];
-    if (field_present(f, bitmap) && !pass_value(d, f->value)) return false;
-  }
-  return !s->u.object.extras || pass_entries(d, s->u.object.extras, 0);
+  return pass_bytes(d, (s->u.object.optional_count + 7) / 8) && pass_fields(d, s, bitmap, NULL) &&
+         (!s->u.object.extras || pass_entries(d, s->u.object.extras, 0));
+}
+
+/* `count` objects, a level deeper as pass_value would count each, without
+ * its dispatch per element. */
+static bool pass_objects(decoder *d, const shape *s, uint64_t count) {
+  if (!count) return true;
+  if (d->nesting == NESTING_MAX) return false;
+  d->nesting++;
+  uint64_t i = 0;
+  while (i < count && pass_object(d, s)) i++;
+  d->nesting--;
+  return i == count;
 }
 
 /* Levels counted as decode_dynamic counts them. */
@@ -331,12 +374,7 @@ static bool pass_container(decoder *d, const shape *s) {
       return passed;
     }
     case SHAPE_ARRAY:
-    case SHAPE_SET:
-      if (s->u.array.length >= 0)
-        n = (uint64_t)s->u.array.length;
-      else if (!pass_count(d, s->u.array.element->min_width, &n))
-        return false;
-      return pass_many(d, s->u.array.element, n);
+    case SHAPE_SET: return pass_elements(d, s);
     case SHAPE_MAP:
       if (!pass_count(d, add_widths(s->u.map.key->min_width, s->u.map.value->min_width), &n)) return false;
       for (uint64_t i = 0; i < n; i++)
@@ -363,7 +401,7 @@ static bool pass_value(decoder *d, const shape *s) {
     case SHAPE_BOOLEAN:
     case SHAPE_FLOAT32:
     case SHAPE_FLOAT64:
-    case SHAPE_UUID: return pass_bytes(d, (uint64_t)fixed_width(s));
+    case SHAPE_UUID: return pass_bytes(d, (uint64_t)shape_fixed_width(s));
     case SHAPE_INT:
     case SHAPE_UINT:
     case SHAPE_DATETIME:
@@ -501,7 +539,16 @@ static shorn_code find_member(query *q, const query_node *n, const path_step *st
   if ((rc = read_bitmap(&q->d, s, &bitmap))) return rc;
   const field *wanted = declared_field(s, step);
   if (wanted ? !field_present(wanted, bitmap) : !s->u.object.extras) return SHORN_OK;
-  /* Declared fields come first on the wire, in order; then the extras. */
+  /* Declared fields come first on the wire, in order; then the extras.
+   * Those before the one wanted are passed by the plan, or, where it does
+   * not pass, one by one, so that the decoder finds the fault. */
+  const uint8_t *fields = q->d.p;
+  if ((wanted && !wanted->plan_step && !wanted->plan_skip) || pass_fields(&q->d, s, bitmap, wanted)) {
+    if (!wanted) return find_entry(q, s->u.object.extras, step, out);
+    *out = (query_node){wanted->value, q->d.p};
+    return SHORN_OK;
+  }
+  q->d.p = fields;
   for (uint32_t i = 0; i < s->u.object.count; i++) {
     const field *f = &s->u.object.fields[i];
     if (f == wanted) {
@@ -691,3 +738,10 @@ bool query_text(query *q, const query_node *node, const char **text, size_t *len
 }
 
 shorn_code query_resolve(query *q, query_node *node) { return resolve(q, node); }
+
+bool query_pass(query *q, const query_node *node, const uint8_t **end) {
+  q->d.p = node->at;
+  if (!pass_value(&q->d, node->shape)) return false;
+  *end = q->d.p;
+  return true;
+}

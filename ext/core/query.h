@@ -86,4 +86,9 @@ SHORN_PRIVATE bool query_text(query *q, const query_node *node, const char **tex
  * ref, the value or null for a nullable, the branch of a union. */
 SHORN_PRIVATE shorn_code query_resolve(query *q, query_node *node);
 
+/* For the tests: pass over the node's value by its layout alone, as a path
+ * passes what lies off it; false where it does not pass, else *end is the
+ * byte after it. */
+SHORN_PRIVATE TEST_HOOK bool query_pass(query *q, const query_node *node, const uint8_t **end);
+
 #endif

@@ -624,6 +624,69 @@ static bool index_object(finisher *f, shape *sh) {
   return true;
 }
 
+/* The step a field's value takes and the n it adds to it: a leaf's folds
+ * into a run of its kind; an array's, an object's or any other value's is
+ * a step of its own. */
+static pass_op pass_op_of(const shape *value, uint64_t *n) {
+  int64_t width = shape_fixed_width(value);
+  *n = 1;
+  if (width >= 0) return *n = (uint64_t)width, PASS_BYTES;
+  switch (value->kind) {
+    case SHAPE_INT:
+    case SHAPE_UINT:
+    case SHAPE_DATETIME:
+    case SHAPE_ENUM: return PASS_VARINTS;
+    case SHAPE_STRING:
+    case SHAPE_BYTES: return PASS_BODIES;
+    case SHAPE_ARRAY:
+    case SHAPE_SET: return PASS_ARRAY;
+    case SHAPE_OBJECT: return PASS_OBJECT;
+    default: return PASS_VALUE;
+  }
+}
+
+/* An object's pass plan (shape.h): adjacent required fields of one kind
+ * fold into one step; an optional field takes a step of its own, since
+ * its presence decides whether its bytes are there.  Without `fold`,
+ * every field is a PASS_VALUE step: the walk field by field, which the
+ * tests hold the folded plan to. */
+static bool plan_object(arena *a, shape *sh, bool fold) {
+  uint32_t n = sh->u.object.count, length = 0;
+  pass_step *plan = arena_alloc(a, (size_t)n * sizeof *plan);
+  if (!plan) return false;
+  for (uint32_t i = 0; i < n; i++) {
+    field *fl = &sh->u.object.fields[i];
+    uint64_t add = 1;
+    pass_op op = fold ? pass_op_of(fl->value, &add) : PASS_VALUE;
+    pass_step *last = length ? &plan[length - 1] : NULL;
+    if (last && last->op == op && op <= PASS_BODIES && !last->optional && !fl->optional) {
+      fl->plan_step = length - 1;
+      fl->plan_skip = last->n;
+      last->n += add;
+      continue;
+    }
+    plan[length] = (pass_step){op, fl->optional, fl->optional ? fl->bit : 0, add, fl->value};
+    fl->plan_step = length++;
+    fl->plan_skip = 0;
+  }
+  sh->u.object.plan = plan;
+  sh->u.object.plan_length = length;
+  return true;
+}
+
+static void plan_below(shape *sh, arena *a, bool *ok) {
+  shape **child;
+  for (uint32_t i = 0; *ok && (child = child_slot(sh, i)); i++) plan_below(*child, a, ok);
+  if (*ok && sh->kind == SHAPE_OBJECT && sh->u.object.count) *ok = plan_object(a, sh, false);
+}
+
+bool shape_plan_field_by_field(shorn_schema *s) {
+  bool ok = true;
+  for (uint32_t d = 0; ok && d < s->def_count; d++) plan_below(s->defs[d], &s->arena, &ok);
+  if (ok) plan_below(s->root, &s->arena, &ok);
+  return ok;
+}
+
 /* The field of a discriminated union's branch i that holds its case: the
  * literal of cases[i] under the discriminant's key.  The reference picks
  * the discriminant from each branch's "properties" before translating the
@@ -649,7 +712,9 @@ static const field *holder_of(const finisher *f, const shape *sh, uint32_t i) {
 
 static bool build_tables(finisher *f, shape *sh) {
   switch (sh->kind) {
-    case SHAPE_OBJECT: return index_object(f, sh);
+    case SHAPE_OBJECT:
+      return index_object(f, sh) &&
+             (sh->u.object.plan || !sh->u.object.count || plan_object(&f->schema->arena, sh, true));
     case SHAPE_UNION:
       memset(sh->u.choice.by_kind, -1, sizeof sh->u.choice.by_kind);
       for (uint32_t i = 0; !sh->u.choice.on && i < sh->u.choice.count; i++)

@@ -74,6 +74,27 @@ typedef struct shape shape;
 typedef struct validation validation;
 typedef struct pattern_engine pattern_engine;
 
+/* How query.c passes over an object's declared fields without reading
+ * them: a flat list of steps that shape.c builds once per object, adjacent
+ * fields of one kind folded into one step, so that a run of them costs a
+ * step rather than a dispatch each. */
+typedef enum pass_op {
+  PASS_BYTES,   /* n bytes: fixed-width fields (boolean, floats, uuid, literal), summed */
+  PASS_VARINTS, /* n varints: integers, date-times, enum members */
+  PASS_BODIES,  /* n length-prefixed bodies: strings, byte arrays */
+  PASS_ARRAY,   /* one array or Set, `value`: its elements a level deeper */
+  PASS_OBJECT,  /* one object, `value`: its own plan a level deeper */
+  PASS_VALUE    /* one value of `value`, by its own layout */
+} pass_op;
+
+typedef struct pass_step {
+  pass_op op;
+  bool optional; /* then taken only when the presence bitmap has `bit` */
+  uint32_t bit;
+  uint64_t n;
+  const shape *value; /* PASS_ARRAY, PASS_OBJECT, PASS_VALUE */
+} pass_step;
+
 typedef struct field {
   const char *key; /* WTF-8 */
   uint32_t key_length;
@@ -83,6 +104,8 @@ typedef struct field {
   const char *json_key; /* "\"key\":", ready to copy into decoded JSON; arena_strdup's */
   uint32_t json_key_length;
   uint32_t declared_next; /* the field declared after this one; count after the last */
+  uint32_t plan_step; /* the object's pass step holding it, after plan_skip of that step's n */
+  uint64_t plan_skip;
 } field;
 
 /* Whether an object's presence bitmap has the field: a required one always. */
@@ -118,6 +141,8 @@ struct shape {
       uint32_t *index;     /* hash of key -> field + 1 (0 empty); built by shape.c */
       uint32_t index_mask;
       uint32_t declared_first; /* the first field of "properties"; count when none */
+      pass_step *plan;         /* the declared fields passed over; built by shape.c */
+      uint32_t plan_length;
     } object;
     shape *record; /* SHAPE_RECORD: the value shape */
     struct {
@@ -142,6 +167,19 @@ struct shape {
     } ref;
   } u;
 };
+
+/* The width of a shape whose every value takes the same bytes, else -1:
+ * a run of them is passed over in one step. */
+static inline int64_t shape_fixed_width(const shape *s) {
+  switch (s->kind) {
+    case SHAPE_LITERAL: return 0;
+    case SHAPE_BOOLEAN: return 1;
+    case SHAPE_FLOAT32: return 4;
+    case SHAPE_FLOAT64: return 8;
+    case SHAPE_UUID: return 16;
+    default: return -1;
+  }
+}
 
 /* The hash of a field name in an object's index: 32-bit FNV-1a over the
  * bytes, then a final avalanche (MurmurHash3's) so that the low bits, the
@@ -222,6 +260,10 @@ SHORN_PRIVATE shorn_code shape_finish(shorn_schema *s, const shape **refused, sh
 /* shape.c: the "admits null" rule (reference §1.5.1).  A ref admits null
  * when `definitions` says its definition does; with NULL, never. */
 SHORN_PRIVATE bool shape_admits_null(const shape *sh, const bool *definitions);
+
+/* shape.c, for the tests: every object's pass plan rebuilt with a step per
+ * field, none folded, so that the folded plans can be held to it. */
+SHORN_PRIVATE TEST_HOOK bool shape_plan_field_by_field(shorn_schema *s);
 
 /* shape.c: the FNV-1a fingerprint hash of a signature for a width. */
 SHORN_PRIVATE uint32_t shape_fingerprint_hash(const char *signature, size_t length, int width);
