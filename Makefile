@@ -480,7 +480,8 @@ check-current: all $(SQLITE_CURRENT_SHELL)
 # shell.c over SQLite 3.53.2), which loads that platform's shorn.so or
 # shorn.dll with .load; the golden vectors in a static program over SQLite
 # 3.40.0, the json_each and json_tree its query checks compare with.
-# Windows runs under wine, ARM64 and big-endian s390x under qemu-user; i686
+# Windows runs under wine, ARM64 and big-endian s390x under qemu-user (i686 too
+# where the kernel runs no 32-bit programs); i686
 # builds with -mno-sse2, so it and the two emulated ones take the portable
 # path of the SSE2 code (scan.h, text.c, json.c).
 PLATFORMS := windows-x64 linux-arm64 linux-s390x linux-i686 musl clang

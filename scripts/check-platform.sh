@@ -67,6 +67,11 @@ $cc -O2 -std=c11 $flags -DSQLITE_CORE -I"$vectors_sqlite" -I"$ext" -I"$root/test
 $cc -O2 -std=c11 $flags -I"$ext" -I"$root/tests" "$root/tests/unit/test_simd.c" "$ext"/core/*.c $static -lm \
   -o "$out/test_simd$exe"
 built=$(date +%s)
+# A host whose kernel runs no 32-bit programs runs i686's under qemu-user.
+if [ "$platform" = linux-i686 ] && ! "$out/test_simd$exe" --paths > /dev/null 2>&1; then
+  run="qemu-i386 -L /usr/i686-linux-gnu" sample=25
+  echo "$platform: this kernel runs no 32-bit programs: under ${run%% *}"
+fi
 
 # The shell, as run-sql-tests.sh calls it, under the emulator; Windows'
 # CRLF line ends read as LF, errors kept in their place among the output.
