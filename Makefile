@@ -210,13 +210,13 @@ $(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_LIBS := -lsqlite3
 # memory in SQL.
 check: $(UNIT_BIN) $(BUILD)/vectors $(BUILD)/shorn $(REPLAY_BIN) $(BUILD)/sql_nomem
 	@for t in $(UNIT_BIN); do ./$$t || exit 1; done
-	./$(BUILD)/vectors tests/vectors
+	./$(BUILD)/vectors $(VECTOR_QUERIES) tests/vectors
 	@# Each string path (ext/core/simd.h) this build and CPU have, forced, through
 	@# the codec's and the parser's tests and a sample of the vectors.
 	@for p in $$(./$(BUILD)/test_simd --paths); do echo "SHORN_SIMD=$$p"; \
 	  SHORN_SIMD=$$p ./$(BUILD)/test_codec && SHORN_SIMD=$$p ./$(BUILD)/test_text && \
 	  SHORN_SIMD=$$p ./$(BUILD)/vectors --queries-every 25 tests/vectors || exit 1; done
-	tests/cli/run.sh $(BUILD)/shorn tests/vectors
+	tests/cli/run.sh $(BUILD)/shorn tests/vectors $(CLI_EVERY)
 	@for h in $(FUZZERS); do ./$(BUILD)/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
 	./$(BUILD)/sql_nomem
 
@@ -365,14 +365,18 @@ cluster-test: $(EXTENSION) $(AMALGAMATION)/shorn.c
 SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 
+# The sanitized and valgrind runs sample what the plain build runs whole (the
+# vectors' queries, the command's schemas, the failing allocations of SQL),
+# so that make test stays within CI's half hour.
 test: deps
 	$(MAKE) check check-loadable check-current check-builds check-validators check-limits check-killed cluster-test \
 	  check-soak check-unicode check-patterns check-gmp check-platforms check-dist
-	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)"
+	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)" \
+	  VECTOR_QUERIES="--queries-every 5" CLI_EVERY=7
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
 	$(VALGRIND) ./build/test_hostile
 	$(VALGRIND) ./build/test_nomem
-	$(VALGRIND) ./build/sql_nomem
+	$(VALGRIND) ./build/sql_nomem --every 7
 	$(VALGRIND) ./build/embed
 	@for h in $(FUZZERS); do $(VALGRIND) ./build/replay_$$h tests/fuzz/regressions/$$h || exit 1; done
 	$(MAKE) check-install
