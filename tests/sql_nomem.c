@@ -230,8 +230,9 @@ static int sweep(const result reference[STATEMENTS], unsigned long calls, unsign
 
 int main(int argc, char **argv) {
   /* --every N: a sample of the failing allocations, for valgrind's pace. */
-  unsigned long every = argc == 3 && strcmp(argv[1], "--every") == 0 ? strtoul(argv[2], NULL, 10) : 1;
-  if ((argc != 1 && argc != 3) || every == 0) {
+  bool sampled = argc == 3 && strcmp(argv[1], "--every") == 0;
+  unsigned long every = sampled ? strtoul(argv[2], NULL, 10) : 1;
+  if ((argc != 1 && !sampled) || every == 0) {
     fprintf(stderr, "usage: %s [--every N]\n", argv[0]);
     return 2;
   }

@@ -40,6 +40,7 @@ bool buffer_grow(shorn_buffer *b, size_t extra) {
 
 void *array_grow(const shorn_allocator *a, void *items, size_t *capacity, size_t need, size_t size,
                  const void *initial) {
+  if (items && need <= *capacity) return items;
   size_t cap = *capacity ? *capacity : 16;
   while (cap < need) {
     if (cap > SIZE_MAX / 2 / size) return NULL;

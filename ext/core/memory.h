@@ -21,7 +21,8 @@ SHORN_PRIVATE bool buffer_grow(shorn_buffer *b, size_t extra);
  * the caller's, on the C stack, so that a small value costs no allocation;
  * past it they move to the heap.  Returns `items`, of *capacity elements of
  * `size` bytes, grown to hold at least `need` (doubling from 16, *capacity
- * updated), or NULL when memory runs out (`items` still valid).  `initial`
+ * updated) or as it was when it already holds them, or NULL when memory runs
+ * out (`items` still valid).  `initial`
  * is the first storage, copied from and never freed; an array with none
  * passes NULL, and starts as NULL with capacity 0.  Every growing array of
  * the core and the SQLite layer grows here (hash tables are sized apart). */

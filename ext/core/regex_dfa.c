@@ -212,13 +212,11 @@ static uint32_t state_of_closure(builder *b, bool first) {
   for (size_t i = 0; i < b->closure.count; i++) {
     const uint32_t *position = b->closure.words + i * b->width;
     if (!reads(b, position)) continue;
-    size_t need = from + (n + 1) * b->width;
-    if (need > b->state_words_capacity) { /* grown when full, not copied a position at a time */
-      uint32_t *words = array_grow(b->allocator, b->state_words, &b->state_words_capacity, need, sizeof *words, NULL);
-      if (!words) return b->nomem = true, UINT32_MAX;
-      b->state_words = words;
-    }
-    memcpy(b->state_words + from + n++ * b->width, position, b->width * sizeof *position);
+    uint32_t *words = array_grow(b->allocator, b->state_words, &b->state_words_capacity,
+                                 from + (n + 1) * b->width, sizeof *words, NULL);
+    if (!words) return b->nomem = true, UINT32_MAX;
+    b->state_words = words;
+    memcpy(words + from + n++ * b->width, position, b->width * sizeof *words);
   }
   if (!n) return STATE_DEAD;
   n *= b->width;
@@ -229,13 +227,12 @@ static uint32_t state_of_closure(builder *b, bool first) {
     if (length == n && memcmp(b->state_words + at, b->state_words + from, n * sizeof *b->state_words) == 0)
       return s;
   }
-  size_t cells = (size_t)(b->states + 1) * b->columns;
-  if (b->states == DFA_STATES_MAX || cells > DFA_TABLE_MAX) return b->too_large = true, UINT32_MAX;
-  if (cells > b->next_capacity) {
-    uint32_t *next = array_grow(b->allocator, b->next, &b->next_capacity, cells, sizeof *next, NULL);
-    if (!next) return b->nomem = true, UINT32_MAX;
-    b->next = next;
-  }
+  if (b->states == DFA_STATES_MAX || (size_t)(b->states + 1) * b->columns > DFA_TABLE_MAX)
+    return b->too_large = true, UINT32_MAX;
+  uint32_t *next = array_grow(b->allocator, b->next, &b->next_capacity, (size_t)(b->states + 1) * b->columns,
+                              sizeof *next, NULL);
+  if (!next) return b->nomem = true, UINT32_MAX;
+  b->next = next;
   if (!first) b->hash[slot] = b->states + 1;
   b->state_words_count = from + n;
   b->state_start[++b->states] = b->state_words_count;
