@@ -40,7 +40,7 @@
 #               (part of make test)
 #   make check-gmp  the build with GMP, its BigInts compared with the
 #               built-in conversion's (part of make test)
-#   make check-unicode  ext/core/unicode.c regenerated from Debian's Unicode
+#   make check-unicode  ext/core/regex/unicode.c regenerated from Debian's Unicode
 #               data, and compared with Node's \p{…} (part of make test)
 #   make check-patterns  the pattern matcher against V8: the repository's
 #               patterns, the validators' and generated ones, on strings
@@ -73,7 +73,7 @@ PACKAGES := gcc g++ make libc6-dev libsqlite3-dev libgmp-dev sqlite3 python3 val
 
 # make WITH_GMP=1: GMP converts BigInts to and from decimal, about ten times
 # faster on large values than the built-in conversion, and up to the
-# layout's 64 MiB instead of the built-in limit (ext/core/bigint.h).  Best
+# layout's 64 MiB instead of the built-in limit (ext/core/numbers/bigint.h).  Best
 # in a build folder of its own (BUILD=build/gmp, as check-gmp does): the
 # objects differ.
 ifdef WITH_GMP
@@ -97,7 +97,7 @@ AMALGAMATION := $(BUILD)/amalgamation
 
 # The layers, one folder each: ext/core is the codec (no SQLite), ext/sqlite
 # the extension over it, ext/cli the command over the core.
-CORE_SRC   := $(wildcard ext/core/*.c)
+CORE_SRC   := $(wildcard ext/core/*/*.c)
 SQLITE_SRC := $(wildcard ext/sqlite/*.c)
 CORE_OBJ   := $(CORE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 SQLITE_OBJ := $(SQLITE_SRC:ext/%.c=$(BUILD)/obj/%.o)
@@ -211,7 +211,7 @@ $(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_LIBS := -lsqlite3
 check: $(UNIT_BIN) $(BUILD)/vectors $(BUILD)/shorn $(REPLAY_BIN) $(BUILD)/sql_nomem
 	@for t in $(UNIT_BIN); do ./$$t || exit 1; done
 	./$(BUILD)/vectors $(VECTOR_QUERIES) tests/vectors
-	@# Each string path (ext/core/simd.h) this build and CPU have, forced, through
+	@# Each string path (ext/core/text/simd.h) this build and CPU have, forced, through
 	@# the codec's and the parser's tests and a sample of the vectors.
 	@for p in $$(./$(BUILD)/test_simd --paths); do echo "SHORN_SIMD=$$p"; \
 	  SHORN_SIMD=$$p ./$(BUILD)/test_codec && SHORN_SIMD=$$p ./$(BUILD)/test_text && \
@@ -301,7 +301,7 @@ check-validators: all
 	$(PYTHON) tests/validators/check.py $(abspath $(BUILD)/shorn) $(BUILD)/validators.jsonl \
 	  docs/validators.md tests/validators/schemas.mjs README.md
 
-# The Unicode property tables of \p{…}: ext/core/unicode.c, regenerated from
+# The Unicode property tables of \p{…}: ext/core/regex/unicode.c, regenerated from
 # the Unicode Character Database Debian's unicode-data installs, must be the
 # committed file; then Node's own \p{…} must take the names the tables take
 # and no other, and agree with them on every code point assigned in the
@@ -314,7 +314,7 @@ $(BUILD)/unicode_dump: tests/unicode/dump.c $(BUILD)/core.a
 check-unicode: $(BUILD)/unicode_dump
 	@test -d $(UCD) || { echo "check-unicode: no $(UCD) (Debian's unicode-data; make deps)" >&2; exit 1; }
 	$(PYTHON) scripts/gen_unicode.py $(UCD) > $(BUILD)/unicode.c
-	diff -u ext/core/unicode.c $(BUILD)/unicode.c
+	diff -u ext/core/regex/unicode.c $(BUILD)/unicode.c
 	@command -v node >/dev/null 2>&1 || scripts/install-deps.sh nodejs
 	node tests/unicode/compare.mjs $(BUILD)/unicode_dump $(UCD)
 

@@ -5,9 +5,10 @@ extension's entry point.
 
     amalgamate.py OUT_DIR
 
-As SQLite's mksqlite3c does, each source file is copied in once, in layer
-order, and a quoted #include of a project header is replaced by the header's
-text the first time it is met and dropped after that.  SHORN_PRIVATE and
+As SQLite's mksqlite3c does, each source file is copied in once, folder by
+folder in the order of scripts/folders.py, and a quoted #include of a
+project header is replaced by the header's text the first time it is met
+and dropped after that.  SHORN_PRIVATE and
 SHORN_PRIVATE_DATA are defined as `static` before anything else, which gives
 every internal function and table internal linkage.
 """
@@ -15,18 +16,22 @@ import os
 import re
 import sys
 
+from folders import FOLDERS, SQLITE_ONLY
+
 EXT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ext")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
 
 PUBLIC = ["shorn.h", "shorn_sqlite.h"]
 
-# Core files that only the SQLite layer calls: left out with it.
-SQLITE_ONLY = ["core/query.c", "core/edit.c"]
 
-
-def sources(layer):
-    folder = os.path.join(EXT, layer)
-    return sorted(os.path.join(layer, f) for f in os.listdir(folder) if f.endswith(".c"))
+def sources(folders):
+    """The .c files of these folders, in the order of scripts/folders.py."""
+    out = []
+    for folder, _, _ in FOLDERS:
+        if folder in folders:
+            path = os.path.join(EXT, folder)
+            out += sorted(folder + "/" + f for f in os.listdir(path) if f.endswith(".c"))
+    return out
 
 
 def locate(name, including):
@@ -92,12 +97,12 @@ def amalgamation():
     ]
     seen = set()
     copy("shorn.h", seen, out)
-    for path in sources("core"):
-        if path not in SQLITE_ONLY:
-            copy(path, seen, out)
+    core = {f for f, _, _ in FOLDERS if f.startswith("core/")}
+    for path in sources(core - SQLITE_ONLY):
+        copy(path, seen, out)
     out.append("#ifndef SHORN_OMIT_SQLITE\n")
     copy("shorn_sqlite.h", seen, out)
-    for path in SQLITE_ONLY + sources("sqlite"):
+    for path in sources(SQLITE_ONLY | {"sqlite"}):
         copy(path, seen, out)
     out.append("#endif /* SHORN_OMIT_SQLITE */\n")
     return "".join(out)

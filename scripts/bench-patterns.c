@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/pattern.h"
+#include "core/regex/pattern.h"
 #include "bench_time.h"
 
 #define STRINGS 4000

@@ -59,11 +59,11 @@
 #include <sqlite3.h>
 #include <valgrind/callgrind.h>
 
-#include "core/datetime.h"
-#include "core/json.h"
-#include "core/memory.h"
-#include "core/number.h"
-#include "core/text.h"
+#include "core/numbers/datetime.h"
+#include "core/json/json.h"
+#include "core/base/memory.h"
+#include "core/numbers/number.h"
+#include "core/text/text.h"
 #include "bench_time.h"
 
 /* Where the linked SQLite comes from, as the Makefile says. */

@@ -61,10 +61,10 @@ $cc -O1 -w $flags -I"$sqlite" "$sqlite/shell.c" "$out/sqlite3.o" $static $libs -
 $cc -O2 -w $flags -shared $shared -I"$sqlite" "$amalgamation/shorn.c" -o "$out/shorn.$so" -lm
 # The vectors' driver, the extension linked in.
 $cc -O2 -std=c11 $flags -DSQLITE_CORE -I"$vectors_sqlite" -I"$ext" -I"$root/tests" "$root/tests/vectors.c" \
-  "$ext"/core/*.c "$ext"/sqlite/*.c "$out/vectors-sqlite3.o" $static $libs -o "$out/vectors$exe"
+  "$ext"/core/*/*.c "$ext"/sqlite/*.c "$out/vectors-sqlite3.o" $static $libs -o "$out/vectors$exe"
 # The string kernels' differential test (tests/unit/test_simd.c): NEON's
 # only run is here, under the emulator.
-$cc -O2 -std=c11 $flags -I"$ext" -I"$root/tests" "$root/tests/unit/test_simd.c" "$ext"/core/*.c $static -lm \
+$cc -O2 -std=c11 $flags -I"$ext" -I"$root/tests" "$root/tests/unit/test_simd.c" "$ext"/core/*/*.c $static -lm \
   -o "$out/test_simd$exe"
 built=$(date +%s)
 # A host whose kernel runs no 32-bit programs runs i686's under qemu-user.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write ext/core/unicode.c: the code points of every property that
+"""Write ext/core/regex/unicode.c: the code points of every property that
 ECMAScript's \\p{…} names in a `u` pattern, from the Unicode Character
 Database as Debian's unicode-data package installs it, after checking the
 facts unicode.c relies on.
@@ -30,7 +30,7 @@ The checks:
   * every property's ranges are ascending, disjoint and not adjacent, decode
     from the table's bytes to themselves, and fit its integer types.
 
-Usage: python3 scripts/gen_unicode.py [UCD_DIR] > ext/core/unicode.c
+Usage: python3 scripts/gen_unicode.py [UCD_DIR] > ext/core/regex/unicode.c
 (UCD_DIR defaults to /usr/share/unicode)
 """
 import os

@@ -18,11 +18,11 @@
 
 #include <sqlite3.h>
 
-#include "core/json.h"
-#include "core/memory.h"
-#include "core/number.h"
-#include "core/shape.h"
-#include "core/text.h"
+#include "core/json/json.h"
+#include "core/base/memory.h"
+#include "core/numbers/number.h"
+#include "core/shape/shape.h"
+#include "core/text/text.h"
 #include "shorn_sqlite.h"
 #include "canonical.h"
 

@@ -28,9 +28,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/base64.h"
-#include "core/memory.h"
-#include "core/text.h"
+#include "core/text/base64.h"
+#include "core/base/memory.h"
+#include "core/text/text.h"
 #include "shorn.h"
 
 

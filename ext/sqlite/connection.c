@@ -9,7 +9,7 @@
 
 #include "sqlite/connection.h"
 
-#include "core/text.h"
+#include "core/text/text.h"
 
 static void *sqlite_realloc(void *context, void *block, size_t size) {
   (void)context;

@@ -12,7 +12,7 @@
 
 #include <sqlite3ext.h>
 
-#include "core/platform.h"
+#include "core/base/platform.h"
 #include "shorn.h"
 
 #ifndef SQLITE_CORE

@@ -20,9 +20,9 @@
 
 #include "sqlite/edit_functions.h"
 
-#include "core/edit.h"
-#include "core/memory.h"
-#include "core/text.h"
+#include "core/query/edit.h"
+#include "core/base/memory.h"
+#include "core/text/text.h"
 
 /* 3.30 added this flag for functions that read their arguments' subtypes,
  * which 3.45 keeps from functions without it. */

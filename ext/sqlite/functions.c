@@ -17,7 +17,7 @@
 
 #include "sqlite/functions.h"
 
-#include "core/text.h"
+#include "core/text/text.h"
 
 static bool any_null(int argc, sqlite3_value **argv) {
   for (int i = 0; i < argc; i++)

@@ -10,9 +10,9 @@
  */
 #include "sqlite/json_text.h"
 
-#include "core/json.h"
-#include "core/memory.h"
-#include "core/text.h"
+#include "core/json/json.h"
+#include "core/base/memory.h"
+#include "core/text/text.h"
 
 static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 

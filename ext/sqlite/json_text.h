@@ -3,7 +3,7 @@
 #ifndef SHORN_JSON_TEXT_H
 #define SHORN_JSON_TEXT_H
 
-#include "core/query.h"
+#include "core/query/query.h"
 #include "shorn.h"
 
 /* What json_type says of a JSON value, in json_text_kind_name's spelling. */

@@ -25,9 +25,9 @@
 
 #include "sqlite/query_functions.h"
 
-#include "core/memory.h"
-#include "core/number.h"
-#include "core/query.h"
+#include "core/base/memory.h"
+#include "core/numbers/number.h"
+#include "core/query/query.h"
 #include "sqlite/json_text.h"
 
 /* ---- arguments ----------------------------------------------------------- */

@@ -18,7 +18,7 @@
 
 #include "sqlite/registry.h"
 
-#include "core/text.h"
+#include "core/text/text.h"
 
 #define REGISTRY_TABLE SHORN_REGISTRY_TABLE
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/bigint.h"
+#include "core/numbers/bigint.h"
 #include "../bigints.h"
 
 static uint64_t fnv1a(const void *p, size_t n) {

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""The layers of ext/ as docs/architecture.md draws them, checked:
+"""The folders of ext/ as scripts/folders.py ranks them, checked:
 
-- the core (ext/core) includes nothing of SQLite's and nothing of another
-  layer: only its own headers, shorn.h and the C library's;
-- the SQLite layer (ext/sqlite) and the command (ext/cli) include the core's
-  headers and their own, never each other's;
+- a file includes headers of its own folder and of folders of a lower rank,
+  never of its own rank or above (so ext/sqlite and ext/cli never include
+  each other, nor core/numbers and core/regex);
+- the core includes nothing of SQLite's, and of the public headers shorn.h
+  alone;
 - no cycle among modules, a module being a .c file with its header: when a.c
-  includes b.h, module a depends on module b.
+  includes b.h, module a depends on module b;
+- every folder of ext/ with a source in it is in the list.
 
     layers.py EXT_DIR
 """
@@ -14,37 +16,54 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from folders import PUBLIC, RANK  # noqa: E402
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
-ALLOWED = {"core": {"core"}, "sqlite": {"core", "sqlite"}, "cli": {"core", "cli"}}
-PUBLIC = {"shorn.h", "shorn_sqlite.h"}
 
 
 def module(path):
     return os.path.splitext(path)[0]
 
 
+def check_include(path, folder, kind, target, problems):
+    """The module an include names, or None; problems appended."""
+    if kind == "<":
+        if folder.startswith("core/") and target.startswith("sqlite3"):
+            problems.append("%s includes <%s>: the core has no SQLite in it" % (path, target))
+        return None
+    if target in PUBLIC:
+        if PUBLIC[target] > RANK[folder] or (folder.startswith("core/") and target != "shorn.h"):
+            problems.append("%s includes %s" % (path, target))
+        return None
+    if "/" not in target:
+        return folder + "/" + target
+    target_folder = os.path.dirname(target)
+    if target_folder not in RANK:
+        problems.append("%s includes %s, in no folder of scripts/folders.py" % (path, target))
+    elif target_folder != folder and RANK[target_folder] >= RANK[folder]:
+        problems.append("%s includes %s: %s is not below %s" % (path, target, target_folder, folder))
+    return target
+
+
 def main():
     ext = sys.argv[1]
     problems, depends = [], {}
-    for layer in ALLOWED:
-        for name in sorted(os.listdir(os.path.join(ext, layer))):
-            path = layer + "/" + name
-            with open(os.path.join(ext, path), encoding="utf-8") as f:
+    for root, _, names in os.walk(ext):
+        folder = os.path.relpath(root, ext).replace(os.sep, "/")
+        sources = [n for n in names if n.endswith((".c", ".h"))]
+        if folder == "." or not sources:
+            continue
+        if folder not in RANK:
+            problems.append("ext/%s is in no folder of scripts/folders.py" % folder)
+            continue
+        for name in sorted(sources):
+            path = folder + "/" + name
+            with open(os.path.join(root, name), encoding="utf-8") as f:
                 text = f.read()
             for kind, target in INCLUDE.findall(text):
-                if kind == "<":
-                    if layer == "core" and target.startswith("sqlite3"):
-                        problems.append("%s includes <%s>: the core has no SQLite in it" % (path, target))
-                    continue
-                if "/" not in target:
-                    target = target if target in PUBLIC else layer + "/" + target
-                if target in PUBLIC:
-                    if layer == "core" and target != "shorn.h":
-                        problems.append("%s includes %s" % (path, target))
-                    continue
-                if target.split("/")[0] not in ALLOWED[layer]:
-                    problems.append("%s includes %s, across layers" % (path, target))
-                if module(target) != module(path):
+                target = check_include(path, folder, kind, target, problems)
+                if target and module(target) != module(path):
                     depends.setdefault(module(path), set()).add(module(target))
     # Depth-first search for a cycle among modules.
     state = {}
@@ -63,8 +82,8 @@ def main():
             visit(node, [node])
     for p in problems:
         print("layers: " + p)
-    print("layers: %d modules, %d dependencies, %d problems" %
-          (len(depends), sum(len(v) for v in depends.values()), len(problems)))
+    print("layers: %d folders, %d modules, %d dependencies, %d problems" %
+          (len(RANK), len(depends), sum(len(v) for v in depends.values()), len(problems)))
     sys.exit(1 if problems else 0)
 
 

@@ -19,7 +19,7 @@
 
 #include <sqlite3.h>
 
-#include "core/query.h"
+#include "core/query/query.h"
 #include "shorn_sqlite.h"
 
 static const char *const functions[] = {"set", "insert", "replace", "remove", "patch"};

@@ -25,11 +25,11 @@
 #include <stdlib.h>
 
 #include "../counting.h"
-#include "core/json.h"
-#include "core/memory.h"
-#include "core/pattern.h"
-#include "core/shape.h"
-#include "core/text.h"
+#include "core/json/json.h"
+#include "core/base/memory.h"
+#include "core/regex/pattern.h"
+#include "core/shape/shape.h"
+#include "core/text/text.h"
 #include "../canonical.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -19,7 +19,7 @@
 
 #include <sqlite3.h>
 
-#include "core/query.h"
+#include "core/query/query.h"
 #include "shorn_sqlite.h"
 
 #define TREE_TEXT_MAX 65536

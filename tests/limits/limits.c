@@ -36,7 +36,7 @@
 #include "shorn.h"
 #include "shorn_sqlite.h"
 
-#include "core/bigint.h"
+#include "core/numbers/bigint.h"
 
 #include "../bigints.h"
 #include "../unit/check.h"

@@ -1,4 +1,4 @@
-// The cases tests/patterns/compare.c checks ext/core/pattern.c with: JSON
+// The cases tests/patterns/compare.c checks ext/core/regex/pattern.c with: JSON
 // Schema patterns and strings, each answered by V8 as `new RegExp(p).test(s)`
 // answers it, with the flags shorn chooses.  The patterns are every
 // "pattern" of the repository's tests and docs, those Zod, Valibot and
@@ -43,7 +43,7 @@ const choose = (list) => list[below(list.length)];
 const chance = (p) => random() < p;
 const times = (n, f) => Array.from({ length: n }, (_, i) => f(i));
 
-// ---- shorn's reading of a pattern (ext/core/pattern.c) ----------------------
+// ---- shorn's reading of a pattern (ext/core/regex/pattern.c) ----------------------
 
 // \p, \P and \u{ mean something only with `u`: such a pattern is read with it.
 const wantsUnicode = (p) => {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pattern.h"
+#include "core/regex/pattern.h"
 #include "shorn.h"
 
 typedef struct bytes {

@@ -1,5 +1,5 @@
 // compare.mjs — unicode_property_find and unicode_property_ranges
-// (ext/core/unicode.c) against Node's own \p{…}.
+// (ext/core/regex/unicode.c) against Node's own \p{…}.
 //
 //   node tests/unicode/compare.mjs DUMP UCD_DIR
 //

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/unicode.h"
+#include "core/regex/unicode.h"
 
 int main(void) {
   char line[256];

@@ -12,7 +12,7 @@
  */
 #include "../counting.h"
 #include "check.h"
-#include "core/query.h"
+#include "core/query/query.h"
 
 static counting count_a, count_b;
 static const shorn_allocator allocator_a = {counting_realloc, counting_free, &count_a};

@@ -4,7 +4,7 @@
  * byte layout.
  */
 #include "check.h"
-#include "core/shape.h"
+#include "core/shape/shape.h"
 
 /* Results as text so a failed CHECK_STR shows both sides: the payload in
  * lowercase hex, the decoded JSON, or "error: <message at where>". */

@@ -12,10 +12,10 @@
 
 #include "../counting.h"
 #include "check.h"
-#include "core/json.h"
-#include "core/memory.h"
-#include "core/pattern.h"
-#include "core/shape.h"
+#include "core/json/json.h"
+#include "core/base/memory.h"
+#include "core/regex/pattern.h"
+#include "core/shape/shape.h"
 
 
 /* What one call did: its result as text (the JSON, the payload in hex, or

@@ -13,8 +13,8 @@
  */
 #include "../counting.h"
 #include "check.h"
-#include "core/json.h"
-#include "core/shape.h"
+#include "core/json/json.h"
+#include "core/shape/shape.h"
 
 typedef struct workload {
   const char *name, *schema, *json;

@@ -7,9 +7,9 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "core/json.h"
-#include "core/memory.h"
-#include "core/number.h"
+#include "core/json/json.h"
+#include "core/base/memory.h"
+#include "core/numbers/number.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 

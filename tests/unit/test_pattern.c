@@ -1,8 +1,8 @@
-/* test_pattern.c — the pattern matcher (ext/core/pattern.c, regex_*.c)
+/* test_pattern.c — the pattern matcher (ext/core/regex/pattern.c, regex_*.c)
  * against V8: each pattern on each string, Node 20's answer, and the
  * matcher's bounds on steps, memory and nesting. */
 #include "check.h"
-#include "core/pattern.h"
+#include "core/regex/pattern.h"
 
 /* A pattern on a string: "1" or "0" for V8's match (and "1" for a string
  * with a lone surrogate under a `u` pattern, which the structure refuses),

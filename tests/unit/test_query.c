@@ -4,9 +4,9 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "core/json.h"
-#include "core/memory.h"
-#include "core/query.h"
+#include "core/json/json.h"
+#include "core/base/memory.h"
+#include "core/query/query.h"
 #include "sqlite/json_text.h"
 
 /* ---- paths ---------------------------------------------------------------- */

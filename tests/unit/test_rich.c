@@ -2,10 +2,10 @@
 #include "../counting.h"
 #include "../bigints.h"
 #include "check.h"
-#include "core/base64.h"
-#include "core/bigint.h"
-#include "core/datetime.h"
-#include "core/memory.h"
+#include "core/text/base64.h"
+#include "core/numbers/bigint.h"
+#include "core/numbers/datetime.h"
+#include "core/base/memory.h"
 
 static void check_datetime(long long ms, const char *text) {
   char out[DATETIME_TEXT_MAX];

@@ -7,9 +7,9 @@
  */
 #include "check.h"
 #include "../counting.h"
-#include "core/json.h"
-#include "core/memory.h"
-#include "core/shape.h"
+#include "core/json/json.h"
+#include "core/base/memory.h"
+#include "core/shape/shape.h"
 
 static int failures_here(int before) { return check_failures - before; }
 

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "core/simd.h"
-#include "core/text.h"
+#include "core/text/simd.h"
+#include "core/text/text.h"
 
 typedef struct piece {
   const char *bytes;

@@ -1,9 +1,9 @@
 /* test_text.c — UTF-8 validation, UTF-16 order, JSON escapes, the JSON parser. */
 #include "check.h"
-#include "core/json.h"
-#include "core/memory.h"
-#include "core/number.h"
-#include "core/text.h"
+#include "core/json/json.h"
+#include "core/base/memory.h"
+#include "core/numbers/number.h"
+#include "core/text/text.h"
 
 static bool valid(const char *s) { return utf8_valid((const uint8_t *)s, strlen(s), strlen(s)); }
 

@@ -6,9 +6,9 @@
  * V8's, Node 20's; tests/unit/test_pattern.c has many more).
  */
 #include "check.h"
-#include "core/memory.h"
-#include "core/pattern.h"
-#include "core/text.h"
+#include "core/base/memory.h"
+#include "core/regex/pattern.h"
+#include "core/text/text.h"
 #include "shorn.h"
 
 /* "ok", or "error: <message at where>", of encoding `json` checked (out

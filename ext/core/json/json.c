@@ -1,0 +1,544 @@
+/*
+ * json.c — a strict RFC 8259 parser that reads JSON text as JavaScript's
+ * JSON.parse does: numbers become doubles (-0 kept), a "\ud800" escape makes a
+ * lone surrogate, repeated keys are kept in order so the last one wins.
+ *
+ * It does not recurse, so hostile nesting costs heap, not stack: containers
+ * collect their children on one value stack and move them into the arena
+ * when they close.
+ */
+#include <float.h>
+#include <stdio.h>
+
+#include "json.h"
+
+#include "core/text/error.h"
+#include "core/numbers/number.h"
+#include "core/text/scan.h"
+#include "core/text/simd.h"
+#include "core/text/text.h"
+
+/* The first storage of the parser's stacks, on the C stack: enough for
+ * most records without an allocation. */
+#define STACK_HERE 64
+#define OPEN_HERE 16
+
+typedef struct parser {
+  arena *arena; /* the DOM's; its allocator is the stacks' too */
+  const uint8_t *start, *end;
+  json_value *stack; /* finished values whose container is still open */
+  size_t depth_of_stack, stack_cap;
+  json_value *stack_here; /* the stack's first storage */
+  shorn_error *error;
+  const char *refusal; /* what an error's message starts with */
+} parser;
+
+typedef struct open_container {
+  size_t first; /* index in the value stack of its first child */
+  uint8_t type;
+} open_container;
+
+/* Each step takes the position and returns the new one, or NULL once it
+ * has failed with the error set. */
+
+static const uint8_t *parse_fail(parser *ps, const uint8_t *at, const char *what) {
+  error_at_offset(ps->error, SHORN_ERROR_JSON, (size_t)(at - ps->start), "%s: %s", ps->refusal, what);
+  return NULL;
+}
+
+static const uint8_t *nomem(parser *ps) {
+  error_nomem(ps->error);
+  return NULL;
+}
+
+static const uint8_t *unexpected(parser *ps, const uint8_t *p) {
+  if (p >= ps->end) return parse_fail(ps, p, "unexpected end of text");
+  char what[48];
+  if (*p >= 0x21 && *p < 0x7F)
+    snprintf(what, sizeof what, "unexpected character '%c'", *p);
+  else
+    snprintf(what, sizeof what, "unexpected byte 0x%02x", *p);
+  return parse_fail(ps, p, what);
+}
+
+/* Minified JSON has no white space at all, hence the one test first. */
+static inline const uint8_t *skip_space(const uint8_t *p, const uint8_t *end) {
+  while (p < end && *p <= ' ' && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
+  return p;
+}
+
+/* Room for one more value on the stack: the slot a value is parsed into,
+ * and kept by bumping depth_of_stack.  NULL when memory ran out. */
+static inline json_value *next_slot(parser *ps) {
+  if (ps->depth_of_stack == ps->stack_cap) {
+    json_value *s = array_grow(ps->arena->allocator, ps->stack, &ps->stack_cap, ps->stack_cap + 1,
+                               sizeof *s, ps->stack_here);
+    if (!s) return NULL;
+    ps->stack = s;
+  }
+  return &ps->stack[ps->depth_of_stack];
+}
+
+/* Write a code point as UTF-8 (a surrogate as its three WTF-8 bytes) and
+ * return the end. */
+static uint8_t *json_put_code_point(uint8_t *o, uint32_t c) {
+  if (c < 0x80) {
+    *o++ = (uint8_t)c;
+  } else if (c < 0x800) {
+    *o++ = (uint8_t)(0xC0 | c >> 6);
+    *o++ = (uint8_t)(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    *o++ = (uint8_t)(0xE0 | c >> 12);
+    *o++ = (uint8_t)(0x80 | ((c >> 6) & 0x3F));
+    *o++ = (uint8_t)(0x80 | (c & 0x3F));
+  } else {
+    *o++ = (uint8_t)(0xF0 | c >> 18);
+    *o++ = (uint8_t)(0x80 | ((c >> 12) & 0x3F));
+    *o++ = (uint8_t)(0x80 | ((c >> 6) & 0x3F));
+    *o++ = (uint8_t)(0x80 | (c & 0x3F));
+  }
+  return o;
+}
+
+/* Copy s[0..n) to o up to its first backslash; returns how many bytes were
+ * copied.  A block is stored only where as many bytes remain to be read,
+ * so o needs no more room than n, unescaping being no longer than escaped
+ * text.  Inline, since the runs between escapes are short in prose, where
+ * a call of memchr and one of memcpy per run cost more than the run. */
+static size_t copy_to_backslash(uint8_t *o, const uint8_t *s, size_t n) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i backslash = _mm_set1_epi8('\\');
+  /* Four blocks a branch while a long run lasts, as memchr would. */
+  for (; n - i >= 64; i += 64) {
+    __m128i hit[4];
+    SHORN_UNROLL(4)
+    for (int k = 0; k < 4; k++) {
+      __m128i v = _mm_loadu_si128((const __m128i *)(s + i + 16 * k));
+      _mm_storeu_si128((__m128i *)(o + i + 16 * k), v);
+      hit[k] = _mm_cmpeq_epi8(v, backslash);
+    }
+    if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(hit[0], hit[1]), _mm_or_si128(hit[2], hit[3])))) {
+      uint64_t hits = 0;
+      SHORN_UNROLL(4)
+      for (int k = 0; k < 4; k++) hits |= (uint64_t)(unsigned)_mm_movemask_epi8(hit[k]) << (16 * k);
+      return i + (size_t)__builtin_ctzll(hits);
+    }
+  }
+  for (; n - i >= 16; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+    _mm_storeu_si128((__m128i *)(o + i), v);
+    unsigned hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash));
+    if (hits) return i + (size_t)__builtin_ctz(hits);
+  }
+#endif
+  for (; n - i >= 8; i += 8) {
+    uint64_t w = load_le64(s + i), hits = lanes_equal(w, '\\');
+    store_le64(o + i, w);
+    if (hits) return i + first_lane(hits);
+  }
+  for (; i < n && s[i] != '\\'; i++) o[i] = s[i];
+  return i;
+}
+
+uint8_t *json_unescape(uint8_t *o, const uint8_t *s, size_t n, bool stop_at_nul,
+                       bool *lone_surrogate) {
+  const uint8_t *end = s + n;
+  while (s < end) {
+    size_t run = copy_to_backslash(o, s, (size_t)(end - s));
+    o += run;
+    s += run;
+    if (s == end) break;
+    uint8_t c = s[1];
+    s += 2;
+    switch (c) {
+      case 'b': *o++ = '\b'; break;
+      case 'f': *o++ = '\f'; break;
+      case 'n': *o++ = '\n'; break;
+      case 'r': *o++ = '\r'; break;
+      case 't': *o++ = '\t'; break;
+      case 'u': {
+        uint32_t u = (uint32_t)json_hex4(s);
+        s += 4;
+        if (!u && stop_at_nul) return o;
+        if (u >= 0xD800 && u < 0xDC00 && end - s >= 6 && s[0] == '\\' && s[1] == 'u') {
+          int low = json_hex4(s + 2);
+          if (low >= 0xDC00 && low < 0xE000) {
+            u = 0x10000 + ((u - 0xD800) << 10) + (uint32_t)(low - 0xDC00);
+            s += 6;
+          }
+        }
+        if (u >= 0xD800 && u < 0xE000 && lone_surrogate) *lone_surrogate = true;
+        o = json_put_code_point(o, u);
+        break;
+      }
+      default: *o++ = c; /* '"', '\\' and '/' stand for themselves */
+    }
+  }
+  return o;
+}
+
+/* Rewrite the escapes of a string body into the arena.  The body was already
+ * checked, and no escape is longer decoded than written, so n bytes suffice. */
+static bool unescape(parser *ps, const uint8_t *s, size_t n, json_value *v) {
+  uint8_t *out = arena_alloc(ps->arena, n + 1);
+  if (!out) return false;
+  bool lone_surrogate = false;
+  uint8_t *o = json_unescape(out, s, n, false, &lone_surrogate);
+  *o = 0;
+  if (lone_surrogate) v->flags |= JSON_LONE_SURROGATE;
+  v->u.string = (const char *)out;
+  v->length = (uint32_t)(o - out);
+  return true;
+}
+
+/* A string; p is at its opening quote. */
+static const uint8_t *parse_any_string(parser *ps, const uint8_t *p, json_value *v) {
+  const uint8_t *body = ++p, *end = ps->end;
+  /* Bad UTF-8 is reported once the string's end is found, so that the
+   * string's other faults come first. */
+  bool escaped = false, bad_utf8 = false;
+  p += simd()->string_end(body, (size_t)(end - body), &escaped, &bad_utf8);
+  if (p >= end) return parse_fail(ps, body - 1, "unterminated string");
+  if (*p < 0x20) return parse_fail(ps, p, "control character in string");
+  if (*p == '\\') {
+    if (end - p < 2) return parse_fail(ps, body - 1, "unterminated string");
+    return parse_fail(ps, p, p[1] == 'u' ? "invalid \\u escape" : "invalid escape");
+  }
+  size_t n = (size_t)(p - body);
+  if (n > UINT32_MAX) return parse_fail(ps, body - 1, "string too long");
+  if (bad_utf8) return parse_fail(ps, body - 1, "invalid UTF-8 in string");
+  v->type = JSON_STRING;
+  v->flags = 0;
+  if (!escaped) {
+    v->u.string = (const char *)body;
+    v->length = (uint32_t)n;
+  } else if (!unescape(ps, body, n, v)) {
+    return nomem(ps);
+  }
+  return p + 1;
+}
+
+/* parse_any_string, but a string that ends within the sixteen bytes after
+ * its quote with none but plain ASCII before (most keys and short values)
+ * is found inline from one block, without parse_any_string's call and its
+ * scan's set-up.  Near the text's end the block is its last sixteen bytes,
+ * its lanes shifted down to the string's, so a record's last key and value
+ * take the inline path too. */
+#if defined(__SSE2__)
+/* The escape stops of the sixteen bytes at `at`, and in *high those above
+ * ASCII. */
+static ALWAYS_INLINE unsigned block_stops(const uint8_t *at, unsigned *high) {
+  __m128i block = _mm_loadu_si128((const __m128i *)at);
+  *high = (unsigned)_mm_movemask_epi8(block);
+  return scan_stops(block, SCAN_ESCAPES);
+}
+#endif
+
+static ALWAYS_INLINE const uint8_t *parse_string(parser *ps, const uint8_t *p, json_value *v) {
+#if defined(__SSE2__)
+  const uint8_t *body = p + 1;
+  unsigned stops = 0, high = 0;
+  if (ps->end - body >= 16) {
+    stops = block_stops(body, &high);
+  } else if (ps->end - ps->start >= 16) {
+    /* Apart from the usual block, so that strings with sixteen bytes
+     * after them do not pay for a shift by a variable. */
+    unsigned lane = (unsigned)(body - (ps->end - 16)); /* 16 at most: no lanes left */
+    stops = block_stops(ps->end - 16, &high) >> lane;
+    high >>= lane;
+  }
+  if (!stops) {
+    /* Sixteen plain bytes: a host name or an address may end in the next. */
+    if (high || ps->end - body < 32) return parse_any_string(ps, p, v);
+    stops = block_stops(body + 16, &high) << 16;
+    high <<= 16;
+    if (!stops) return parse_any_string(ps, p, v);
+  }
+  unsigned n = (unsigned)__builtin_ctz(stops);
+  if (body[n] == '"' && !(high & ((1u << n) - 1))) {
+    v->type = JSON_STRING;
+    v->flags = 0;
+    v->u.string = (const char *)body;
+    v->length = n;
+    return body + n + 1;
+  }
+#endif
+  return parse_any_string(ps, p, v);
+}
+
+
+/* Read the run of digits at p into *value (times ten per digit, wrapping
+ * past 19 digits, where the caller no longer uses it), eight bytes at a
+ * time while eight can be read: the digits among them, all eight or the
+ * few before the run ends moved to the top lanes behind zeros, become one
+ * integer by the well-known multiply-and-shift that pairs digits, then
+ * quads, then the two halves.  A loop per digit was the busiest line of
+ * parsing a record of numbers, and its exit mispredicts with the length. */
+static inline const uint8_t *read_digit_run(const uint8_t *p, const uint8_t *end, uint64_t *value) {
+  uint64_t v = *value;
+  while (end - p >= 8) {
+    uint64_t w = load_le64(p);
+    /* Lanes below '0' or above '9' (the lowest exact, as lanes_below's). */
+    uint64_t stops = lanes_below(w, '0') | (((w + LANES(0x46)) | w) & LANES(0x80));
+    size_t n = stops ? first_lane(stops) : 8;
+    if (!n) break;
+    /* The n digits moved to the top lanes, zeros ahead of them. */
+    w = (w - LANES('0')) << (8 * (8 - n) & 63);
+    w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFull;
+    w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFull;
+    w = (w * 10000 + (w >> 32)) & 0xFFFFFFFFull;
+    p += n;
+    if (n < 8) {
+      *value = v * POW10_U64[n] + w;
+      return p;
+    }
+    v = v * 100000000 + w;
+  }
+  for (; p < end && is_digit(*p); p++) v = v * 10 + (uint64_t)(*p - '0');
+  *value = v;
+  return p;
+}
+
+static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) {
+  const uint8_t *s = p, *e = ps->end;
+  if (p < e && *p == '-') p++;
+  if (p >= e || !is_digit(*p)) return parse_fail(ps, s, "invalid number");
+  /* Most numbers in JSON have few digits and no exponent, and those are
+   * read here: the digits, as an integer below 10^15, are exact in a
+   * double, and so is the power of ten that divides them, so one division
+   * rounds correctly (Clinger's fast path).  Only the rest go to
+   * number_parse, which costs a number-heavy record dearly. */
+  uint64_t digits = 0;
+  const uint8_t *first = p, *point = NULL;
+  if (*p == '0') {
+    p++;
+    if (p < e && is_digit(*p)) return parse_fail(ps, s, "leading zero in number");
+  } else {
+    p = read_digit_run(p, e, &digits);
+  }
+  if (p < e && *p == '.') {
+    point = ++p;
+    if (p >= e || !is_digit(*p)) return parse_fail(ps, s, "digit expected after '.'");
+    p = read_digit_run(p, e, &digits);
+  }
+  ptrdiff_t digit_count = p - first - (point != NULL);
+  bool exact = digit_count <= 15 && FLT_EVAL_METHOD == 0;
+  /* The exponent, saturated far beyond any text's length. */
+  int64_t exponent = point ? -(int64_t)(p - point) : 0;
+  if (p < e && (*p | 0x20) == 'e') {
+    p++;
+    bool minus = p < e && *p == '-';
+    if (p < e && (*p == '+' || *p == '-')) p++;
+    if (p >= e || !is_digit(*p)) return parse_fail(ps, s, "digit expected in exponent");
+    int64_t written = 0;
+    for (; p < e && is_digit(*p); p++)
+      if (written < INT64_C(1000000000000000)) written = written * 10 + (*p - '0');
+    exponent += minus ? -written : written;
+    exact = false;
+  }
+  v->type = JSON_NUMBER;
+  v->flags = 0;
+  v->length = 0;
+  bool negative = *s == '-';
+  if (exact) {
+    double x = (double)digits, scale = 1;
+    for (int64_t i = exponent; i < 0; i++) scale *= 10;
+    x /= scale;
+    v->u.number = negative ? -x : x; /* "-0" keeps its sign */
+  } else if (digit_count <= 19) {
+    /* The digits are exact in 64 bits, so the fast paths need not read
+     * them again. */
+    v->u.number = number_from_decimal((const char *)s, (size_t)(p - s), negative, digits, exponent);
+  } else {
+    v->u.number = number_parse((const char *)s, (size_t)(p - s));
+  }
+  return p;
+}
+
+static const uint8_t *parse_word(parser *ps, const uint8_t *p, const char *word, size_t n, json_type type,
+                                 json_value *v) {
+  if ((size_t)(ps->end - p) < n || memcmp(p, word, n) != 0) return unexpected(ps, p);
+  v->type = (uint8_t)type;
+  v->flags = 0;
+  v->length = 0;
+  v->u.items = NULL;
+  return p + n;
+}
+
+/* A scalar, parsed straight into its stack slot. */
+static inline const uint8_t *parse_scalar(parser *ps, const uint8_t *p) {
+  json_value *v = next_slot(ps);
+  if (!v) return nomem(ps);
+  switch (*p) {
+    case '"': p = parse_string(ps, p, v); break;
+    case 't': p = parse_word(ps, p, "true", 4, JSON_TRUE, v); break;
+    case 'f': p = parse_word(ps, p, "false", 5, JSON_FALSE, v); break;
+    case 'n': p = parse_word(ps, p, "null", 4, JSON_NULL, v); break;
+    default:
+      if (*p != '-' && !is_digit(*p)) return unexpected(ps, p);
+      p = parse_number(ps, p, v);
+  }
+  if (p) ps->depth_of_stack++;
+  return p;
+}
+
+/* Move a closed container's children from the value stack into the arena;
+ * `at` is its closing bracket. */
+static bool close_container(parser *ps, const open_container *c, const uint8_t *at) {
+  size_t n = ps->depth_of_stack - c->first;
+  size_t count = c->type == JSON_OBJECT ? n / 2 : n;
+  if (count > UINT32_MAX) {
+    parse_fail(ps, at, "container too large");
+    return false;
+  }
+  json_value v = {.type = c->type, .length = (uint32_t)count};
+  if (n) {
+    json_value *items = arena_alloc(ps->arena, n * sizeof *items);
+    if (!items) {
+      nomem(ps);
+      return false;
+    }
+    memcpy(items, ps->stack + c->first, n * sizeof *items);
+    v.u.items = items;
+  }
+  ps->depth_of_stack = c->first;
+  json_value *slot = next_slot(ps);
+  if (!slot) {
+    nomem(ps);
+    return false;
+  }
+  *slot = v;
+  ps->depth_of_stack++;
+  return true;
+}
+
+static shorn_code parse(parser *ps, json_value **out) {
+  open_container open_here[OPEN_HERE], *open = open_here;
+  size_t depth = 0, open_cap = OPEN_HERE;
+  const uint8_t *p = ps->start, *end = ps->end;
+
+  /* Three states: a value is expected (the loop's top), a value has ended
+   * (`after`), an object member's key is expected (`key`). */
+  for (;;) {
+    p = skip_space(p, end);
+    if (p >= end) goto unexpected;
+    uint8_t c = *p;
+    if (c == '[' || c == '{') {
+      if (depth == JSON_MAX_DEPTH) {
+        parse_fail(ps, p, "nesting deeper than 10000");
+        goto failed;
+      }
+      if (depth == open_cap) {
+        open_container *o =
+            array_grow(ps->arena->allocator, open, &open_cap, depth + 1, sizeof *o, open_here);
+        if (!o) {
+          nomem(ps);
+          goto failed;
+        }
+        open = o;
+      }
+      open[depth].first = ps->depth_of_stack;
+      open[depth].type = c == '[' ? JSON_ARRAY : JSON_OBJECT;
+      depth++;
+      p = skip_space(p + 1, end);
+      if (p < end && *p == (c == '[' ? ']' : '}')) {
+        depth--;
+        if (!close_container(ps, &open[depth], p++)) goto failed;
+        goto after;
+      }
+      if (c == '[') continue;
+      goto key;
+    }
+    if (!(p = parse_scalar(ps, p))) goto failed;
+
+  after:
+    for (;;) {
+      if (depth == 0) goto done;
+      open_container *top = &open[depth - 1];
+      p = skip_space(p, end);
+      if (p >= end) goto unexpected;
+      if (*p == ',') {
+        p++;
+        if (top->type == JSON_ARRAY) break;
+        goto key;
+      }
+      if (*p != (top->type == JSON_ARRAY ? ']' : '}')) goto unexpected;
+      depth--;
+      if (!close_container(ps, top, p++)) goto failed;
+    }
+    continue;
+
+  key:
+    p = skip_space(p, end);
+    if (p >= end) goto unexpected;
+    if (*p != '"') {
+      parse_fail(ps, p, "object key expected");
+      goto failed;
+    }
+    json_value *k = next_slot(ps);
+    if (!k) {
+      nomem(ps);
+      goto failed;
+    }
+    if (!(p = parse_string(ps, p, k))) goto failed;
+    ps->depth_of_stack++;
+    p = skip_space(p, end);
+    if (p >= end) goto unexpected;
+    if (*p != ':') {
+      parse_fail(ps, p, "':' expected after object key");
+      goto failed;
+    }
+    p++;
+  }
+
+unexpected:
+  unexpected(ps, p);
+failed:
+  array_free(ps->arena->allocator, open, open_here);
+  return ps->error->code;
+
+done:
+  array_free(ps->arena->allocator, open, open_here);
+  p = skip_space(p, end);
+  if (p < end) {
+    parse_fail(ps, p, "text after the value");
+    return SHORN_ERROR_JSON;
+  }
+  json_value *root = arena_alloc(ps->arena, sizeof *root);
+  if (!root) return error_nomem(ps->error);
+  *root = ps->stack[0];
+  *out = root;
+  return SHORN_OK;
+}
+
+shorn_code json_parse(arena *a, const char *text, size_t length, json_value **out,
+                      shorn_error *error) {
+  return json_parse_as(a, text, length, out, error, "Invalid JSON");
+}
+
+shorn_code json_parse_as(arena *a, const char *text, size_t length, json_value **out,
+                         shorn_error *error, const char *refusal) {
+  json_value stack_here[STACK_HERE];
+  parser ps = {.arena = a,
+               .start = (const uint8_t *)text,
+               .end = (const uint8_t *)text + length,
+               .stack = stack_here,
+               .stack_cap = STACK_HERE,
+               .stack_here = stack_here,
+               .error = error,
+               .refusal = refusal};
+  shorn_code rc = parse(&ps, out);
+  array_free(a->allocator, ps.stack, stack_here);
+  return rc;
+}
+
+const json_value *json_get(const json_value *object, const char *key, size_t key_length) {
+  if (!object || object->type != JSON_OBJECT) return NULL;
+  for (size_t i = object->length; i-- > 0;) {
+    const json_value *k = &object->u.items[2 * i];
+    if (k->length == key_length && memcmp(k->u.string, key, key_length) == 0)
+      return &object->u.items[2 * i + 1];
+  }
+  return NULL;
+}

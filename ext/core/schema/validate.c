@@ -1,0 +1,1048 @@
+/*
+ * validate.c — the validation keywords of JSON Schema as Zod 4, Valibot and
+ * ArkType write them, and as those validators check them where the schema's
+ * text leaves it open: a length counts code points (as JSON Schema and Zod
+ * do), multipleOf is Zod's float-safe rule, a pattern is JavaScript's
+ * (pattern.c), a format without a pattern is checked as Valibot, the
+ * validator that writes one, checks it, but for "uri", which is RFC 3986's
+ * absolute URI as JSON Schema defines it (Valibot and Zod ask new URL()).
+ *
+ * Each keyword of a node (and of the members of its allOf, where Zod writes
+ * a string's second pattern) becomes a rule; a value is checked against its
+ * node's rules before the encoder writes it, and only the rules for its JSON
+ * type look at it.  A keyword whose value is not what draft 2020-12 allows
+ * (draft-04's boolean exclusiveMinimum, a maxItems of "3") is no rule, as
+ * the structural layer, and the library's vectors, always read it; a
+ * pattern that does not compile, a number bound that is not finite and a
+ * multipleOf not above 0 refuse the schema, being wrong in every draft.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "validate.h"
+
+#include "core/text/error.h"
+#include "core/numbers/number.h"
+#include "core/text/text.h"
+
+/* allOf and propertyNames inside each other, as deep as this. */
+#define VALIDATION_DEPTH_MAX 64
+
+/* Values compared for uniqueItems nest at most this deep: the comparison
+ * recurses. */
+#define UNIQUE_DEPTH_MAX 128
+
+/* Room for a pattern quoted in a message. */
+#define RULE_QUOTE_MAX 72
+
+#define TYPE_BIT(t) (1u << (t))
+#define NUMBERS TYPE_BIT(JSON_NUMBER)
+#define STRINGS TYPE_BIT(JSON_STRING)
+#define ARRAYS TYPE_BIT(JSON_ARRAY)
+#define OBJECTS TYPE_BIT(JSON_OBJECT)
+#define ALL_TYPES 0x7F
+
+/* ---- compiling ------------------------------------------------------------- */
+
+typedef struct rule_list {
+  rule *items;
+  uint32_t count;
+  size_t capacity;
+  uint8_t types;
+} rule_list;
+
+static const json_value *keyword(const json_value *node, const char *key) {
+  return json_get(node, key, strlen(key));
+}
+
+static bool keyword_is(const json_value *v, const char *s) {
+  size_t n = strlen(s);
+  return v && v->type == JSON_STRING && v->length == n && memcmp(v->u.string, s, n) == 0;
+}
+
+static shorn_code refuse(validation_compiler *c, const json_value *at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static shorn_code refuse(validation_compiler *c, const json_value *at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  error_vset(c->error, SHORN_ERROR_SCHEMA, SHORN_WHERE_PATH, -1, fmt, ap);
+  va_end(ap);
+  c->refused = at;
+  return SHORN_ERROR_SCHEMA;
+}
+
+static shorn_code add_rule(validation_compiler *c, rule_list *list, rule r, uint8_t types) {
+  if (list->count == list->capacity) {
+    rule *grown =
+        array_grow(c->schema->allocator, list->items, &list->capacity, list->count + 1, sizeof *grown, NULL);
+    if (!grown) return error_nomem(c->error);
+    list->items = grown;
+  }
+  list->items[list->count++] = r;
+  list->types |= types;
+  return SHORN_OK;
+}
+
+/* A number keyword, or NULL. */
+static const json_value *number_keyword(const json_value *node, const char *name) {
+  const json_value *v = keyword(node, name);
+  return v && v->type == JSON_NUMBER ? v : NULL;
+}
+
+/* A length or count keyword, a non-negative integer (1.0 is one), or NULL.
+ * A bound however large is kept as a double: nothing is allocated by it. */
+static const json_value *count_keyword(const json_value *node, const char *name) {
+  const json_value *v = number_keyword(node, name);
+  return v && v->u.number >= 0 && isfinite(v->u.number) && v->u.number == floor(v->u.number) ? v : NULL;
+}
+
+/* Whether the node's type is exactly "integer" and it is no enum: then the
+ * int or uint shape already keeps a value a safe integer. */
+static bool integer_shape(const json_value *node) {
+  return keyword_is(keyword(node, "type"), "integer") && !keyword(node, "enum") && !keyword(node, "const");
+}
+
+/* Whether a bound says nothing the int or uint shape of a node of type
+ * "integer" does not: their safe range, and the uint shape's floor (a
+ * minimum of 0, an exclusiveMinimum from -1, which make the shape uint). */
+static bool implied_by_integer_shape(rule_kind kind, double b) {
+  switch (kind) {
+    case RULE_MINIMUM: return b <= -MAX_SAFE_INTEGER || b == 0;
+    case RULE_EXCLUSIVE_MINIMUM: return b < -MAX_SAFE_INTEGER || (b >= -1 && b < 0);
+    case RULE_MAXIMUM: return b >= MAX_SAFE_INTEGER;
+    default: return b > MAX_SAFE_INTEGER;
+  }
+}
+
+static shorn_code compile_numbers(validation_compiler *c, const json_value *node, rule_list *list) {
+  static const struct {
+    const char *name;
+    rule_kind kind;
+  } bounds[] = {{"minimum", RULE_MINIMUM},
+                {"exclusiveMinimum", RULE_EXCLUSIVE_MINIMUM},
+                {"maximum", RULE_MAXIMUM},
+                {"exclusiveMaximum", RULE_EXCLUSIVE_MAXIMUM}};
+  bool integer = integer_shape(node);
+  shorn_code rc;
+  for (size_t i = 0; i < COUNT_OF(bounds); i++) {
+    const json_value *v = number_keyword(node, bounds[i].name);
+    if (!v) continue;
+    /* 1e400 reads as Infinity, a bound no number meets or every number does. */
+    if (!isfinite(v->u.number)) return refuse(c, v, "Invalid \"%s\": must be a finite number", bounds[i].name);
+    if (integer && implied_by_integer_shape(bounds[i].kind, v->u.number)) continue;
+    if ((rc = add_rule(c, list, (rule){.kind = bounds[i].kind, .bound = v->u.number}, NUMBERS))) return rc;
+  }
+  const json_value *step = number_keyword(node, "multipleOf");
+  if (!step) return SHORN_OK;
+  /* JSON Schema requires a step above 0: another is a mistake in the schema,
+   * better told at compile time than as every value refused or let through. */
+  if (!(step->u.number > 0) || !isfinite(step->u.number))
+    return refuse(c, step, "Invalid \"multipleOf\": must be a finite number greater than 0");
+  return add_rule(c, list, (rule){.kind = RULE_MULTIPLE_OF, .bound = step->u.number}, NUMBERS);
+}
+
+static shorn_code compile_counts(validation_compiler *c, const json_value *node, rule_list *list,
+                                 const char *const names[2], const rule_kind kinds[2], uint8_t types) {
+  for (int i = 0; i < 2; i++) {
+    const json_value *v = count_keyword(node, names[i]);
+    shorn_code rc = v ? add_rule(c, list, (rule){.kind = kinds[i], .bound = v->u.number}, types) : SHORN_OK;
+    if (rc) return rc;
+  }
+  return SHORN_OK;
+}
+
+static bool has_pattern(const json_value *node, int depth) {
+  const json_value *p = keyword(node, "pattern");
+  if (p && p->type == JSON_STRING) return true;
+  const json_value *all = keyword(node, "allOf");
+  for (uint32_t i = 0; depth < VALIDATION_DEPTH_MAX && all && all->type == JSON_ARRAY && i < all->length; i++)
+    if (all->u.items[i].type == JSON_OBJECT && has_pattern(&all->u.items[i], depth + 1)) return true;
+  return false;
+}
+
+static shorn_code compile_strings(validation_compiler *c, const json_value *node, const json_value *top,
+                                  rule_list *list) {
+  static const char *const names[2] = {"minLength", "maxLength"};
+  static const rule_kind kinds[2] = {RULE_MIN_LENGTH, RULE_MAX_LENGTH};
+  shorn_code rc = compile_counts(c, node, list, names, kinds, STRINGS);
+  if (rc) return rc;
+  const json_value *p = keyword(node, "pattern");
+  if (p && p->type == JSON_STRING) {
+    shorn_schema *s = c->schema;
+    if (!s->patterns && !(s->patterns = pattern_engine_new(s->allocator))) return error_nomem(c->error);
+    const pattern *compiled = NULL;
+    char why[SHORN_MESSAGE_MAX / 2];
+    rc = pattern_compile(s->patterns, p->u.string, p->length, &compiled, why, sizeof why);
+    if (rc == SHORN_ERROR_NOMEM) return error_nomem(c->error);
+    if (rc) return refuse(c, p, "Invalid \"pattern\": %s", why);
+    rule r = {.kind = RULE_PATTERN, .u.pattern = {compiled, p->u.string, p->length}};
+    if ((rc = add_rule(c, list, r, STRINGS))) return rc;
+  }
+  const json_value *f = keyword(node, "format");
+  static const char *const formats[] = {[FORMAT_EMAIL] = "email", [FORMAT_IPV4] = "ipv4", [FORMAT_IPV6] = "ipv6",
+                                        [FORMAT_DATE] = "date", [FORMAT_TIME] = "time", [FORMAT_URI] = "uri"};
+  /* Zod writes the pattern its format checks beside it, sometimes in an
+   * allOf: the pattern is then what says it. */
+  for (size_t i = 0; f && i < COUNT_OF(formats); i++)
+    if (keyword_is(f, formats[i]) && !has_pattern(top, 0))
+      return add_rule(c, list, (rule){.kind = RULE_FORMAT, .u.format = (format_kind)i}, STRINGS);
+  return SHORN_OK;
+}
+
+static shorn_code compile_node(validation_compiler *c, const json_value *node, const json_value *top, bool values,
+                               int depth, rule_list *list);
+
+/* A validation of `count` rules, with the summary validation_passes reads. */
+static validation *new_validation(arena *a, const rule *rules, uint32_t count, uint8_t types) {
+  validation *v = arena_alloc(a, sizeof *v);
+  if (!v) return NULL;
+  *v = (validation){.rules = rules, .count = count, .types = types, .numbers_bounded = true, .strings_sized = true,
+                    .arrays_sized = true, .low = -INFINITY, .high = INFINITY, .string_bytes_max = UINT64_MAX,
+                    .items_max = INFINITY};
+  for (uint32_t i = 0; i < count; i++) {
+    const rule *r = &rules[i];
+    double b = r->bound;
+    switch (r->kind) {
+      case RULE_MINIMUM:
+      case RULE_EXCLUSIVE_MINIMUM:
+        if (b > v->low || (b == v->low && r->kind == RULE_EXCLUSIVE_MINIMUM))
+          v->low = b, v->low_open = r->kind == RULE_EXCLUSIVE_MINIMUM;
+        break;
+      case RULE_MAXIMUM:
+      case RULE_EXCLUSIVE_MAXIMUM:
+        if (b < v->high || (b == v->high && r->kind == RULE_EXCLUSIVE_MAXIMUM))
+          v->high = b, v->high_open = r->kind == RULE_EXCLUSIVE_MAXIMUM;
+        break;
+      case RULE_MIN_LENGTH:
+        if (4 * b > (double)v->string_bytes_min)
+          v->string_bytes_min = 4 * b < (double)UINT64_MAX ? (uint64_t)(4 * b) : UINT64_MAX;
+        break;
+      case RULE_MAX_LENGTH:
+        if (b < (double)v->string_bytes_max) v->string_bytes_max = (uint64_t)b;
+        break;
+      case RULE_MIN_ITEMS:
+        if (b > v->items_min) v->items_min = b;
+        break;
+      case RULE_MAX_ITEMS:
+        if (b < v->items_max) v->items_max = b;
+        break;
+      case RULE_MULTIPLE_OF: v->numbers_bounded = false; break;
+      case RULE_PATTERN:
+      case RULE_FORMAT: v->strings_sized = false; break;
+      case RULE_UNIQUE_ITEMS: v->arrays_sized = false; break;
+      case RULE_ONE_OF_VALUES:
+      case RULE_ANY_OF: v->numbers_bounded = v->strings_sized = v->arrays_sized = false; break;
+      default: break;
+    }
+  }
+  return v;
+}
+
+/* A sub-schema's rules as a validation of its own (propertyNames, a union
+ * branch); *out NULL when it has none. */
+static shorn_code compile_apart(validation_compiler *c, const json_value *node, bool values, int depth,
+                                const validation **out) {
+  rule_list list = {0};
+  shorn_code rc = compile_node(c, node, node, values, depth, &list);
+  *out = NULL;
+  if (!rc && list.count) {
+    rule *rules = arena_alloc(&c->schema->arena, list.count * sizeof *rules);
+    if (rules) memcpy(rules, list.items, list.count * sizeof *rules);
+    if (!rules || !(*out = new_validation(&c->schema->arena, rules, list.count, list.types)))
+      rc = error_nomem(c->error);
+  }
+  mem_free(c->schema->allocator, list.items);
+  return rc;
+}
+
+static shorn_code compile_arrays(validation_compiler *c, const json_value *node, rule_list *list) {
+  const json_value *min = count_keyword(node, "minItems"), *max = count_keyword(node, "maxItems"),
+                   *unique = keyword(node, "uniqueItems");
+  shorn_code rc;
+  /* An array of fixed length keeps its count in its shape. */
+  bool fixed = min && max && min->u.number == max->u.number && keyword_is(keyword(node, "type"), "array") &&
+               !keyword(node, "prefixItems") && !keyword(node, "x-shorn");
+  if (min && !fixed && (rc = add_rule(c, list, (rule){.kind = RULE_MIN_ITEMS, .bound = min->u.number}, ARRAYS)))
+    return rc;
+  if (max && !fixed && (rc = add_rule(c, list, (rule){.kind = RULE_MAX_ITEMS, .bound = max->u.number}, ARRAYS)))
+    return rc;
+  /* A Set's elements are unique as a JavaScript Set tells them apart,
+   * which its shape checks. */
+  if (unique && unique->type == JSON_TRUE && !keyword_is(keyword(node, "x-shorn"), "set"))
+    return add_rule(c, list, (rule){.kind = RULE_UNIQUE_ITEMS}, ARRAYS);
+  return SHORN_OK;
+}
+
+static shorn_code compile_objects(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
+  static const char *const names[2] = {"minProperties", "maxProperties"};
+  static const rule_kind kinds[2] = {RULE_MIN_PROPERTIES, RULE_MAX_PROPERTIES};
+  shorn_code rc = compile_counts(c, node, list, names, kinds, OBJECTS);
+  if (rc) return rc;
+  const json_value *names_node = keyword(node, "propertyNames");
+  if (names_node && names_node->type == JSON_FALSE) {
+    if ((rc = add_rule(c, list, (rule){.kind = RULE_PROPERTY_NAMES}, OBJECTS))) return rc;
+  } else if (names_node && names_node->type == JSON_OBJECT) {
+    const validation *v;
+    if ((rc = compile_apart(c, names_node, true, depth + 1, &v))) return rc;
+    if (v && (rc = add_rule(c, list, (rule){.kind = RULE_PROPERTY_NAMES, .u.names = v}, OBJECTS))) return rc;
+  }
+  /* With "properties", "required" makes fields required in the shape;
+   * without (a record, ArkType's and Zod's enum-keyed ones), it is a rule. */
+  const json_value *props = keyword(node, "properties"), *required = keyword(node, "required");
+  bool shaped = props && props->type == JSON_OBJECT && props->length;
+  if (shaped || !required || required->type != JSON_ARRAY || !required->length) return SHORN_OK;
+  return add_rule(c, list, (rule){.kind = RULE_REQUIRED, .u.required = required}, OBJECTS);
+}
+
+static shorn_code compile_values(validation_compiler *c, const json_value *node, rule_list *list) {
+  const json_value *one = keyword(node, "const"), *many = keyword(node, "enum");
+  rule r = {.kind = RULE_ONE_OF_VALUES};
+  if (one) {
+    r.u.one_of.values = one;
+    r.u.one_of.count = 1;
+  } else if (many && many->type == JSON_ARRAY) {
+    r.u.one_of.values = many->u.items;
+    r.u.one_of.count = many->length;
+  } else {
+    return SHORN_OK;
+  }
+  return add_rule(c, list, r, ALL_TYPES);
+}
+
+/* `top` is the node whose allOf this is part of: a format defers to a
+ * pattern anywhere in it.  With `values`, const and enum are rules too. */
+static shorn_code compile_node(validation_compiler *c, const json_value *node, const json_value *top, bool values,
+                               int depth, rule_list *list) {
+  if (depth > VALIDATION_DEPTH_MAX)
+    return refuse(c, node, "allOf and propertyNames nest deeper than %d levels", VALIDATION_DEPTH_MAX);
+  shorn_code rc;
+  if ((rc = compile_numbers(c, node, list)) || (rc = compile_strings(c, node, top, list)) ||
+      (rc = compile_arrays(c, node, list)) || (rc = compile_objects(c, node, depth, list)) ||
+      (values && (rc = compile_values(c, node, list))))
+    return rc;
+  const json_value *all = keyword(node, "allOf");
+  for (uint32_t i = 0; all && all->type == JSON_ARRAY && i < all->length; i++) {
+    const json_value *m = &all->u.items[i];
+    if (m->type == JSON_OBJECT && (rc = compile_node(c, m, top, values, depth + 1, list))) return rc;
+  }
+  return SHORN_OK;
+}
+
+shorn_code validation_compile(validation_compiler *c, const json_value *node, const validation **out) {
+  return compile_apart(c, node, false, 0, out);
+}
+
+shorn_code validation_compile_any_of(validation_compiler *c, const json_value *const *branches, uint32_t count,
+                                     const validation **out) {
+  *out = NULL;
+  const validation **alternatives = arena_alloc(&c->schema->arena, count * sizeof *alternatives);
+  rule *r = arena_alloc(&c->schema->arena, sizeof *r);
+  if (!alternatives || !r) return error_nomem(c->error);
+  uint8_t types = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    shorn_code rc = compile_apart(c, branches[i], true, 0, &alternatives[i]);
+    if (rc) return rc;
+    /* A branch without keywords accepts whatever the shape does. */
+    if (!alternatives[i]) return SHORN_OK;
+    types |= alternatives[i]->types;
+  }
+  *r = (rule){.kind = RULE_ANY_OF, .u.any_of = {alternatives, count}};
+  return (*out = new_validation(&c->schema->arena, r, 1, types)) ? SHORN_OK : error_nomem(c->error);
+}
+
+const validation *validation_join(arena *a, const validation *first, const validation *second) {
+  if (!first || !second) return first ? first : second;
+  rule *rules = arena_alloc(a, (first->count + second->count) * sizeof *rules);
+  if (!rules) return NULL;
+  memcpy(rules, first->rules, first->count * sizeof *rules);
+  memcpy(rules + first->count, second->rules, second->count * sizeof *rules);
+  return new_validation(a, rules, first->count + second->count, (uint8_t)(first->types | second->types));
+}
+
+/* ---- formats, as Valibot checks them ---------------------------------------- */
+
+static bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_ascii_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static bool is_ascii_alnum(char c) { return is_ascii_digit(c) || is_ascii_alpha(c); }
+static bool is_hex(char c) { return is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+/* Two digits at s, their value in *v. */
+static bool two_digits(const char *s, int *v) {
+  if (!is_ascii_digit(s[0]) || !is_ascii_digit(s[1])) return false;
+  *v = (s[0] - '0') * 10 + (s[1] - '0');
+  return true;
+}
+
+/* v.email(): a local part of [A-Za-z0-9_+-] runs joined by single dots,
+ * "@", then [A-Za-z0-9] runs joined by single dots or hyphens, the last
+ * run, after a dot, two or more letters. */
+static bool email_format(const char *s, size_t n) {
+  const char *at = memchr(s, '@', n);
+  if (!at) return false;
+  size_t local = (size_t)(at - s), run = 0;
+  for (size_t i = 0; i < local; i++) {
+    char c = s[i];
+    if (c == '.') {
+      if (!run) return false;
+      run = 0;
+    } else if (is_ascii_alnum(c) || c == '_' || c == '+' || c == '-') {
+      run++;
+    } else {
+      return false;
+    }
+  }
+  if (!run) return false;
+  const char *d = at + 1, *end = s + n, *dot = NULL;
+  for (const char *p = d; p < end; p++)
+    if (*p == '.') dot = p;
+  if (!dot || end - dot < 3) return false;
+  for (const char *p = dot + 1; p < end; p++)
+    if (!is_ascii_alpha(*p)) return false;
+  run = 0;
+  for (const char *p = d; p < dot; p++) {
+    if (*p == '.' || *p == '-') {
+      if (!run) return false;
+      run = 0;
+    } else if (is_ascii_alnum(*p)) {
+      run++;
+    } else {
+      return false;
+    }
+  }
+  return run > 0;
+}
+
+/* One dotted-quad part: 0 to 255; with `zeros`, two digits may start with
+ * 0 (Valibot's IPv6 takes "01", its IPv4 does not). */
+static bool octet(const char *s, size_t n, bool zeros) {
+  if (n < 1 || n > 3) return false;
+  int v = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!is_ascii_digit(s[i])) return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  if (n == 3) return s[0] != '0' && v <= 255;
+  return n == 1 || zeros || s[0] != '0';
+}
+
+static bool ipv4_parts(const char *s, size_t n, bool zeros) {
+  size_t start = 0, parts = 0;
+  for (size_t i = 0; i <= n; i++) {
+    if (i < n && s[i] != '.') continue;
+    if (++parts > 4 || !octet(s + start, i - start, zeros)) return false;
+    start = i + 1;
+  }
+  return parts == 4;
+}
+
+static bool ipv4_format(const char *s, size_t n) { return ipv4_parts(s, n, false); }
+
+/* Hex groups of one to four digits joined by ':', s[0..n): their count,
+ * or -1.  An empty text has none. */
+static int hex_groups(const char *s, size_t n) {
+  if (!n) return 0;
+  int groups = 0;
+  size_t run = 0;
+  for (size_t i = 0; i <= n; i++) {
+    if (i < n && is_hex(s[i])) {
+      if (++run > 4) return -1;
+    } else if (i == n || s[i] == ':') {
+      if (!run) return -1;
+      groups++;
+      run = 0;
+    } else {
+      return -1;
+    }
+  }
+  return groups;
+}
+
+static bool ascii_equal_folded(const char *s, const char *lower, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((s[i] | 0x20) != lower[i]) return false;
+  return true;
+}
+
+/* v.ipv6(): eight groups; or groups before and after one "::", seven at
+ * most; "fe80:" with up to four ":"-led groups of up to four digits, then
+ * "%" and a zone; "::" with an optional "ffff:" or "ffff:0…:", then a
+ * dotted quad; or one to four groups, "::", then a dotted quad.  Letters in
+ * either case; the zone's letters with `i` and `u`, which also take ſ and
+ * the Kelvin sign for s and k. */
+static bool ipv6_format(const char *s, size_t n) {
+  const char *percent = memchr(s, '%', n);
+  if (percent) {
+    if (n < 6 || !ascii_equal_folded(s, "fe80:", 5)) return false;
+    const char *p = s + 5;
+    for (int groups = 0; p < percent && *p == ':' && groups < 4; groups++) {
+      const char *q = ++p;
+      while (q < percent && q - p < 4 && is_hex(*q)) q++;
+      p = q;
+    }
+    if (p != percent || percent + 1 == s + n) return false;
+    for (p = percent + 1; p < s + n; p++) {
+      if (is_ascii_alnum(*p)) continue;
+      if (s + n - p >= 2 && (uint8_t)p[0] == 0xC5 && (uint8_t)p[1] == 0xBF) { /* ſ */
+        p++;
+        continue;
+      }
+      if (s + n - p >= 3 && (uint8_t)p[0] == 0xE2 && (uint8_t)p[1] == 0x84 && (uint8_t)p[2] == 0xAA) { /* K */
+        p += 2;
+        continue;
+      }
+      return false;
+    }
+    return true;
+  }
+  const char *gap = NULL;
+  for (size_t i = 0; i + 1 < n; i++)
+    if (s[i] == ':' && s[i + 1] == ':') {
+      gap = s + i;
+      break;
+    }
+  const char *last_colon = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] == ':') last_colon = s + i;
+  if (last_colon && memchr(last_colon, '.', (size_t)(s + n - last_colon))) {
+    /* A dotted quad after "::". */
+    if (!gap || last_colon < gap + 1 || !ipv4_parts(last_colon + 1, (size_t)(s + n - last_colon - 1), true))
+      return false;
+    if (gap == s) {
+      const char *middle = s + 2;
+      size_t m = (size_t)(last_colon + 1 - middle); /* "", "ffff:" or "ffff:0…:" */
+      if (!m) return true;
+      if (m < 5 || !ascii_equal_folded(middle, "ffff:", 5)) return false;
+      if (m == 5) return true;
+      for (size_t i = 5; i + 1 < m; i++)
+        if (middle[i] != '0') return false;
+      return m >= 7 && m <= 10 && middle[m - 1] == ':';
+    }
+    int before = hex_groups(s, (size_t)(gap - s));
+    return last_colon == gap + 1 && before >= 1 && before <= 4;
+  }
+  if (!gap) return hex_groups(s, n) == 8;
+  int before = hex_groups(s, (size_t)(gap - s)), after = hex_groups(gap + 2, (size_t)(s + n - gap - 2));
+  return before >= 0 && after >= 0 && before + after <= 7;
+}
+
+/* v.isoDate(): YYYY-MM-DD, month 01-12, day 01-31 (February 30 too). */
+static bool date_format(const char *s, size_t n) {
+  int month, day;
+  return n == 10 && is_ascii_digit(s[0]) && is_ascii_digit(s[1]) && is_ascii_digit(s[2]) &&
+         is_ascii_digit(s[3]) && s[4] == '-' && two_digits(s + 5, &month) && month >= 1 && month <= 12 &&
+         s[7] == '-' && two_digits(s + 8, &day) && day >= 1 && day <= 31;
+}
+
+/* v.isoTime(): HH:mm. */
+static bool time_format(const char *s, size_t n) {
+  int hours, minutes;
+  return n == 5 && two_digits(s, &hours) && hours <= 23 && s[2] == ':' && two_digits(s + 3, &minutes) &&
+         minutes <= 59;
+}
+
+/* ---- RFC 3986's absolute URI ------------------------------------------------ */
+
+/* unreserved and sub-delims, with the characters `extra` adds. */
+static bool uri_plain(char c, const char *extra) {
+  return c && (is_ascii_alnum(c) || strchr("-._~!$&'()*+,;=", c) || strchr(extra, c));
+}
+
+/* Whether s[0..n) is made of uri_plain characters and "%" HEXDIG HEXDIG. */
+static bool uri_text(const char *s, size_t n, const char *extra) {
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '%') {
+      if (n - i < 3 || !is_hex(s[i + 1]) || !is_hex(s[i + 2])) return false;
+      i += 2;
+    } else if (!uri_plain(s[i], extra)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* h16 groups ending, perhaps, in a dotted quad that counts as two: their
+ * count, or -1. */
+static int groups_to_quad(const char *s, size_t n) {
+  const char *last_colon = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] == ':') last_colon = s + i;
+  const char *tail = last_colon ? last_colon + 1 : s;
+  if (!memchr(tail, '.', (size_t)(s + n - tail))) return hex_groups(s, n);
+  if (!ipv4_parts(tail, (size_t)(s + n - tail), false)) return -1;
+  if (!last_colon) return 2;
+  int before = hex_groups(s, (size_t)(last_colon - s));
+  return before > 0 ? before + 2 : -1;
+}
+
+/* RFC 3986's IPv6address: eight groups, or fewer around one "::", the last
+ * two perhaps a dotted quad; no zone. */
+static bool uri_ipv6(const char *s, size_t n) {
+  const char *gap = NULL;
+  for (size_t i = 0; !gap && i + 1 < n; i++)
+    if (s[i] == ':' && s[i + 1] == ':') gap = s + i;
+  if (!gap) return groups_to_quad(s, n) == 8;
+  int before = hex_groups(s, (size_t)(gap - s)), after = groups_to_quad(gap + 2, (size_t)(s + n - gap - 2));
+  return before >= 0 && after >= 0 && before + after <= 7;
+}
+
+/* IP-literal without its brackets: an IPv6address, or IPvFuture ("v",
+ * hex digits, ".", then unreserved, sub-delims and ":"). */
+static bool uri_ip_literal(const char *s, size_t n) {
+  if (n == 0 || (s[0] | 0x20) != 'v') return uri_ipv6(s, n);
+  size_t i = 1;
+  while (i < n && is_hex(s[i])) i++;
+  if (i == 1 || i + 1 >= n || s[i] != '.') return false;
+  for (i++; i < n; i++)
+    if (!uri_plain(s[i], ":")) return false;
+  return true;
+}
+
+/* authority = [ userinfo "@" ] host [ ":" port ]. */
+static bool uri_authority(const char *s, size_t n) {
+  const char *at = memchr(s, '@', n);
+  if (at) {
+    if (!uri_text(s, (size_t)(at - s), ":")) return false;
+    n -= (size_t)(at + 1 - s);
+    s = at + 1;
+  }
+  size_t host = 0;
+  if (n && s[0] == '[') {
+    const char *close = memchr(s, ']', n);
+    if (!close || !uri_ip_literal(s + 1, (size_t)(close - s - 1))) return false;
+    host = (size_t)(close + 1 - s);
+  } else {
+    while (host < n && s[host] != ':') host++;
+    if (!uri_text(s, host, "")) return false;
+  }
+  if (host == n) return true;
+  if (s[host] != ':') return false;
+  for (size_t i = host + 1; i < n; i++)
+    if (!is_ascii_digit(s[i])) return false;
+  return true;
+}
+
+/* RFC 3986's URI: scheme ":" hier-part [ "?" query ] [ "#" fragment ], in
+ * ASCII (an IRI's other characters percent-encoded), as JSON Schema's
+ * "uri" asks; a relative reference has no scheme and is refused. */
+static bool uri_format(const char *s, size_t n) {
+  if (!is_ascii_alpha(s[0])) return false;
+  size_t i = 1;
+  while (i < n && (is_ascii_alnum(s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.')) i++;
+  if (i == n || s[i] != ':') return false;
+  const char *rest = s + i + 1, *end = s + n;
+  const char *hash = memchr(rest, '#', (size_t)(end - rest));
+  if (hash && !uri_text(hash + 1, (size_t)(end - hash - 1), ":@/?")) return false;
+  if (hash) end = hash;
+  const char *question = memchr(rest, '?', (size_t)(end - rest));
+  if (question && !uri_text(question + 1, (size_t)(end - question - 1), ":@/?")) return false;
+  if (question) end = question;
+  if (end - rest >= 2 && rest[0] == '/' && rest[1] == '/') {
+    const char *authority = rest + 2, *slash = memchr(authority, '/', (size_t)(end - authority));
+    if (!uri_authority(authority, (size_t)((slash ? slash : end) - authority))) return false;
+    rest = slash ? slash : end;
+  }
+  return uri_text(rest, (size_t)(end - rest), ":@/");
+}
+
+static const char *const format_names[] = {[FORMAT_EMAIL] = "email", [FORMAT_IPV4] = "ipv4",
+                                           [FORMAT_IPV6] = "ipv6", [FORMAT_DATE] = "date",
+                                           [FORMAT_TIME] = "time", [FORMAT_URI] = "uri"};
+
+static bool format_holds(format_kind f, const char *s, size_t n) {
+  if (!n) return false; /* none of them is empty */
+  switch (f) {
+    case FORMAT_EMAIL: return email_format(s, n);
+    case FORMAT_IPV4: return ipv4_format(s, n);
+    case FORMAT_IPV6: return ipv6_format(s, n);
+    case FORMAT_DATE: return date_format(s, n);
+    case FORMAT_TIME: return time_format(s, n);
+    default: return uri_format(s, n);
+  }
+}
+
+/* ---- JSON values compared as JSON Schema compares them ------------------------ */
+
+/* An object's members, each key once (the last, as JSON.parse keeps it),
+ * sorted by key bytes: equal objects list equal keys in the same order. */
+typedef struct members {
+  const json_value **keys;
+  uint32_t count;
+} members;
+
+static int compare_keys(const void *a, const void *b) {
+  const json_value *x = *(const json_value *const *)a, *y = *(const json_value *const *)b;
+  size_t n = x->length < y->length ? x->length : y->length;
+  int c = n ? memcmp(x->u.string, y->u.string, n) : 0;
+  if (c) return c;
+  if (x->length != y->length) return x->length < y->length ? -1 : 1;
+  return (x > y) - (x < y); /* of repeated keys the later comes last */
+}
+
+static bool sorted_members(const shorn_allocator *a, const json_value *object, members *m) {
+  m->count = 0;
+  m->keys = object->length ? mem_alloc(a, object->length * sizeof *m->keys) : NULL;
+  if (object->length && !m->keys) return false;
+  for (uint32_t i = 0; i < object->length; i++) m->keys[i] = &object->u.items[2 * i];
+  if (object->length > 1) qsort(m->keys, object->length, sizeof *m->keys, compare_keys);
+  for (uint32_t i = 0; i < object->length; i++) {
+    const json_value *k = m->keys[i], *next = i + 1 < object->length ? m->keys[i + 1] : NULL;
+    if (next && next->length == k->length && (!k->length || memcmp(next->u.string, k->u.string, k->length) == 0))
+      continue;
+    m->keys[m->count++] = k;
+  }
+  return true;
+}
+
+typedef enum { SAME_NO, SAME_YES, SAME_NOMEM, SAME_TOO_DEEP } sameness;
+
+static sameness same_value(const shorn_allocator *a, const json_value *x, const json_value *y, int depth);
+
+static sameness same_object(const shorn_allocator *a, const json_value *x, const json_value *y, int depth) {
+  members mx, my;
+  if (!sorted_members(a, x, &mx)) return SAME_NOMEM;
+  if (!sorted_members(a, y, &my)) {
+    mem_free(a, mx.keys);
+    return SAME_NOMEM;
+  }
+  sameness s = mx.count == my.count ? SAME_YES : SAME_NO;
+  for (uint32_t i = 0; s == SAME_YES && i < mx.count; i++) {
+    const json_value *k = mx.keys[i], *l = my.keys[i];
+    s = k->length == l->length && (!k->length || memcmp(k->u.string, l->u.string, k->length) == 0)
+            ? same_value(a, k + 1, l + 1, depth + 1)
+            : SAME_NO;
+  }
+  mem_free(a, mx.keys);
+  mem_free(a, my.keys);
+  return s;
+}
+
+/* JSON Schema's equality: numbers by value (1 and 1.0, 0 and -0 are one),
+ * strings by their characters, arrays item by item, objects key by key. */
+static sameness same_value(const shorn_allocator *a, const json_value *x, const json_value *y, int depth) {
+  if (depth > UNIQUE_DEPTH_MAX) return SAME_TOO_DEEP;
+  if (x->type != y->type) return SAME_NO;
+  switch (x->type) {
+    case JSON_NUMBER: return x->u.number == y->u.number ? SAME_YES : SAME_NO;
+    case JSON_STRING:
+      return x->length == y->length && (!x->length || memcmp(x->u.string, y->u.string, x->length) == 0) ? SAME_YES
+                                                                                                     : SAME_NO;
+    case JSON_ARRAY: {
+      if (x->length != y->length) return SAME_NO;
+      sameness s = SAME_YES;
+      for (uint32_t i = 0; s == SAME_YES && i < x->length; i++)
+        s = same_value(a, &x->u.items[i], &y->u.items[i], depth + 1);
+      return s;
+    }
+    case JSON_OBJECT: return same_object(a, x, y, depth);
+    default: return SAME_YES;
+  }
+}
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h * 0xFF51AFD7ED558CCDull;
+}
+
+static uint64_t bytes_hash(const char *s, size_t n) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 0x100000001B3ull;
+  return h;
+}
+
+/* Objects of more members than this hash alike, and compare in full. */
+#define HASHED_MEMBERS_MAX 16
+
+/* A hash that equal values share: an object's members are summed, so
+ * their order does not count, and a repeated key counts once, its last
+ * value, as JSON.parse keeps it. */
+static uint64_t value_hash(const json_value *v, int depth) {
+  uint64_t h = v->type;
+  if (depth > UNIQUE_DEPTH_MAX) return h;
+  switch (v->type) {
+    case JSON_NUMBER: {
+      double x = v->u.number == 0 ? 0 : v->u.number;
+      uint64_t bits;
+      memcpy(&bits, &x, 8);
+      return mix(h, bits);
+    }
+    case JSON_STRING: return mix(h, bytes_hash(v->u.string, v->length));
+    case JSON_ARRAY:
+      for (uint32_t i = 0; i < v->length; i++) h = mix(h, value_hash(&v->u.items[i], depth + 1));
+      return h;
+    case JSON_OBJECT: {
+      if (v->length > HASHED_MEMBERS_MAX) return h;
+      uint64_t sum = 0;
+      for (uint32_t i = 0; i < v->length; i++) {
+        const json_value *k = &v->u.items[2 * i];
+        bool repeated = false;
+        for (uint32_t j = i + 1; j < v->length && !repeated; j++)
+          repeated = v->u.items[2 * j].length == k->length &&
+                     (!k->length || memcmp(v->u.items[2 * j].u.string, k->u.string, k->length) == 0);
+        if (!repeated) sum += mix(bytes_hash(k->u.string, k->length), value_hash(k + 1, depth + 1));
+      }
+      return mix(h, sum);
+    }
+    default: return h;
+  }
+}
+
+typedef struct hashed_item {
+  uint64_t hash;
+  uint32_t index;
+} hashed_item;
+
+static int compare_hashed(const void *a, const void *b) {
+  const hashed_item *x = a, *y = b;
+  if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The first item that repeats an earlier one: *later its index (UINT32_MAX
+ * when none) and *earlier the one it repeats.  Items are hashed and sorted,
+ * and only items of one hash compared in full. */
+static sameness find_repeat(const shorn_allocator *a, const json_value *array, uint32_t *earlier,
+                            uint32_t *later) {
+  *later = UINT32_MAX;
+  uint32_t n = array->length;
+  if (n < 2) return SAME_NO;
+  hashed_item *items = mem_alloc(a, n * sizeof *items);
+  if (!items) return SAME_NOMEM;
+  for (uint32_t i = 0; i < n; i++) items[i] = (hashed_item){value_hash(&array->u.items[i], 0), i};
+  qsort(items, n, sizeof *items, compare_hashed);
+  /* Within one hash, items are in index order: once past the repeat found
+   * so far, nothing nearer the front can follow. */
+  sameness failure = SAME_NO;
+  for (uint32_t i = 0; i < n && failure == SAME_NO; i++)
+    for (uint32_t j = i + 1; j < n && items[j].hash == items[i].hash && items[j].index < *later; j++) {
+      sameness s = same_value(a, &array->u.items[items[i].index], &array->u.items[items[j].index], 0);
+      if (s == SAME_YES) {
+        *earlier = items[i].index;
+        *later = items[j].index;
+      } else if (s != SAME_NO) {
+        failure = s;
+        break;
+      }
+    }
+  mem_free(a, items);
+  return failure != SAME_NO ? failure : *later == UINT32_MAX ? SAME_NO : SAME_YES;
+}
+
+/* ---- checking -------------------------------------------------------------- */
+
+/* Zod 4's multipleOf (util.floatSafeRemainder): the quotient within four
+ * epsilons, scaled by its size, of an integer, so that 0.3 is a multiple
+ * of 0.1.  Math.round rounds halves up. */
+static bool is_multiple(double value, double step) {
+  double ratio = value / step, rounded = floor(ratio);
+  if (ratio - rounded >= 0.5) rounded += 1;
+  double tolerance = 4 * DBL_EPSILON * fmax(fabs(ratio), 1);
+  return fabs(ratio - rounded) < tolerance;
+}
+
+static shorn_code refuse_value(shorn_error *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static shorn_code refuse_value(shorn_error *e, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  error_vset(e, SHORN_ERROR_ENCODE, SHORN_WHERE_PATH, -1, fmt, ap);
+  va_end(ap);
+  return SHORN_ERROR_ENCODE;
+}
+
+static const char *plural(double n) { return n == 1 ? "" : "s"; }
+
+static shorn_code check_number(const rule *r, double x, shorn_error *e) {
+  char bound[NUMBER_TEXT_MAX];
+  bool ok;
+  switch (r->kind) {
+    case RULE_MINIMUM: ok = x >= r->bound; break;
+    case RULE_EXCLUSIVE_MINIMUM: ok = x > r->bound; break;
+    case RULE_MAXIMUM: ok = x <= r->bound; break;
+    case RULE_EXCLUSIVE_MAXIMUM: ok = x < r->bound; break;
+    default: ok = is_multiple(x, r->bound); break;
+  }
+  if (ok) return SHORN_OK;
+  number_format(r->bound, bound);
+  switch (r->kind) {
+    case RULE_MINIMUM: return refuse_value(e, "Too small: expected at least %s", bound);
+    case RULE_EXCLUSIVE_MINIMUM: return refuse_value(e, "Too small: expected more than %s", bound);
+    case RULE_MAXIMUM: return refuse_value(e, "Too big: expected at most %s", bound);
+    case RULE_EXCLUSIVE_MAXIMUM: return refuse_value(e, "Too big: expected less than %s", bound);
+    default: return refuse_value(e, "Expected a multiple of %s", bound);
+  }
+}
+
+static shorn_code check_string(validator *v, const rule *r, const json_value *s, shorn_error *e) {
+  char bound[NUMBER_TEXT_MAX], quoted[RULE_QUOTE_MAX];
+  switch (r->kind) {
+    case RULE_MIN_LENGTH:
+    case RULE_MAX_LENGTH: {
+      /* A string has at most as many code points as bytes, and at least a
+       * quarter as many: most strings are settled without counting. */
+      double most = s->length, fewest = ceil(s->length / 4.0);
+      bool ok = r->kind == RULE_MIN_LENGTH
+                    ? fewest >= r->bound || (double)wtf8_code_points(s->u.string, s->length) >= r->bound
+                    : most <= r->bound || (double)wtf8_code_points(s->u.string, s->length) <= r->bound;
+      if (ok) return SHORN_OK;
+      number_format(r->bound, bound);
+      return r->kind == RULE_MIN_LENGTH
+                 ? refuse_value(e, "Too short: expected at least %s character%s", bound, plural(r->bound))
+                 : refuse_value(e, "Too long: expected at most %s character%s", bound, plural(r->bound));
+    }
+    case RULE_PATTERN: {
+      pattern_result m = pattern_test(&v->matcher, r->u.pattern.compiled, s->u.string, s->length,
+                                      s->flags & JSON_LONE_SURROGATE);
+      if (m == PATTERN_MATCH) return SHORN_OK;
+      if (m == PATTERN_NOMEM) return error_nomem(e);
+      text_quote(quoted, sizeof quoted, r->u.pattern.source, r->u.pattern.length);
+      if (m == PATTERN_LIMIT)
+        return refuse_value(e,
+                            "Pattern %s gave up on this string: the match passed its limits (%d steps; %d KiB "
+                            "and %d bytes a byte of the string to backtrack in)",
+                            quoted, PATTERN_MATCH_LIMIT, PATTERN_HEAP_FIXED_KIB, PATTERN_HEAP_PER_BYTE);
+      return refuse_value(e, "Invalid string: must match pattern %s", quoted);
+    }
+    default:
+      if (format_holds(r->u.format, s->u.string, s->length)) return SHORN_OK;
+      return refuse_value(e, "Invalid string: expected format \"%s\"", format_names[r->u.format]);
+  }
+}
+
+/* Whether an object shape keeps key k: a closed object with
+ * additionalProperties false drops the keys it does not declare, as Zod's
+ * z.object() strips them. */
+static bool kept(const shape *sh, const json_value *k) {
+  return sh->kind != SHAPE_OBJECT || sh->u.object.extras || sh->u.object.reject_unknown ||
+         object_find_field(sh, k->u.string, k->length);
+}
+
+static shorn_code count_properties(validator *v, const shape *sh, const json_value *o, uint64_t *count,
+                                   shorn_error *e) {
+  members m;
+  if (!sorted_members(v->allocator, o, &m)) return error_nomem(e);
+  *count = 0;
+  for (uint32_t i = 0; i < m.count; i++) *count += kept(sh, m.keys[i]);
+  mem_free(v->allocator, m.keys);
+  return SHORN_OK;
+}
+
+static shorn_code check_one_of(const rule *r, const shorn_allocator *a, const json_value *x, shorn_error *e) {
+  for (uint32_t i = 0; i < r->u.one_of.count; i++) {
+    sameness s = same_value(a, x, &r->u.one_of.values[i], 0);
+    if (s == SAME_YES) return SHORN_OK;
+    if (s == SAME_NOMEM) return error_nomem(e);
+  }
+  return refuse_value(e, r->u.one_of.count == 1 ? "Invalid value: expected the \"const\""
+                                                : "Invalid value: expected one of the values of \"enum\"");
+}
+
+static shorn_code check_rules(validator *v, const shape *sh, const validation *rules, const json_value *x,
+                              shorn_error *e, validation_site *site);
+
+static shorn_code check_object(validator *v, const shape *sh, const rule *r, const json_value *o, shorn_error *e,
+                               validation_site *site) {
+  char bound[NUMBER_TEXT_MAX];
+  shorn_code rc;
+  if (r->kind == RULE_MIN_PROPERTIES || r->kind == RULE_MAX_PROPERTIES) {
+    uint64_t count = 0;
+    if ((rc = count_properties(v, sh, o, &count, e))) return rc;
+    if (r->kind == RULE_MIN_PROPERTIES ? (double)count >= r->bound : (double)count <= r->bound) return SHORN_OK;
+    number_format(r->bound, bound);
+    return r->kind == RULE_MIN_PROPERTIES ? refuse_value(e, "Too few properties: expected at least %s", bound)
+                                          : refuse_value(e, "Too many properties: expected at most %s", bound);
+  }
+  if (r->kind == RULE_REQUIRED) {
+    const json_value *list = r->u.required;
+    for (uint32_t i = 0; i < list->length; i++) {
+      const json_value *k = &list->u.items[i];
+      if (k->type != JSON_STRING || json_get(o, k->u.string, k->length)) continue;
+      *site = (validation_site){.kind = SITE_KEY, .key = k->u.string, .key_length = k->length};
+      return refuse_value(e, "Missing required property");
+    }
+    return SHORN_OK;
+  }
+  for (uint32_t i = 0; i < o->length; i++) {
+    const json_value *k = &o->u.items[2 * i];
+    if (!kept(sh, k)) continue;
+    if (!r->u.names) {
+      rc = refuse_value(e, "Invalid property name: \"propertyNames\" is false");
+    } else {
+      validation_site inner = {.kind = SITE_NONE};
+      if ((rc = check_rules(v, sh, r->u.names, k, e, &inner)) == SHORN_ERROR_ENCODE) {
+        static const char string[] = "Invalid string: ";
+        char message[SHORN_MESSAGE_MAX];
+        memcpy(message, e->message, sizeof message);
+        bool about_string = strncmp(message, string, sizeof string - 1) == 0;
+        rc = refuse_value(e, "Invalid property name: %s", message + (about_string ? sizeof string - 1 : 0));
+      }
+    }
+    if (rc == SHORN_ERROR_ENCODE)
+      *site = (validation_site){.kind = SITE_KEY, .key = k->u.string, .key_length = k->length};
+    if (rc) return rc;
+  }
+  return SHORN_OK;
+}
+
+static shorn_code check_array(validator *v, const rule *r, const json_value *a, shorn_error *e,
+                              validation_site *site) {
+  char bound[NUMBER_TEXT_MAX];
+  if (r->kind == RULE_UNIQUE_ITEMS) {
+    uint32_t earlier = 0, later;
+    switch (find_repeat(v->allocator, a, &earlier, &later)) {
+      case SAME_NO: return SHORN_OK;
+      case SAME_NOMEM: return error_nomem(e);
+      case SAME_TOO_DEEP:
+        return refuse_value(e, "Items nest deeper than %d levels, too deep to compare for \"uniqueItems\"",
+                            UNIQUE_DEPTH_MAX);
+      default:
+        *site = (validation_site){.kind = SITE_INDEX, .index = later};
+        return refuse_value(e, "Not unique: repeats item %u (\"uniqueItems\")", (unsigned)earlier);
+    }
+  }
+  if (r->kind == RULE_MIN_ITEMS ? a->length >= r->bound : a->length <= r->bound) return SHORN_OK;
+  number_format(r->bound, bound);
+  return r->kind == RULE_MIN_ITEMS ? refuse_value(e, "Too few items: expected at least %s", bound)
+                                   : refuse_value(e, "Too many items: expected at most %s", bound);
+}
+
+static shorn_code check_any_of(validator *v, const shape *sh, const rule *r, const json_value *x, shorn_error *e) {
+  for (uint32_t i = 0; i < r->u.any_of.count; i++) {
+    validation_site ignored = {.kind = SITE_NONE};
+    shorn_code rc = check_rules(v, sh, r->u.any_of.alternatives[i], x, e, &ignored);
+    if (rc != SHORN_ERROR_ENCODE) return rc;
+  }
+  return refuse_value(e, "Invalid value: no branch of the union accepts it");
+}
+
+static shorn_code check_rules(validator *v, const shape *sh, const validation *rules, const json_value *x,
+                              shorn_error *e, validation_site *site) {
+  if (!(rules->types & TYPE_BIT(x->type))) return SHORN_OK;
+  for (uint32_t i = 0; i < rules->count; i++) {
+    const rule *r = &rules->rules[i];
+    shorn_code rc = SHORN_OK;
+    if (r->kind == RULE_ONE_OF_VALUES)
+      rc = check_one_of(r, v->allocator, x, e);
+    else if (r->kind == RULE_ANY_OF)
+      rc = check_any_of(v, sh, r, x, e);
+    else if (r->kind <= RULE_MULTIPLE_OF)
+      rc = x->type == JSON_NUMBER ? check_number(r, x->u.number, e) : SHORN_OK;
+    else if (r->kind <= RULE_FORMAT)
+      rc = x->type == JSON_STRING ? check_string(v, r, x, e) : SHORN_OK;
+    else if (r->kind <= RULE_UNIQUE_ITEMS)
+      rc = x->type == JSON_ARRAY ? check_array(v, r, x, e, site) : SHORN_OK;
+    else
+      rc = x->type == JSON_OBJECT ? check_object(v, sh, r, x, e, site) : SHORN_OK;
+    if (rc) return rc;
+  }
+  return SHORN_OK;
+}
+
+shorn_code validation_check(validator *v, const shape *sh, const validation *rules, const json_value *value,
+                            shorn_error *error, validation_site *site) {
+  site->kind = SITE_NONE;
+  return check_rules(v, sh, rules, value, error, site);
+}
+
+void validator_release(validator *v) {
+  pattern_matcher_release(&v->matcher);
+}

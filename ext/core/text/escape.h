@@ -1,0 +1,97 @@
+/* escape.h — the bytes of JSON strings, for the string writers and
+ * scanners: UTF-8 sequences, hex digits, the escapes JSON.stringify writes
+ * and those JSON text may hold.  Inline, as each is in an inner loop. */
+#ifndef SHORN_ESCAPE_H
+#define SHORN_ESCAPE_H
+
+#include "core/base/platform.h"
+
+/* The length of the well-formed multi-byte sequence at the start of
+ * s[0..n) (s[0] >= 0x80), or 0 when there is none. */
+static inline size_t utf8_sequence(const uint8_t *s, size_t n) {
+  uint8_t c = s[0];
+  /* The second byte's range depends on the lead byte: that is what rules
+   * out overlong forms, surrogates and code points above U+10FFFF. */
+  uint8_t lo = 0x80, hi = 0xBF;
+  size_t len;
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (n < len) return 0;
+  if (s[1] < lo || s[1] > hi) return 0;
+  for (size_t k = 2; k < len; k++)
+    if ((s[k] & 0xC0) != 0x80) return 0;
+  return len;
+}
+
+/* A byte's two hex digits at o; returns the end.  Lowercase is how
+ * JSON.stringify's \u escapes, UUIDs and fingerprints spell them; RFC 3986
+ * asks uppercase of percent-encoding. */
+static inline char *hex_byte(char *o, uint8_t b, bool upper) {
+  const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  o[0] = digits[b >> 4];
+  o[1] = digits[b & 15];
+  return o + 2;
+}
+
+/* The escape of a byte below 0x80 that needs one, as JSON.stringify
+ * writes it: a short escape, or \u00xx. */
+static inline uint8_t *json_escape_ascii(uint8_t *o, uint8_t c) {
+  *o++ = '\\';
+  switch (c) {
+    case '"': *o++ = '"'; break;
+    case '\\': *o++ = '\\'; break;
+    case '\b': *o++ = 'b'; break;
+    case '\t': *o++ = 't'; break;
+    case '\n': *o++ = 'n'; break;
+    case '\f': *o++ = 'f'; break;
+    case '\r': *o++ = 'r'; break;
+    default:
+      memcpy(o, "u00", 3);
+      hex_byte((char *)o + 3, c, false);
+      o += 5;
+  }
+  return o;
+}
+
+/* The value of a hex digit, or -1. */
+static inline int json_hex_digit(uint8_t c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  c |= 0x20;
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+/* The value of four hex digits, or -1 when they are not all hex digits. */
+static inline int json_hex4(const uint8_t *p) {
+  int v = 0;
+  for (int i = 0; i < 4; i++) {
+    int h = json_hex_digit(p[i]);
+    if (h < 0) return -1;
+    v = v << 4 | h;
+  }
+  return v;
+}
+
+/* The length of the escape at s[0..n), whose first byte is a backslash: 2,
+ * or 6 for \uXXXX, or 0 when it is none that JSON allows. */
+static inline size_t json_escape_length(const uint8_t *s, size_t n) {
+  if (n < 2) return 0;
+  switch (s[1]) {
+    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't': return 2;
+    case 'u': return n >= 6 && json_hex4(s + 2) >= 0 ? 6 : 0;
+    default: return 0;
+  }
+}
+
+#endif

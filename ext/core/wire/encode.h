@@ -1,0 +1,35 @@
+/* encode.h — the encoder's walk, entered below a payload's root: edit.c
+ * writes the new bytes of one value inside a payload with it. */
+#ifndef SHORN_ENCODE_H
+#define SHORN_ENCODE_H
+
+#include "core/base/platform.h"
+#include "core/json/json.h"
+#include "core/shape/shape.h"
+
+/* A step of the path an error points at: a key, or an index when key is
+ * NULL. */
+typedef struct path_segment {
+  const char *key; /* WTF-8 */
+  uint32_t key_length;
+  uint64_t index;
+} path_segment;
+
+/* Where in a payload a value is written: the path to it from the root
+ * (outermost first), and what the encoder would have counted on its way
+ * there, so that its limits (NESTING_MAX, SHORN_MAX_RECURSION) bind as in
+ * an encode of the whole value. */
+typedef struct encode_place {
+  const path_segment *path;
+  size_t path_length;
+  uint32_t nesting;
+  const uint32_t *ref_depth; /* s->def_count levels; NULL: none open */
+} encode_place;
+
+/* Append the bytes of `value` under shape `sh` of schema `s`, its
+ * validation keywords checked, as shorn_encode writes that value at that
+ * place: the same bytes, or the same refusal, its path from the root. */
+SHORN_PRIVATE shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value,
+                                   const encode_place *place, shorn_buffer *out, shorn_error *error);
+
+#endif
