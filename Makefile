@@ -487,7 +487,7 @@ check-current: all $(SQLITE_CURRENT_SHELL)
 # Windows runs under wine, ARM64 and big-endian s390x under qemu-user (i686 too
 # where the kernel runs no 32-bit programs); i686
 # builds with -mno-sse2, so it and the two emulated ones take the portable
-# path of the SSE2 code (scan.h, text.c, json.c).
+# path of the vector code (ext/core/text/scan.h, simd.c, text.c; ext/core/json/json.c).
 PLATFORMS := windows-x64 linux-arm64 linux-s390x linux-i686 musl clang
 PLATFORM_PACKAGES := gcc-mingw-w64-x86-64 wine64 wine qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
   gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross musl-tools clang
