@@ -1103,7 +1103,7 @@ static void print_setting(time_t started, const double load_before[3], int rows,
 typedef struct comparison {
   const char *shorn_call, *sqlite_call;
   op sqlite, shorn, sqlite_floor, shorn_floor, ceiling_floor;
-  double target; /* issue 26's, as times faster; 0: none */
+  double target; /* the project's goal, as times faster; 0: none */
   bool path;     /* an extract: name the fixture's path */
 } comparison;
 
@@ -1419,7 +1419,7 @@ int main(int argc, char **argv) {
   printf("## Against JSONB, on the SQLite that users run today\n\n");
   print_setting(started, load_before, rows, reps);
   printf("How many times faster shorn is than SQLite's function over the same rows (the median of "
-         "each repetition's own ratio), issue 26's target in the heading, **bold** below it; the "
+         "each repetition's own ratio), the project's target in the heading, **bold** below it; the "
          "stored bytes per row of each form.\n\n");
   print_jsonb_tables(m, bytes, rows, reps);
   for (int f = 0; f < FIXTURES; f++)
