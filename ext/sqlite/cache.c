@@ -106,7 +106,7 @@ static void counting_free(void *context, void *block) {
 }
 
 /* Compile `text` with SQLite's allocator, counting what the schema holds. */
-static shorn_compiled *compile(const char *text, int n, uint64_t hash, shorn_error *error) {
+static shorn_compiled *compile_counted(const char *text, int n, uint64_t hash, shorn_error *error) {
   shorn_compiled *c = sqlite3_malloc64(sizeof *c + (size_t)n + 1);
   if (!c) {
     error->code = SHORN_ERROR_NOMEM;
@@ -162,7 +162,7 @@ shorn_compiled *shorn_compiled_get(const char *text, int n, uint64_t hash, unsig
   } else {
     shared.compilations++;
     (*compilations)++;
-    if ((c = compile(text, n, hash, error))) {
+    if ((c = compile_counted(text, n, hash, error))) {
       c->refs = 1;
       shorn_compiled **bucket = &shared.buckets[hash & (shared.bucket_count - 1)];
       c->next = *bucket;
