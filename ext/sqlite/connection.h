@@ -29,7 +29,8 @@ SQLITE_EXTENSION_INIT3
 #define SHORN_FUNCTION_FLAGS (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 
 /* sqlite3_realloc64 and sqlite3_free, for every schema the layer compiles
- * and every buffer it gives the core: a result can then be handed to SQLite
+ * (cache.c's count what each holds as they go) and every buffer it gives
+ * the core: a result can then be handed to SQLite
  * without a copy, and SQLite's memory accounting and fault injection see the
  * codec's allocations too.  The layer sets nothing of the core's globally,
  * so a program's own use of the core keeps its allocator. */
