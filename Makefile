@@ -245,15 +245,16 @@ check-loadable: all
 	test "$$sql $$cli" = "$(VERSION) $(VERSION)" && echo "version: $(VERSION) in shorn.h, SQL and the command"
 
 # The builds users make of the amalgamation: a loadable extension, by the
-# command README gives, through the SQL tests; linked into a program; and
-# libshorn.a, which exports the public API alone, through the public header
+# command README gives, through the SQL tests; linked into a program, with
+# every warning an error (one translation unit: a file's local name can
+# shadow another file's global); and libshorn.a, which exports the public API alone, through the public header
 # from C and from C++.  Then the layers of ext/: what may include what; and
 # what make asks for when a tool is missing, on each system.  The
 # benchmark is built too (against the system SQLite), as it reaches inside.
 check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/bench-system
 	cd $(AMALGAMATION) && $(CC) -O2 $(GMP_CFLAGS) -shared -fPIC shorn.c -o shorn.$(SO) $(LIBS)
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(AMALGAMATION)/shorn)
-	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) tests/builds/embed.c $(AMALGAMATION)/shorn.c \
+	$(CC) $(CFLAGS) $(WARN) -Werror -DSQLITE_CORE -I$(AMALGAMATION) tests/builds/embed.c $(AMALGAMATION)/shorn.c \
 	  -lsqlite3 $(LIBS) -o $(BUILD)/embed
 	./$(BUILD)/embed
 	$(CC) $(CFLAGS) $(WARN) -I$(AMALGAMATION) tests/builds/public_api.c $(BUILD)/libshorn.a $(LIBS) -o $(BUILD)/public_api
