@@ -249,16 +249,12 @@ static bool pass_varints(decoder *d, uint64_t count) {
 /* `count` values of shape `s`; a count checked as pass_count checks one.
  * Runs of leaves are passed in loops of their own. */
 static bool pass_many(decoder *d, const shape *s, uint64_t count) {
-  int64_t width = shape_fixed_width(s);
-  if (width >= 0) return !exceeds(d, count, (uint64_t)width) && pass_bytes(d, count * (uint64_t)width);
-  switch (s->kind) {
-    case SHAPE_INT:
-    case SHAPE_UINT:
-    case SHAPE_DATETIME:
-    case SHAPE_ENUM: return pass_varints(d, count);
-    case SHAPE_STRING:
-    case SHAPE_BYTES: return pass_bodies(d, count);
-    case SHAPE_OBJECT: return pass_objects(d, s, count);
+  uint64_t width = (uint64_t)shape_fixed_width(s);
+  switch (shape_form(s)) {
+    case WIRE_FIXED: return !exceeds(d, count, width) && pass_bytes(d, count * width);
+    case WIRE_VARINT: return pass_varints(d, count);
+    case WIRE_BODY: return pass_bodies(d, count);
+    case WIRE_FIELDS: return pass_objects(d, s, count);
     default:
       for (uint64_t i = 0; i < count; i++)
         if (!pass_value(d, s)) return false;
@@ -313,14 +309,14 @@ static inline bool pass_step_n(decoder *d, const pass_step *step, uint64_t n) {
 static bool pass_fields(decoder *d, const shape *s, const uint8_t *bitmap, const field *stop) {
   const pass_step *step = s->u.object.plan, *end = step + (stop ? stop->plan_step : s->u.object.plan_length);
   for (; step < end; step++)
-    if ((!step->optional || (bitmap[step->bit >> 3] >> (step->bit & 7) & 1)) && !pass_step_n(d, step, step->n))
+    if ((!step->optional || bitmap_has(bitmap, step->bit)) && !pass_step_n(d, step, step->n))
       return false;
   return !stop || !stop->plan_skip || pass_step_n(d, step, stop->plan_skip);
 }
 
 static bool pass_object(decoder *d, const shape *s) {
   const uint8_t *bitmap = d->p;
-  return pass_bytes(d, (s->u.object.optional_count + 7) / 8) && pass_fields(d, s, bitmap, NULL) &&
+  return pass_bytes(d, bitmap_bytes(s->u.object.optional_count)) && pass_fields(d, s, bitmap, NULL) &&
          (!s->u.object.extras || pass_entries(d, s->u.object.extras, 0));
 }
 
@@ -396,19 +392,11 @@ static bool pass_container(decoder *d, const shape *s) {
  * counts them (leaves hold nothing, so they need no count). */
 static bool pass_value(decoder *d, const shape *s) {
   uint64_t n;
-  switch (s->kind) {
-    case SHAPE_LITERAL:
-    case SHAPE_BOOLEAN:
-    case SHAPE_FLOAT32:
-    case SHAPE_FLOAT64:
-    case SHAPE_UUID: return pass_bytes(d, (uint64_t)shape_fixed_width(s));
-    case SHAPE_INT:
-    case SHAPE_UINT:
-    case SHAPE_DATETIME:
-    case SHAPE_ENUM: return pass_varint(d);
-    case SHAPE_STRING:
-    case SHAPE_BYTES: return pass_body(d);
-    case SHAPE_BIGINT: return read_uvarint(d, &n) == SHORN_OK && pass_bytes(d, n >> 1);
+  switch (shape_form(s)) {
+    case WIRE_FIXED: return pass_bytes(d, (uint64_t)shape_fixed_width(s));
+    case WIRE_VARINT: return pass_varint(d);
+    case WIRE_BODY: return pass_body(d);
+    case WIRE_BIGINT: return read_uvarint(d, &n) == SHORN_OK && pass_bytes(d, n >> 1);
     default: break;
   }
   if (d->nesting == NESTING_MAX) return false;

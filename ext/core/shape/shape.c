@@ -91,19 +91,18 @@ static bool put_shapes(text_writer *w, shape *const *list, uint32_t n) {
   return true;
 }
 
-static const char *const leaf_texts[] = {
-    [SHAPE_ANY] = "\"any\"",     [SHAPE_BOOLEAN] = "\"boolean\"",   [SHAPE_FLOAT64] = "\"float64\"",
-    [SHAPE_INT] = "\"int\"",     [SHAPE_STRING] = "\"string\"",     [SHAPE_UINT] = "\"uint\"",
-    [SHAPE_UUID] = "\"uuid\"",   [SHAPE_DATETIME] = "\"datetime\"", [SHAPE_BIGINT] = "\"bigint\"",
-    [SHAPE_BYTES] = "\"bytes\"", [SHAPE_FLOAT32] = "\"float32\"",
-};
-
 static const char *const kind_texts[KIND_COUNT] = {"\"array\"",  "\"boolean\"", "\"null\"",
                                                    "\"number\"", "\"object\"",  "\"string\""};
 
-/* `{"name":S}`, `name` given with its quotes and colon. */
-static bool write_wrapped(text_writer *w, const char *name, const shape *inner) {
-  return PUT(w, "{") && put(w, name, strlen(name)) && write_shape(w, inner) && PUT(w, "}");
+/* The kind's name, quoted. */
+static bool put_name(text_writer *w, shape_kind kind) {
+  const char *name = shape_wires[kind].name;
+  return PUT(w, "\"") && put(w, name, strlen(name)) && PUT(w, "\"");
+}
+
+/* `{"name":S}`, for a shape of one child. */
+static bool write_wrapped(text_writer *w, const shape *sh, const shape *inner) {
+  return PUT(w, "{") && put_name(w, sh->kind) && PUT(w, ":") && write_shape(w, inner) && PUT(w, "}");
 }
 
 static bool write_array(text_writer *w, const shape *sh) {
@@ -167,17 +166,17 @@ static bool write_body(text_writer *w, const shape *sh) {
       return PUT(w, "{\"enum\":[") &&
              put_scalars(w, sh->u.enumeration.members, sh->u.enumeration.count) && PUT(w, "]}");
     case SHAPE_ARRAY: return write_array(w, sh);
-    case SHAPE_SET: return write_wrapped(w, "\"set\":", sh->u.array.element);
+    case SHAPE_SET: return write_wrapped(w, sh, sh->u.array.element);
     case SHAPE_MAP:
       return PUT(w, "{\"map\":[") && write_shape(w, sh->u.map.key) && PUT(w, ",") &&
              write_shape(w, sh->u.map.value) && PUT(w, "]}");
     case SHAPE_TUPLE: return write_tuple(w, sh);
     case SHAPE_OBJECT: return write_object(w, sh);
-    case SHAPE_RECORD: return write_wrapped(w, "\"record\":", sh->u.record);
-    case SHAPE_NULLABLE: return write_wrapped(w, "\"nullable\":", sh->u.inner);
+    case SHAPE_RECORD: return write_wrapped(w, sh, sh->u.record);
+    case SHAPE_NULLABLE: return write_wrapped(w, sh, sh->u.inner);
     case SHAPE_UNION: return write_union(w, sh);
     case SHAPE_REF: return PUT(w, "{\"ref\":") && put_count(w, sh->u.ref.index) && PUT(w, "}");
-    default: return put(w, leaf_texts[sh->kind], strlen(leaf_texts[sh->kind]));
+    default: return put_name(w, sh->kind);
   }
 }
 
@@ -507,12 +506,9 @@ static uint64_t multiply_saturating(uint64_t a, uint64_t b) {
 }
 
 static void measure(shape *sh) {
-  uint64_t width = 1, slots = 0;
+  int64_t fixed = shape_fixed_width(sh);
+  uint64_t width = fixed >= 0 ? (uint64_t)fixed : 1, slots = 0;
   switch (sh->kind) {
-    case SHAPE_LITERAL: width = 0; break;
-    case SHAPE_FLOAT64: width = 8; break;
-    case SHAPE_FLOAT32: width = 4; break;
-    case SHAPE_UUID: width = 16; break;
     case SHAPE_ARRAY: {
       const shape *e = sh->u.array.element;
       if (sh->u.array.length < 0) break;
@@ -530,7 +526,7 @@ static void measure(shape *sh) {
       }
       break;
     case SHAPE_OBJECT:
-      width = (sh->u.object.optional_count + 7) / 8 + (sh->u.object.extras ? 1 : 0);
+      width = bitmap_bytes(sh->u.object.optional_count) + (sh->u.object.extras ? 1 : 0);
       for (uint32_t i = 0; i < sh->u.object.count; i++) {
         const field *f = &sh->u.object.fields[i];
         if (!f->optional) width = add_saturating(width, f->value->min_width);
@@ -633,19 +629,13 @@ static bool index_object(finisher *f, shape *sh) {
  * into a run of its kind; an array's, an object's or any other value's is
  * a step of its own. */
 static pass_op pass_op_of(const shape *value, uint64_t *n) {
-  int64_t width = shape_fixed_width(value);
   *n = 1;
-  if (width >= 0) return *n = (uint64_t)width, PASS_BYTES;
-  switch (value->kind) {
-    case SHAPE_INT:
-    case SHAPE_UINT:
-    case SHAPE_DATETIME:
-    case SHAPE_ENUM: return PASS_VARINTS;
-    case SHAPE_STRING:
-    case SHAPE_BYTES: return PASS_BODIES;
-    case SHAPE_ARRAY:
-    case SHAPE_SET: return PASS_ARRAY;
-    case SHAPE_OBJECT: return PASS_OBJECT;
+  switch (shape_form(value)) {
+    case WIRE_FIXED: return *n = (uint64_t)shape_fixed_width(value), PASS_BYTES;
+    case WIRE_VARINT: return PASS_VARINTS;
+    case WIRE_BODY: return PASS_BODIES;
+    case WIRE_ELEMENTS: return PASS_ARRAY;
+    case WIRE_FIELDS: return PASS_OBJECT;
     default: return PASS_VALUE;
   }
 }

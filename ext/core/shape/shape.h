@@ -108,9 +108,18 @@ typedef struct field {
   uint64_t plan_skip;
 } field;
 
+/* The bytes of a presence bitmap of `bits` bits, the last one padded with
+ * zero bits. */
+static inline uint32_t bitmap_bytes(uint32_t bits) { return (bits + 7) / 8; }
+
+/* Bit `bit` of a presence bitmap, the first bit the low bit of byte 0. */
+static inline bool bitmap_has(const uint8_t *bitmap, uint32_t bit) {
+  return bitmap[bit >> 3] >> (bit & 7) & 1;
+}
+
 /* Whether an object's presence bitmap has the field: a required one always. */
 static inline bool field_present(const field *f, const uint8_t *bitmap) {
-  return !f->optional || (bitmap[f->bit >> 3] >> (f->bit & 7) & 1);
+  return !f->optional || bitmap_has(bitmap, f->bit);
 }
 
 struct shape {
@@ -168,18 +177,66 @@ struct shape {
   } u;
 };
 
+/* How a value of a shape kind lies in the bytes.  The leaves come first:
+ * wire_holds_values tells them from the forms that hold other values. */
+typedef enum wire_form {
+  WIRE_FIXED,    /* `width` bytes, the same for every value */
+  WIRE_VARINT,   /* one varint (ZigZag for a signed number) */
+  WIRE_BODY,     /* a varint byte length, then the bytes */
+  WIRE_BIGINT,   /* a varint of the magnitude's length << 1 | sign, then the magnitude */
+  WIRE_DYNAMIC,  /* a tag byte (dynamic_tag), then what the tag says */
+  WIRE_MARKER,   /* a presence byte, 0 or 1, then the inner value after a 1 */
+  WIRE_BRANCH,   /* a varint branch index, then a value of that branch */
+  WIRE_REF,      /* a value of the definition, as its body lays it out */
+  WIRE_ELEMENTS, /* a varint count (none for a fixed array), then the elements */
+  WIRE_ENTRIES,  /* a varint count, then a key and a value each */
+  WIRE_ITEMS,    /* each item in order, then a counted rest when there is one */
+  WIRE_FIELDS    /* a presence bitmap over the optional fields, the fields, then counted extras */
+} wire_form;
+
+static inline bool wire_holds_values(wire_form form) { return form >= WIRE_DYNAMIC; }
+
+/* What each shape kind is on the wire, a row a kind, as SQLite's json.c
+ * keeps jsonbType[]: the walkers read forms and widths here, so a new kind
+ * is a row, and their own switches keep only what each does differently. */
+typedef struct shape_wire {
+  wire_form form;
+  int8_t width;          /* WIRE_FIXED: the bytes of every value; else -1 */
+  json_kind decodes_to;  /* the JSON type of every value decoded; KIND_COUNT when it varies */
+  const char *name;      /* the kind's name in the signature */
+} shape_wire;
+
+static const shape_wire shape_wires[] = {
+    /*                  form           width decodes to    name */
+    [SHAPE_ANY] =      {WIRE_DYNAMIC,  -1,   KIND_COUNT,   "any"},
+    [SHAPE_BOOLEAN] =  {WIRE_FIXED,    1,    KIND_BOOLEAN, "boolean"},
+    [SHAPE_FLOAT64] =  {WIRE_FIXED,    8,    KIND_NUMBER,  "float64"},
+    [SHAPE_INT] =      {WIRE_VARINT,   -1,   KIND_NUMBER,  "int"},
+    [SHAPE_STRING] =   {WIRE_BODY,     -1,   KIND_STRING,  "string"},
+    [SHAPE_UINT] =     {WIRE_VARINT,   -1,   KIND_NUMBER,  "uint"},
+    [SHAPE_UUID] =     {WIRE_FIXED,    16,   KIND_STRING,  "uuid"},
+    [SHAPE_DATETIME] = {WIRE_VARINT,   -1,   KIND_STRING,  "datetime"},
+    [SHAPE_BIGINT] =   {WIRE_BIGINT,   -1,   KIND_STRING,  "bigint"},
+    [SHAPE_BYTES] =    {WIRE_BODY,     -1,   KIND_STRING,  "bytes"},
+    [SHAPE_FLOAT32] =  {WIRE_FIXED,    4,    KIND_NUMBER,  "float32"},
+    [SHAPE_LITERAL] =  {WIRE_FIXED,    0,    KIND_COUNT,   "literal"},
+    [SHAPE_ENUM] =     {WIRE_VARINT,   -1,   KIND_COUNT,   "enum"},
+    [SHAPE_ARRAY] =    {WIRE_ELEMENTS, -1,   KIND_ARRAY,   "array"},
+    [SHAPE_SET] =      {WIRE_ELEMENTS, -1,   KIND_ARRAY,   "set"},
+    [SHAPE_MAP] =      {WIRE_ENTRIES,  -1,   KIND_ARRAY,   "map"},
+    [SHAPE_TUPLE] =    {WIRE_ITEMS,    -1,   KIND_ARRAY,   "tuple"},
+    [SHAPE_OBJECT] =   {WIRE_FIELDS,   -1,   KIND_OBJECT,  "object"},
+    [SHAPE_RECORD] =   {WIRE_ENTRIES,  -1,   KIND_OBJECT,  "record"},
+    [SHAPE_NULLABLE] = {WIRE_MARKER,   -1,   KIND_COUNT,   "nullable"},
+    [SHAPE_UNION] =    {WIRE_BRANCH,   -1,   KIND_COUNT,   "union"},
+    [SHAPE_REF] =      {WIRE_REF,      -1,   KIND_COUNT,   "ref"},
+};
+
+static inline wire_form shape_form(const shape *s) { return shape_wires[s->kind].form; }
+
 /* The width of a shape whose every value takes the same bytes, else -1:
  * a run of them is passed over in one step. */
-static inline int64_t shape_fixed_width(const shape *s) {
-  switch (s->kind) {
-    case SHAPE_LITERAL: return 0;
-    case SHAPE_BOOLEAN: return 1;
-    case SHAPE_FLOAT32: return 4;
-    case SHAPE_FLOAT64: return 8;
-    case SHAPE_UUID: return 16;
-    default: return -1;
-  }
-}
+static inline int64_t shape_fixed_width(const shape *s) { return shape_wires[s->kind].width; }
 
 /* The hash of a field name in an object's index: 32-bit FNV-1a over the
  * bytes, then a final avalanche (MurmurHash3's) so that the low bits, the

@@ -515,7 +515,7 @@ ALWAYS_INLINE shorn_code read_bitmap(decoder *d, const shape *s, const uint8_t *
   uint32_t k = s->u.object.optional_count;
   *bitmap = NULL;
   if (!k) return SHORN_OK;
-  size_t bytes = (k + 7) / 8;
+  size_t bytes = bitmap_bytes(k);
   shorn_code rc = take(d, bitmap, bytes);
   if (rc) return rc;
   if ((k & 7) && ((*bitmap)[bytes - 1] >> (k & 7)))

@@ -329,7 +329,7 @@ static shorn_code encode_record(encoder *e, const json_value *v, const shape *va
 }
 
 static shorn_code put_bitmap(encoder *e, const shape *s, size_t slots) {
-  uint32_t bytes = (s->u.object.optional_count + 7) / 8;
+  uint32_t bytes = bitmap_bytes(s->u.object.optional_count);
   if (!bytes) return SHORN_OK;
   if (!buffer_reserve(e->out, bytes)) return encoder_nomem(e);
   uint8_t *bitmap = e->out->data + e->out->length;
