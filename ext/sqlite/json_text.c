@@ -14,7 +14,6 @@
 #include "core/base/memory.h"
 #include "core/text/text.h"
 
-static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 /* ---- JSON text, as SQLite reads it --------------------------------------- */
 
@@ -103,8 +102,8 @@ static const char *value_end(const char *p, const char *end, uint32_t *nodes) {
 /* `.name` in fullkey: bare when a letter then letters and digits, else in
  * quotes, the name as the JSON text writes it (SQLite 3.40's rule). */
 static bool append_name(shorn_buffer *b, const char *name, size_t n) {
-  bool bare = n && is_alpha(name[0]);
-  for (size_t i = 1; bare && i < n; i++) bare = is_alpha(name[i]) || is_digit(name[i]);
+  bool bare = n && is_letter(name[0]);
+  for (size_t i = 1; bare && i < n; i++) bare = is_letter(name[i]) || is_digit(name[i]);
   if (!buffer_byte(b, '.')) return false;
   if (bare) return buffer_append(b, name, n);
   return buffer_byte(b, '"') && buffer_append(b, name, n) && buffer_byte(b, '"');

@@ -23,6 +23,10 @@
 #define STACK_HERE 64
 #define OPEN_HERE 16
 
+/* A number macro's value as a string literal, for a message beside it. */
+#define TEXT_OF(x) #x
+#define NUMBER_TEXT(x) TEXT_OF(x)
+
 typedef struct parser {
   arena *arena; /* the DOM's; its allocator is the stacks' too */
   const uint8_t *start, *end;
@@ -426,7 +430,7 @@ static shorn_code parse(parser *ps, json_value **out) {
     uint8_t c = *p;
     if (c == '[' || c == '{') {
       if (depth == JSON_MAX_DEPTH) {
-        parse_fail(ps, p, "nesting deeper than 10000");
+        parse_fail(ps, p, "nesting deeper than " NUMBER_TEXT(JSON_MAX_DEPTH));
         goto failed;
       }
       if (depth == open_cap) {

@@ -54,7 +54,7 @@ typedef struct query {
   shape *pair_items[2];
   uint32_t def_count;
   uint64_t index;       /* the element the last index step found */
-  uint32_t depth_here[16];
+  uint32_t depth_here[REF_DEPTHS_HERE];
 } query;
 
 SHORN_PRIVATE shorn_code query_open(query *q, const shorn_schema *s, const uint8_t *data, size_t length,

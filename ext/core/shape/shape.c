@@ -757,7 +757,7 @@ static shorn_code write_signature(finisher *f) {
   if (!rc) s->signature_length = text.length;
   shorn_buffer_free(&text);
   if (rc) return rc;
-  for (int width = 1; width <= 4; width++)
+  for (int width = 1; width <= FINGERPRINT_WIDTH_MAX; width++)
     s->fingerprints[width] = shape_fingerprint_hash(s->signature, s->signature_length, width);
   return SHORN_OK;
 }
@@ -781,15 +781,14 @@ shorn_code shape_finish(shorn_schema *s, const shape **refused, shorn_error *err
 /* ---- fingerprints (docs/format.md#fingerprint) ------------------------------- */
 
 static uint32_t hash_unit(uint32_t h, uint32_t unit) {
-  h = (h ^ (unit & 0xFF)) * 0x01000193u;
-  return (h ^ (unit >> 8)) * 0x01000193u;
+  return fnv1a32_step(fnv1a32_step(h, unit & 0xFF), unit >> 8);
 }
 
 /* FNV-1a over the signature's UTF-16 code units, low byte first.  The
  * signature is UTF-8: its lone surrogates are written as \u escapes. */
 uint32_t shape_fingerprint_hash(const char *signature, size_t length, int width) {
   const uint8_t *p = (const uint8_t *)signature, *end = p + length;
-  uint32_t h = 0x811C9DC5u ^ (WIRE_FORMAT_VERSION << 4) ^ (uint32_t)width;
+  uint32_t h = FNV1A32_BASIS ^ (WIRE_FORMAT_VERSION << 4) ^ (uint32_t)width;
   while (p < end) {
     uint32_t c = *p++;
     if (c >= 0xC0) {
@@ -812,10 +811,16 @@ const char *shorn_schema_signature(const shorn_schema *schema, size_t *length) {
   return schema->signature;
 }
 
+shorn_code fingerprint_width_check(int width, bool none_allowed, shorn_error *error) {
+  if (width >= (none_allowed ? 0 : 1) && width <= FINGERPRINT_WIDTH_MAX) return SHORN_OK;
+  return error_set(error, SHORN_ERROR_USAGE,
+                   none_allowed ? "Fingerprint width must be 0 (no fingerprint), 1, 2, 3 or 4"
+                                : "Fingerprint width must be 1, 2, 3 or 4");
+}
+
 shorn_code shorn_schema_fingerprint(const shorn_schema *schema, int width, unsigned char out[4],
                                     shorn_error *error) {
-  if (width < 1 || width > 4)
-    return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
-  fingerprint_bytes(schema, width, out);
-  return SHORN_OK;
+  shorn_code rc = fingerprint_width_check(width, false, error);
+  if (!rc) fingerprint_bytes(schema, width, out);
+  return rc;
 }

@@ -242,8 +242,7 @@ static inline int64_t shape_fixed_width(const shape *s) { return shape_wires[s->
  * bytes, then a final avalanche (MurmurHash3's) so that the low bits, the
  * ones a power-of-two table keeps, depend on every byte. */
 static inline uint32_t key_hash(const char *s, size_t n) {
-  uint32_t h = 0x811C9DC5u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 0x01000193u;
+  uint32_t h = fnv1a32(s, n);
   h ^= h >> 16;
   h *= 0x85EBCA6Bu;
   h ^= h >> 13;
@@ -280,6 +279,9 @@ static inline const field *object_find_field(const shape *obj, const char *key, 
   return object_find_hashed(obj, key, n, key_hash(key, n));
 }
 
+/* The most bytes a fingerprint takes; it takes at least one. */
+#define FINGERPRINT_WIDTH_MAX 4
+
 struct shorn_schema {
   const shorn_allocator *allocator; /* the compile's: for the schema and every call's scratch */
   arena arena; /* owns every shape and string below; its allocator is the schema's */
@@ -288,13 +290,13 @@ struct shorn_schema {
   uint32_t def_count;
   char *signature;
   size_t signature_length;
-  uint32_t fingerprints[5]; /* the hash for each width 1..4, from the signature */
+  uint32_t fingerprints[FINGERPRINT_WIDTH_MAX + 1]; /* the hash for each width 1..4, from the signature */
   pattern_engine *patterns; /* NULL until a pattern is compiled */
 };
 
 /* The `width`-byte fingerprint, most significant byte first: the low bytes
  * of that width's hash. */
-static inline void fingerprint_bytes(const shorn_schema *s, int width, uint8_t out[4]) {
+static inline void fingerprint_bytes(const shorn_schema *s, int width, uint8_t out[FINGERPRINT_WIDTH_MAX]) {
   for (int i = 0; i < width; i++) out[i] = (uint8_t)(s->fingerprints[width] >> (8 * (width - 1 - i)));
 }
 
@@ -302,6 +304,10 @@ static inline void fingerprint_bytes(const shorn_schema *s, int width, uint8_t o
  * together, on encode and decode alike.  Far above what the per-definition
  * and dynamic limits let a legitimate value reach. */
 #define NESTING_MAX 8192
+
+/* The recursive definitions whose depths a walk counts in an array on the
+ * C stack; a schema of more allocates one. */
+#define REF_DEPTHS_HERE 16
 
 /* shape.c: the fold of a recursive document (docs/format.md#recursive-schemas):
  * fold copies of definitions into refs, settle which definitions admit null,
@@ -322,6 +328,11 @@ SHORN_PRIVATE bool shape_admits_null(const shape *sh, const bool *definitions);
 /* shape.c, for the tests: every object's pass plan rebuilt with a step per
  * field, none folded, so that the folded plans can be held to it. */
 SHORN_PRIVATE TEST_HOOK bool shape_plan_field_by_field(shorn_schema *s);
+
+/* shape.c: SHORN_OK for a fingerprint width of 1 to 4, or of 0 (no
+ * fingerprint) where `none_allowed`; else a usage error whose message says
+ * which widths the call accepts. */
+SHORN_PRIVATE shorn_code fingerprint_width_check(int width, bool none_allowed, shorn_error *error);
 
 /* shape.c: the FNV-1a fingerprint hash of a signature for a width. */
 SHORN_PRIVATE uint32_t shape_fingerprint_hash(const char *signature, size_t length, int width);

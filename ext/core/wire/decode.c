@@ -805,14 +805,14 @@ shorn_code decode_value(decoder *d, const shape *s) {
 }
 
 shorn_code read_fingerprint(decoder *d, const shorn_schema *s, int width) {
-  if (width < 0 || width > 4)
-    return error_set(d->error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
-  uint8_t want[4];
+  shorn_code rc = fingerprint_width_check(width, true, d->error);
+  if (rc) return rc;
+  uint8_t want[FINGERPRINT_WIDTH_MAX];
   fingerprint_bytes(s, width, want);
   for (int i = 0; i < width; i++) {
     if (d->p >= d->end) return end_of_input(d, d->p);
     if (*d->p != want[i]) {
-      char hex[8];
+      char hex[2 * FINGERPRINT_WIDTH_MAX];
       hex_bytes(hex, want, (size_t)width);
       return fail_at(d, d->start,
                      "Payload was written by a different schema (expected fingerprint %.*s)",
@@ -828,12 +828,12 @@ shorn_code shorn_decode(const shorn_schema *s, const unsigned char *data, size_t
   /* An empty payload may come without a pointer (SQLite gives NULL for an
    * empty BLOB), and NULL + 0 is no pointer arithmetic C allows. */
   if (!length) data = (const unsigned char *)"";
-  uint32_t depth_here[16] = {0};
+  uint32_t depth_here[REF_DEPTHS_HERE] = {0};
   decoder d = {.start = data, .p = data, .end = data + length, .out = out, .error = error,
                .allocator = s->allocator, .ref_depth = depth_here};
   shorn_code rc = read_fingerprint(&d, s, fingerprint_width);
   if (rc) return rc;
-  if (s->def_count > 16 &&
+  if (s->def_count > REF_DEPTHS_HERE &&
       !(d.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *d.ref_depth)))
     return error_nomem(error);
   size_t mark = out ? out->length : 0;
