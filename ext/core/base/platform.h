@@ -55,6 +55,10 @@
 /* The number of elements of an array (not a pointer). */
 #define COUNT_OF(a) (sizeof(a) / sizeof *(a))
 
+/* A number macro's value as a string literal, for a message that states it. */
+#define TEXT_OF(x) #x
+#define NUMBER_TEXT(x) TEXT_OF(x)
+
 #define MAX_SAFE_INTEGER 9007199254740991.0 /* 2^53 - 1 */
 
 /* Little-endian words, whatever the host's order: one load or store where

@@ -23,10 +23,6 @@
 #define STACK_HERE 64
 #define OPEN_HERE 16
 
-/* A number macro's value as a string literal, for a message beside it. */
-#define TEXT_OF(x) #x
-#define NUMBER_TEXT(x) TEXT_OF(x)
-
 typedef struct parser {
   arena *arena; /* the DOM's; its allocator is the stacks' too */
   const uint8_t *start, *end;

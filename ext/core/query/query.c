@@ -266,7 +266,7 @@ static bool pass_many(decoder *d, const shape *s, uint64_t count) {
  * level below `depth`): a count, then a key and a value each. */
 static bool pass_entries(decoder *d, const shape *value, int depth) {
   uint64_t count;
-  if (!pass_count(d, add_widths(value ? value->min_width : 1, 1), &count)) return false;
+  if (!pass_count(d, add_saturating(value ? value->min_width : 1, 1), &count)) return false;
   for (uint64_t i = 0; i < count; i++)
     if (!pass_body(d) || !(value ? pass_value(d, value) : pass_dynamic(d, depth))) return false;
   return true;
@@ -372,7 +372,7 @@ static bool pass_container(decoder *d, const shape *s) {
     case SHAPE_ARRAY:
     case SHAPE_SET: return pass_elements(d, s);
     case SHAPE_MAP:
-      if (!pass_count(d, add_widths(s->u.map.key->min_width, s->u.map.value->min_width), &n)) return false;
+      if (!pass_count(d, add_saturating(s->u.map.key->min_width, s->u.map.value->min_width), &n)) return false;
       for (uint64_t i = 0; i < n; i++)
         if (!pass_value(d, s->u.map.key) || !pass_value(d, s->u.map.value)) return false;
       return true;
@@ -496,7 +496,7 @@ static const field *declared_field(const shape *obj, const path_step *step) {
  * compared is read as a string, UTF-8 checked; their order is not. */
 static shorn_code find_entry(query *q, const shape *value, const path_step *step, query_node *out) {
   uint64_t count;
-  shorn_code rc = read_count(&q->d, add_widths(value->min_width, 1), "Record size", &count);
+  shorn_code rc = read_count(&q->d, add_saturating(value->min_width, 1), "Record size", &count);
   for (uint64_t i = 0; !rc && i < count; i++) {
     const uint8_t *name;
     size_t n;
@@ -571,7 +571,7 @@ static shorn_code find_element(query *q, const query_node *n, const path_step *s
       if ((rc = read_array_length(&q->d, s, &count))) return rc;
       break;
     case SHAPE_MAP: {
-      uint64_t width = add_widths(s->u.map.key->min_width, s->u.map.value->min_width);
+      uint64_t width = add_saturating(s->u.map.key->min_width, s->u.map.value->min_width);
       if ((rc = read_count(&q->d, width, "Map size", &count)) || !pick(step, count, &index)) return rc;
       for (uint64_t i = 0; i < index && !rc; i++)
         if (!(rc = skip_one(q, s->u.map.key))) rc = skip_one(q, s->u.map.value);

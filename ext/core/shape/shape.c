@@ -91,18 +91,14 @@ static bool put_shapes(text_writer *w, shape *const *list, uint32_t n) {
   return true;
 }
 
-static const char *const kind_texts[KIND_COUNT] = {"\"array\"",  "\"boolean\"", "\"null\"",
-                                                   "\"number\"", "\"object\"",  "\"string\""};
-
-/* The kind's name, quoted. */
-static bool put_name(text_writer *w, shape_kind kind) {
-  const char *name = shape_wires[kind].name;
+/* A name, quoted: it needs no escape. */
+static bool put_name(text_writer *w, const char *name) {
   return PUT(w, "\"") && put(w, name, strlen(name)) && PUT(w, "\"");
 }
 
 /* `{"name":S}`, for a shape of one child. */
 static bool write_wrapped(text_writer *w, const shape *sh, const shape *inner) {
-  return PUT(w, "{") && put_name(w, sh->kind) && PUT(w, ":") && write_shape(w, inner) && PUT(w, "}");
+  return PUT(w, "{") && put_name(w, shape_wires[sh->kind].name) && PUT(w, ":") && write_shape(w, inner) && PUT(w, "}");
 }
 
 static bool write_array(text_writer *w, const shape *sh) {
@@ -150,8 +146,7 @@ static bool write_union(text_writer *w, const shape *sh) {
   } else {
     if (!PUT(w, "{\"types\":[")) return false;
     for (uint32_t i = 0; i < sh->u.choice.count; i++) {
-      const char *name = kind_texts[sh->u.choice.types[i]];
-      if ((i && !PUT(w, ",")) || !put(w, name, strlen(name))) return false;
+      if ((i && !PUT(w, ",")) || !put_name(w, json_kind_names[sh->u.choice.types[i]])) return false;
     }
   }
   return PUT(w, "],\"union\":[") && put_shapes(w, sh->u.choice.branches, sh->u.choice.count) &&
@@ -176,7 +171,7 @@ static bool write_body(text_writer *w, const shape *sh) {
     case SHAPE_NULLABLE: return write_wrapped(w, sh, sh->u.inner);
     case SHAPE_UNION: return write_union(w, sh);
     case SHAPE_REF: return PUT(w, "{\"ref\":") && put_count(w, sh->u.ref.index) && PUT(w, "}");
-    default: return put_name(w, sh->kind);
+    default: return put_name(w, shape_wires[sh->kind].name);
   }
 }
 
@@ -497,10 +492,6 @@ shorn_code shape_fold(shorn_schema *s, shorn_error *error) {
 
 /* ---- widths, slots, build checks (docs/format.md#minimum-widths) ------------- */
 
-static uint64_t add_saturating(uint64_t a, uint64_t b) {
-  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 static uint64_t multiply_saturating(uint64_t a, uint64_t b) {
   return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
@@ -570,7 +561,8 @@ static shorn_code check(finisher *f, const shape *sh) {
       if (sh->u.array.length < 0) return refuse_shape(f, sh, "Array elements" NO_BYTES);
       if (sh->slots > SHORN_MAX_ELEMENTS)
         return refuse_shape(f, sh,
-                      "This fixed array would decode to more than 1000000 elements from no input");
+                      "This fixed array would decode to more than " NUMBER_TEXT(SHORN_MAX_ELEMENTS)
+                      " elements from no input");
       return SHORN_OK;
     case SHAPE_TUPLE:
       if (sh->u.tuple.rest && !sh->u.tuple.rest->min_width)

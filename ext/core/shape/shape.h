@@ -56,6 +56,9 @@ typedef enum json_kind {
   KIND_COUNT
 } json_kind;
 
+static const char *const json_kind_names[KIND_COUNT] = {"array",  "boolean", "null",
+                                                        "number", "object",  "string"};
+
 /* A literal, enum member or discriminant case. */
 typedef struct scalar {
   json_type type; /* JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER or JSON_STRING */
@@ -121,6 +124,9 @@ static inline bool bitmap_has(const uint8_t *bitmap, uint32_t bit) {
 static inline bool field_present(const field *f, const uint8_t *bitmap) {
   return !f->optional || bitmap_has(bitmap, f->bit);
 }
+
+/* a + b, or UINT64_MAX where that passes it: how widths and slots add. */
+static inline uint64_t add_saturating(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
 struct shape {
   shape_kind kind;
@@ -233,6 +239,13 @@ static const shape_wire shape_wires[] = {
 };
 
 static inline wire_form shape_form(const shape *s) { return shape_wires[s->kind].form; }
+
+/* ZigZag, how a signed integer becomes a varint: 0, -1, 1, -2, … as 0, 1,
+ * 2, 3, …, so that a small magnitude takes few bytes either side of 0. */
+static inline uint64_t zigzag_encode(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t zigzag_decode(uint64_t z) {
+  return (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
+}
 
 /* The width of a shape whose every value takes the same bytes, else -1:
  * a run of them is passed over in one step. */

@@ -18,7 +18,7 @@
 #include "core/text/text.h"
 #include "unique.h"
 
-#define SAFE_INTEGER_MAX 9007199254740991ull /* 2^53 - 1 */
+#define SAFE_INTEGER_MAX ((uint64_t)MAX_SAFE_INTEGER)
 
 /* Room for a key quoted in a message; longer ones are cut. */
 #define KEY_QUOTE_MAX 72
@@ -192,7 +192,7 @@ shorn_code read_int(decoder *d, int64_t *value) {
     d->p += n;
   else if ((rc = read_zigzag_bytes(d, &z)))
     return rc;
-  *value = (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
+  *value = zigzag_decode(z);
   return SHORN_OK;
 }
 
@@ -439,7 +439,7 @@ static shorn_code decode_map_entries(decoder *d, const shape *s, uint64_t count,
 }
 
 static shorn_code decode_map(decoder *d, const shape *s) {
-  uint64_t count, width = add_widths(s->u.map.key->min_width, s->u.map.value->min_width);
+  uint64_t count, width = add_saturating(s->u.map.key->min_width, s->u.map.value->min_width);
   shorn_code rc = read_count(d, width, "Map size", &count);
   if (rc) return rc;
   EMIT_CHAR(d, '[');
@@ -495,7 +495,7 @@ static shorn_code emit_key(decoder *d, const uint8_t *key, size_t n, bool comma)
 
 /* A record (or a dynamic object): count, then key and value per entry. */
 static shorn_code decode_record(decoder *d, const shape *value, int depth) {
-  uint64_t count, width = add_widths(value ? value->min_width : 1, 1);
+  uint64_t count, width = add_saturating(value ? value->min_width : 1, 1);
   shorn_code rc = read_count(d, width, "Record size", &count);
   if (rc) return rc;
   EMIT_CHAR(d, '{');
@@ -615,7 +615,7 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
 
   const shape *extras = s->u.object.extras;
   uint64_t count;
-  if ((rc = read_count(d, add_widths(extras->min_width, 1), "Record size", &count))) return rc;
+  if ((rc = read_count(d, add_saturating(extras->min_width, 1), "Record size", &count))) return rc;
   key_reader keys = {0};
   const uint8_t *key = NULL, *repeated = NULL;
   size_t n = 0, repeated_length = 0;

@@ -135,7 +135,7 @@ static inline shorn_code put_uvarint(encoder *e, uint64_t v) {
 }
 
 static inline shorn_code put_zigzag(encoder *e, int64_t v) {
-  return put_uvarint(e, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+  return put_uvarint(e, zigzag_encode(v));
 }
 
 static inline shorn_code put_bytes(encoder *e, const void *p, size_t n) {
@@ -230,7 +230,6 @@ static json_kind kind_of(const json_value *v) {
 /* Room for a value quoted in a message: two fit in one with room to spare. */
 #define VALUE_QUOTE_MAX 48
 
-static const char *const kind_names[KIND_COUNT] = {"array", "boolean", "null", "number", "object", "string"};
 
 /* A short rendering of a JSON value for a message: its text when it is a
  * scalar, its type otherwise.  cap >= 8. */
@@ -242,7 +241,7 @@ static void describe_value(const json_value *v, char *out, size_t cap) {
   } else if (v->type == JSON_STRING) {
     text_quote(out, cap, v->u.string, v->length);
   } else if (v->type == JSON_ARRAY || v->type == JSON_OBJECT) {
-    snprintf(out, cap, "an %s", kind_names[kind_of(v)]);
+    snprintf(out, cap, "an %s", json_kind_names[kind_of(v)]);
   } else {
     snprintf(out, cap, "%s", v->type == JSON_NULL ? "null" : v->type == JSON_TRUE ? "true" : "false");
   }
@@ -625,7 +624,7 @@ static shorn_code encode_union(encoder *e, const shape *s, const json_value *v) 
     }
   } else {
     branch = s->u.choice.by_kind[kind_of(v)];
-    if (branch < 0) return encode_fail(e, "No union branch holds %s", kind_names[kind_of(v)]);
+    if (branch < 0) return encode_fail(e, "No union branch holds %s", json_kind_names[kind_of(v)]);
   }
   shorn_code rc = put_uvarint(e, (uint64_t)branch);
   return rc ? rc : encode_value(e, s->u.choice.branches[branch], v);

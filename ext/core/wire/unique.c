@@ -38,10 +38,7 @@ static uint64_t known_varint(const uint8_t **p) {
   }
 }
 
-static double zigzag_value(const uint8_t **p) {
-  uint64_t z = known_varint(p);
-  return (z & 1) ? -(double)(z >> 1) - 1 : (double)(z >> 1);
-}
+static double zigzag_value(const uint8_t **p) { return (double)zigzag_decode(known_varint(p)); }
 
 static bool put_identity(shorn_buffer *id, uint8_t kind, const void *bytes, size_t n) {
   return buffer_byte(id, kind) && buffer_append(id, bytes, n);
