@@ -232,28 +232,11 @@ static bool needs_whole(const shape *s, const path_step *step, int depth) {
  * below it, and the recursive definitions it opens: every wrapper (a
  * nullable, a union, a reference) and the container each take one. */
 static void count_levels(query *q, query_node n, uint32_t def_count, uint32_t *nesting, uint32_t *ref_depth) {
+  shorn_code rc;
   for (uint32_t hops = 0; hops <= def_count + 1;) {
     ++*nesting;
-    q->d.p = n.at;
-    bool present = false;
-    uint64_t branch;
-    switch (n.shape->kind) {
-      case SHAPE_NULLABLE:
-        if (read_marker(&q->d, &present) || !present) return;
-        n.shape = n.shape->u.inner;
-        break;
-      case SHAPE_UNION:
-        if (read_branch(&q->d, n.shape, &branch)) return;
-        n.shape = n.shape->u.choice.branches[branch];
-        break;
-      case SHAPE_REF:
-        ref_depth[n.shape->u.ref.index]++;
-        n.shape = n.shape->u.ref.target;
-        hops++;
-        break;
-      default: return;
-    }
-    n.at = q->d.p;
+    if (n.shape->kind == SHAPE_REF) ref_depth[n.shape->u.ref.index]++, hops++;
+    if (!query_unwrap(&q->d, &n, &rc)) return;
   }
 }
 

@@ -433,35 +433,19 @@ static shorn_code skip(query *q, const shape *s, uint64_t count) {
  * as the decoder reads them.  What is left writes the same text from where
  * it now starts. */
 static inline shorn_code resolve(query *q, query_node *n) {
+  shorn_code rc = SHORN_OK;
   for (uint32_t hops = 0;;) {
-    shorn_code rc = SHORN_OK;
-    q->d.p = n->at;
-    switch (n->shape->kind) {
-      case SHAPE_NULLABLE: {
-        bool present = false;
-        if ((rc = read_marker(&q->d, &present)) || !present) return rc; /* null stays the nullable */
-        n->shape = n->shape->u.inner;
-        hops = 0;
-        break;
-      }
-      case SHAPE_UNION: {
-        uint64_t branch;
-        if ((rc = read_branch(&q->d, n->shape, &branch))) return rc;
-        n->shape = n->shape->u.choice.branches[branch];
-        hops = 0;
-        break;
-      }
-      case SHAPE_REF:
-        /* More hops than definitions with no byte read between (a marker
-         * or a branch resets the count): a cycle that reads nothing
-         * ({"$ref":"#"}), which the decoder refuses once a definition
-         * opens too many levels. */
-        if (++hops > q->def_count) return decode_value(&q->d, n->shape);
-        n->shape = n->shape->u.ref.target;
-        break;
-      default: return SHORN_OK;
+    /* More hops than definitions with no byte read between (a marker or a
+     * branch resets the count): a cycle that reads nothing ({"$ref":"#"}),
+     * which the decoder refuses once a definition opens too many levels.
+     * A null stays the nullable. */
+    if (n->shape->kind != SHAPE_REF) {
+      hops = 0;
+    } else if (++hops > q->def_count) {
+      q->d.p = n->at;
+      return decode_value(&q->d, n->shape);
     }
-    n->at = q->d.p;
+    if (!query_unwrap(&q->d, n, &rc)) return rc;
   }
 }
 

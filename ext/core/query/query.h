@@ -82,6 +82,31 @@ SHORN_PRIVATE bool query_number(query *q, const query_node *node, bool *is_integ
  * the text.  False for anything else, whose text then decides. */
 SHORN_PRIVATE bool query_text(query *q, const query_node *node, const char **text, size_t *length);
 
+/* Past one of the shapes that add no JSON of their own, reading its header
+ * as the decoder reads it: a present nullable to its value, a union to the
+ * branch its index names, a ref to its definition.  False where n is none
+ * of these or a null nullable, or where the header is bad (*rc then says
+ * why); n is then as it was, and d->p past what was read. */
+static inline bool query_unwrap(decoder *d, query_node *n, shorn_code *rc) {
+  bool present = false;
+  uint64_t branch;
+  d->p = n->at;
+  switch (shape_form(n->shape)) {
+    case WIRE_MARKER:
+      if ((*rc = read_marker(d, &present)) || !present) return false;
+      n->shape = n->shape->u.inner;
+      break;
+    case WIRE_BRANCH:
+      if ((*rc = read_branch(d, n->shape, &branch))) return false;
+      n->shape = n->shape->u.choice.branches[branch];
+      break;
+    case WIRE_REF: n->shape = n->shape->u.ref.target; break;
+    default: return false;
+  }
+  n->at = d->p;
+  return true;
+}
+
 /* Settle the node's shape to the one its bytes hold: a definition for a
  * ref, the value or null for a nullable, the branch of a union. */
 SHORN_PRIVATE shorn_code query_resolve(query *q, query_node *node);
