@@ -91,16 +91,16 @@ static inline bool query_unwrap(decoder *d, query_node *n, shorn_code *rc) {
   bool present = false;
   uint64_t branch;
   d->p = n->at;
-  switch (shape_form(n->shape)) {
-    case WIRE_MARKER:
+  switch (n->shape->kind) {
+    case SHAPE_NULLABLE:
       if ((*rc = read_marker(d, &present)) || !present) return false;
       n->shape = n->shape->u.inner;
       break;
-    case WIRE_BRANCH:
+    case SHAPE_UNION:
       if ((*rc = read_branch(d, n->shape, &branch))) return false;
       n->shape = n->shape->u.choice.branches[branch];
       break;
-    case WIRE_REF: n->shape = n->shape->u.ref.target; break;
+    case SHAPE_REF: n->shape = n->shape->u.ref.target; break;
     default: return false;
   }
   n->at = d->p;

@@ -803,8 +803,7 @@ const char *shorn_schema_signature(const shorn_schema *schema, size_t *length) {
   return schema->signature;
 }
 
-shorn_code fingerprint_width_check(int width, bool none_allowed, shorn_error *error) {
-  if (width >= (none_allowed ? 0 : 1) && width <= FINGERPRINT_WIDTH_MAX) return SHORN_OK;
+shorn_code fingerprint_width_refused(bool none_allowed, shorn_error *error) {
   return error_set(error, SHORN_ERROR_USAGE,
                    none_allowed ? "Fingerprint width must be 0 (no fingerprint), 1, 2, 3 or 4"
                                 : "Fingerprint width must be 1, 2, 3 or 4");
@@ -812,7 +811,7 @@ shorn_code fingerprint_width_check(int width, bool none_allowed, shorn_error *er
 
 shorn_code shorn_schema_fingerprint(const shorn_schema *schema, int width, unsigned char out[4],
                                     shorn_error *error) {
-  shorn_code rc = fingerprint_width_check(width, false, error);
-  if (!rc) fingerprint_bytes(schema, width, out);
-  return rc;
+  if (!fingerprint_width_ok(width, false)) return fingerprint_width_refused(false, error);
+  fingerprint_bytes(schema, width, out);
+  return SHORN_OK;
 }

@@ -183,8 +183,8 @@ struct shape {
   } u;
 };
 
-/* How a value of a shape kind lies in the bytes.  The leaves come first:
- * wire_holds_values tells them from the forms that hold other values. */
+/* How a value of a shape kind lies in the bytes: the leaves first, then
+ * the forms that hold other values. */
 typedef enum wire_form {
   WIRE_FIXED,    /* `width` bytes, the same for every value */
   WIRE_VARINT,   /* one varint (ZigZag for a signed number) */
@@ -199,8 +199,6 @@ typedef enum wire_form {
   WIRE_ITEMS,    /* each item in order, then a counted rest when there is one */
   WIRE_FIELDS    /* a presence bitmap over the optional fields, the fields, then counted extras */
 } wire_form;
-
-static inline bool wire_holds_values(wire_form form) { return form >= WIRE_DYNAMIC; }
 
 /* What each shape kind is on the wire, a row a kind, as SQLite's json.c
  * keeps jsonbType[]: the walkers read forms and widths here, so a new kind
@@ -253,9 +251,12 @@ static inline int64_t shape_fixed_width(const shape *s) { return shape_wires[s->
 
 /* The hash of a field name in an object's index: 32-bit FNV-1a over the
  * bytes, then a final avalanche (MurmurHash3's) so that the low bits, the
- * ones a power-of-two table keeps, depend on every byte. */
+ * ones a power-of-two table keeps, depend on every byte.  Its loop is
+ * spelled here, not a call of fnv1a32: GCC then keeps the encoder's field
+ * loop around it in registers. */
 static inline uint32_t key_hash(const char *s, size_t n) {
-  uint32_t h = fnv1a32(s, n);
+  uint32_t h = FNV1A32_BASIS;
+  for (size_t i = 0; i < n; i++) h = fnv1a32_step(h, (uint8_t)s[i]);
   h ^= h >> 16;
   h *= 0x85EBCA6Bu;
   h ^= h >> 13;
@@ -342,10 +343,13 @@ SHORN_PRIVATE bool shape_admits_null(const shape *sh, const bool *definitions);
  * field, none folded, so that the folded plans can be held to it. */
 SHORN_PRIVATE TEST_HOOK bool shape_plan_field_by_field(shorn_schema *s);
 
-/* shape.c: SHORN_OK for a fingerprint width of 1 to 4, or of 0 (no
- * fingerprint) where `none_allowed`; else a usage error whose message says
- * which widths the call accepts. */
-SHORN_PRIVATE shorn_code fingerprint_width_check(int width, bool none_allowed, shorn_error *error);
+/* Whether a call takes a fingerprint of `width` bytes: 1 to 4, or 0 (no
+ * fingerprint) where `none_allowed`.  Else fingerprint_width_refused is
+ * the usage error, its message saying which widths the call takes. */
+static inline bool fingerprint_width_ok(int width, bool none_allowed) {
+  return width >= (none_allowed ? 0 : 1) && width <= FINGERPRINT_WIDTH_MAX;
+}
+SHORN_PRIVATE shorn_code fingerprint_width_refused(bool none_allowed, shorn_error *error);
 
 /* shape.c: the FNV-1a fingerprint hash of a signature for a width. */
 SHORN_PRIVATE uint32_t shape_fingerprint_hash(const char *signature, size_t length, int width);

@@ -805,8 +805,7 @@ shorn_code decode_value(decoder *d, const shape *s) {
 }
 
 shorn_code read_fingerprint(decoder *d, const shorn_schema *s, int width) {
-  shorn_code rc = fingerprint_width_check(width, true, d->error);
-  if (rc) return rc;
+  if (!fingerprint_width_ok(width, true)) return fingerprint_width_refused(true, d->error);
   uint8_t want[FINGERPRINT_WIDTH_MAX];
   fingerprint_bytes(s, width, want);
   for (int i = 0; i < width; i++) {

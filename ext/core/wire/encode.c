@@ -764,15 +764,14 @@ static shorn_code encode_dom(const shorn_schema *s, const shape *sh, const json_
 
 static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
                                  shorn_buffer *out, shorn_error *error, bool checked) {
-  shorn_code rc = fingerprint_width_check(fingerprint_width, true, error);
-  if (rc) return rc;
+  if (!fingerprint_width_ok(fingerprint_width, true)) return fingerprint_width_refused(true, error);
   /* The DOM and the scratch stack start on the C stack: a record of a few
    * kilobytes of JSON then costs no allocation but its output, which
    * matters most to small records. */
   _Alignas(8) char dom_here[JSON_DOM_HERE];
   arena dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator};
   json_value *value;
-  rc = json_parse(&dom, json, length, &value, error);
+  shorn_code rc = json_parse(&dom, json, length, &value, error);
   if (!rc) rc = encode_dom(s, s->root, value, NULL, fingerprint_width, out, error, checked);
   arena_free(&dom);
   return rc;
