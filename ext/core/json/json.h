@@ -35,6 +35,10 @@ typedef struct json_value {
 /* Nesting deeper than this is refused (the parser itself does not recurse). */
 #define JSON_MAX_DEPTH 10000
 
+/* The bytes of a DOM arena that starts on the C stack: a record of a few
+ * kilobytes of JSON then parses with no allocation. */
+#define JSON_DOM_HERE 4096
+
 /* Parse exactly one JSON value (whitespace around it allowed, nothing else).
  * The DOM lives in `a`, and the parser's stacks come from a's allocator;
  * strings without escapes point into `text`, which must outlive it.  Errors

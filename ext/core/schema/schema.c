@@ -822,9 +822,6 @@ static shape *translate_discriminated(translator *t, const json_value *site, con
   return values ? sh : NULL;
 }
 
-static const char *const json_kind_names[KIND_COUNT] = {"array",  "boolean", "null",
-                                                        "number", "object",  "string"};
-
 /* A declared type as a JSON kind, "integer" counting as "number". */
 static bool kind_named(const char *name, uint32_t n, json_kind *kind) {
   if (n == 7 && memcmp(name, "integer", 7) == 0) name = "number", n = 6;

@@ -87,11 +87,10 @@ static inline shorn_code at_index(encoder *e, shorn_code rc, uint64_t i) {
 }
 
 static bool is_identifier(const char *s, size_t n) {
-  if (!n || (s[0] >= '0' && s[0] <= '9')) return false;
+  if (!n || is_digit(s[0])) return false;
   for (size_t i = 0; i < n; i++) {
     char c = s[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-          c == '$'))
+    if (!(is_letter(c) || is_digit(c) || c == '_' || c == '$'))
       return false;
   }
   return true;
@@ -136,7 +135,7 @@ static inline shorn_code put_uvarint(encoder *e, uint64_t v) {
 }
 
 static inline shorn_code put_zigzag(encoder *e, int64_t v) {
-  return put_uvarint(e, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+  return put_uvarint(e, zigzag_encode(v));
 }
 
 static inline shorn_code put_bytes(encoder *e, const void *p, size_t n) {
@@ -231,7 +230,6 @@ static json_kind kind_of(const json_value *v) {
 /* Room for a value quoted in a message: two fit in one with room to spare. */
 #define VALUE_QUOTE_MAX 48
 
-static const char *const kind_names[KIND_COUNT] = {"array", "boolean", "null", "number", "object", "string"};
 
 /* A short rendering of a JSON value for a message: its text when it is a
  * scalar, its type otherwise.  cap >= 8. */
@@ -243,7 +241,7 @@ static void describe_value(const json_value *v, char *out, size_t cap) {
   } else if (v->type == JSON_STRING) {
     text_quote(out, cap, v->u.string, v->length);
   } else if (v->type == JSON_ARRAY || v->type == JSON_OBJECT) {
-    snprintf(out, cap, "an %s", kind_names[kind_of(v)]);
+    snprintf(out, cap, "an %s", json_kind_names[kind_of(v)]);
   } else {
     snprintf(out, cap, "%s", v->type == JSON_NULL ? "null" : v->type == JSON_TRUE ? "true" : "false");
   }
@@ -329,7 +327,7 @@ static shorn_code encode_record(encoder *e, const json_value *v, const shape *va
 }
 
 static shorn_code put_bitmap(encoder *e, const shape *s, size_t slots) {
-  uint32_t bytes = (s->u.object.optional_count + 7) / 8;
+  uint32_t bytes = bitmap_bytes(s->u.object.optional_count);
   if (!bytes) return SHORN_OK;
   if (!buffer_reserve(e->out, bytes)) return encoder_nomem(e);
   uint8_t *bitmap = e->out->data + e->out->length;
@@ -495,8 +493,8 @@ static shorn_code encode_uuid(encoder *e, const json_value *v) {
       continue;
     }
     int hi = s[i], lo = s[i + 1];
-    hi = hi >= '0' && hi <= '9' ? hi - '0' : hi >= 'a' && hi <= 'f' ? hi - 'a' + 10 : -1;
-    lo = lo >= '0' && lo <= '9' ? lo - '0' : lo >= 'a' && lo <= 'f' ? lo - 'a' + 10 : -1;
+    hi = hex_digit((uint32_t)hi, false);
+    lo = hex_digit((uint32_t)lo, false);
     if (hi < 0 || lo < 0) return encode_fail(e, "Expected a lowercase UUID");
     *o++ = (uint8_t)(hi << 4 | lo);
     i += 2;
@@ -626,7 +624,7 @@ static shorn_code encode_union(encoder *e, const shape *s, const json_value *v) 
     }
   } else {
     branch = s->u.choice.by_kind[kind_of(v)];
-    if (branch < 0) return encode_fail(e, "No union branch holds %s", kind_names[kind_of(v)]);
+    if (branch < 0) return encode_fail(e, "No union branch holds %s", json_kind_names[kind_of(v)]);
   }
   shorn_code rc = put_uvarint(e, (uint64_t)branch);
   return rc ? rc : encode_value(e, s->u.choice.branches[branch], v);
@@ -715,7 +713,7 @@ static shorn_code encode_dom(const shorn_schema *s, const shape *sh, const json_
                              int fingerprint_width, shorn_buffer *out, shorn_error *error, bool checked) {
   /* Only the depths the schema's definitions use are set: clearing them
    * all costs a small record's encode more than its fields. */
-  uint32_t depth_here[16];
+  uint32_t depth_here[REF_DEPTHS_HERE];
   const json_value *scratch_here[64];
   path_segment path_here[16];
   /* Without `out` the value is checked into a buffer of the call's own. */
@@ -737,7 +735,7 @@ static shorn_code encode_dom(const shorn_schema *s, const shape *sh, const json_
                .validator_here = &validator_here};
   size_t mark = out->length;
   shorn_code rc = SHORN_OK;
-  if (s->def_count > 16 &&
+  if (s->def_count > REF_DEPTHS_HERE &&
       !(e.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e.ref_depth)))
     rc = error_nomem(error);
   if (!rc && place && place->ref_depth)
@@ -766,12 +764,11 @@ static shorn_code encode_dom(const shorn_schema *s, const shape *sh, const json_
 
 static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
                                  shorn_buffer *out, shorn_error *error, bool checked) {
-  if (fingerprint_width < 0 || fingerprint_width > 4)
-    return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
+  if (!fingerprint_width_ok(fingerprint_width, true)) return fingerprint_width_refused(true, error);
   /* The DOM and the scratch stack start on the C stack: a record of a few
    * kilobytes of JSON then costs no allocation but its output, which
    * matters most to small records. */
-  _Alignas(8) char dom_here[4096];
+  _Alignas(8) char dom_here[JSON_DOM_HERE];
   arena dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator};
   json_value *value;
   shorn_code rc = json_parse(&dom, json, length, &value, error);
