@@ -13,8 +13,9 @@
  *   optional  1 for an object member that may be left out, else 0
  *   leads_to  for a recursion, the path of the value it repeats, else NULL
  *
- * A nullable value and a union are one row each, their places below listed
- * once per branch; a recursion is one row, so every schema's list ends.
+ * A nullable value and a union are one row each, the places below listed
+ * for each branch (a member two branches have, once for each); a recursion
+ * is one row, so every schema's list ends.
  */
 #include <string.h>
 
@@ -116,6 +117,7 @@ static int add_row(lister *l, const shape *s, bool optional, int64_t leads_to) {
 }
 
 static int list_place(lister *l, const shape *s, bool optional);
+static int list_below(lister *l, const shape *s, int64_t row);
 
 /* The place `step` below the current one, of shape s. */
 static int list_step(lister *l, const char *step, size_t n, const shape *s, bool optional) {
@@ -152,8 +154,32 @@ static int list_tuple(lister *l, const shape *s) {
   return rc;
 }
 
-/* The places below a value of shape s. */
-static int list_below(lister *l, const shape *s) {
+/* The row of the definition a recursion at s repeats, or -1: s itself, or
+ * a nullable's value or a union's branch, may be the recursion. */
+static int64_t recursion_of(const lister *l, const shape *s) {
+  switch (s->kind) {
+    case SHAPE_REF: return l->definition_rows[s->u.ref.index];
+    case SHAPE_NULLABLE: return recursion_of(l, s->u.inner);
+    case SHAPE_UNION:
+      for (uint32_t i = 0; i < s->u.choice.count; i++) {
+        int64_t row = recursion_of(l, s->u.choice.branches[i]);
+        if (row >= 0) return row;
+      }
+      return -1;
+    default: return -1;
+  }
+}
+
+/* A reference to a definition not listed yet (the root's, say) is that
+ * definition's first place, row `row`; a later one is a recursion. */
+static const shape *first_place(lister *l, const shape *s, int64_t row) {
+  if (s->kind != SHAPE_REF || l->definition_rows[s->u.ref.index] >= 0) return s;
+  l->definition_rows[s->u.ref.index] = row;
+  return s->u.ref.target;
+}
+
+/* The places below a value of shape s, whose own is row `row`. */
+static int list_below(lister *l, const shape *s, int64_t row) {
   int rc = SQLITE_OK;
   switch (s->kind) {
     case SHAPE_ARRAY:
@@ -167,10 +193,10 @@ static int list_below(lister *l, const shape *s) {
       if (rc == SQLITE_OK && s->u.object.extras) rc = list_step(l, ".*", 2, s->u.object.extras, true);
       return rc;
     case SHAPE_RECORD: return list_step(l, ".*", 2, s->u.record, true);
-    case SHAPE_NULLABLE: return list_below(l, s->u.inner);
+    case SHAPE_NULLABLE: return list_below(l, first_place(l, s->u.inner, row), row);
     case SHAPE_UNION:
       for (uint32_t i = 0; i < s->u.choice.count && rc == SQLITE_OK; i++)
-        rc = list_below(l, s->u.choice.branches[i]);
+        rc = list_below(l, first_place(l, s->u.choice.branches[i], row), row);
       return rc;
     default: return SQLITE_OK;
   }
@@ -180,15 +206,13 @@ static int list_below(lister *l, const shape *s) {
  * row names the row of the definition it repeats, listed above it. */
 static int list_place(lister *l, const shape *s, bool optional) {
   if (++l->depth > NESTING_MAX) return SQLITE_TOOBIG;
-  int64_t leads_to = -1;
-  /* A reference to a definition not listed yet (the root's, say) is that
-   * definition's first place; a later one is a recursion. */
-  if (s->kind == SHAPE_REF && l->definition_rows[s->u.ref.index] < 0) s = s->u.ref.target;
-  if (s->kind == SHAPE_REF) leads_to = l->definition_rows[s->u.ref.index];
+  int64_t row = (int64_t)l->count;
+  s = first_place(l, s, row);
   for (uint32_t i = 0; i < l->schema->def_count; i++)
-    if (l->schema->defs[i] == s && l->definition_rows[i] < 0) l->definition_rows[i] = (int64_t)l->count;
+    if (l->schema->defs[i] == s && l->definition_rows[i] < 0) l->definition_rows[i] = row;
+  int64_t leads_to = recursion_of(l, s);
   int rc = add_row(l, s, optional, leads_to);
-  if (rc == SQLITE_OK && s->kind != SHAPE_REF) rc = list_below(l, s);
+  if (rc == SQLITE_OK && leads_to < 0) rc = list_below(l, s, row);
   l->depth--;
   return rc;
 }
