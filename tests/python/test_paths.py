@@ -5,23 +5,15 @@ json_extract gives on the decoded value."""
 import json
 import os
 import re
-import sqlite3
 import unittest
 
-EXTENSION = os.environ.get("SHORN_EXTENSION", "build/shorn")
+from test_load import connect
+
 VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors")
 STEP = re.compile(r'\.([A-Za-z][A-Za-z0-9]*)|\."([^"]*)"|\[(\d+)\]')
 # json_tree's type, and the shorn_paths types that take it.
 TYPES = {"null": {"null"}, "true": {"boolean"}, "false": {"boolean"}, "integer": {"integer", "number"},
          "real": {"number"}, "text": {"string"}, "array": {"array"}, "object": {"object"}}
-
-
-def connect():
-    db = sqlite3.connect(":memory:")
-    db.enable_load_extension(True)
-    db.load_extension(EXTENSION)
-    db.enable_load_extension(False)
-    return db
 
 
 def read(name):
