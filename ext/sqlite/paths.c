@@ -14,8 +14,9 @@
  *   leads_to  for a recursion, the path of the value it repeats, else NULL
  *
  * A nullable value and a union are one row each, the places below listed
- * for each branch (a member two branches have, once for each); a recursion
- * is one row, so every schema's list ends.
+ * for each branch (a member two branches have, once for each).  A
+ * definition is listed at each place it is used; where it recurs inside
+ * itself, the recursion is one row, so every schema's list ends.
  */
 #include <string.h>
 
@@ -117,7 +118,7 @@ static int add_row(lister *l, const shape *s, bool optional, int64_t leads_to) {
 }
 
 static int list_place(lister *l, const shape *s, bool optional);
-static int list_below(lister *l, const shape *s, int64_t row);
+static int list_inside(lister *l, const shape *s, int64_t row);
 
 /* The place `step` below the current one, of shape s. */
 static int list_step(lister *l, const char *step, size_t n, const shape *s, bool optional) {
@@ -170,12 +171,11 @@ static int64_t recursion_of(const lister *l, const shape *s) {
   }
 }
 
-/* A reference to a definition not listed yet (the root's, say) is that
- * definition's first place, row `row`; a later one is a recursion. */
-static const shape *first_place(lister *l, const shape *s, int64_t row) {
-  if (s->kind != SHAPE_REF || l->definition_rows[s->u.ref.index] >= 0) return s;
-  l->definition_rows[s->u.ref.index] = row;
-  return s->u.ref.target;
+/* A reference to a definition no place above is listing (the root's, or
+ * one used twice side by side) is listed in place; one to a definition
+ * listed above is a recursion. */
+static const shape *in_place(const lister *l, const shape *s) {
+  return s->kind == SHAPE_REF && l->definition_rows[s->u.ref.index] < 0 ? s->u.ref.target : s;
 }
 
 /* The places below a value of shape s, whose own is row `row`. */
@@ -193,26 +193,33 @@ static int list_below(lister *l, const shape *s, int64_t row) {
       if (rc == SQLITE_OK && s->u.object.extras) rc = list_step(l, ".*", 2, s->u.object.extras, true);
       return rc;
     case SHAPE_RECORD: return list_step(l, ".*", 2, s->u.record, true);
-    case SHAPE_NULLABLE: return list_below(l, first_place(l, s->u.inner, row), row);
+    case SHAPE_NULLABLE: return list_inside(l, s->u.inner, row);
     case SHAPE_UNION:
       for (uint32_t i = 0; i < s->u.choice.count && rc == SQLITE_OK; i++)
-        rc = list_below(l, first_place(l, s->u.choice.branches[i], row), row);
+        rc = list_inside(l, s->u.choice.branches[i], row);
       return rc;
     default: return SQLITE_OK;
   }
 }
 
+/* The places below a value of shape s at row `row`, s a reference listed
+ * in place or any other shape. */
+static int list_inside(lister *l, const shape *s, int64_t row) {
+  if (in_place(l, s) == s) return list_below(l, s, row);
+  uint32_t index = s->u.ref.index;
+  l->definition_rows[index] = row;
+  int rc = list_below(l, s->u.ref.target, row);
+  l->definition_rows[index] = -1;
+  return rc;
+}
+
 /* The row of the place of shape s, then the places below it; a recursion's
- * row names the row of the definition it repeats, listed above it. */
+ * row names the row of the definition it repeats, above it on its path. */
 static int list_place(lister *l, const shape *s, bool optional) {
   if (++l->depth > NESTING_MAX) return SQLITE_TOOBIG;
-  int64_t row = (int64_t)l->count;
-  s = first_place(l, s, row);
-  for (uint32_t i = 0; i < l->schema->def_count; i++)
-    if (l->schema->defs[i] == s && l->definition_rows[i] < 0) l->definition_rows[i] = row;
-  int64_t leads_to = recursion_of(l, s);
-  int rc = add_row(l, s, optional, leads_to);
-  if (rc == SQLITE_OK && leads_to < 0) rc = list_below(l, s, row);
+  int64_t row = (int64_t)l->count, leads_to = recursion_of(l, s);
+  int rc = add_row(l, in_place(l, s), optional, leads_to);
+  if (rc == SQLITE_OK && leads_to < 0) rc = list_inside(l, s, row);
   l->depth--;
   return rc;
 }
@@ -330,7 +337,7 @@ static int paths_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_
   if (!c) return paths_failed(cur, &f);
   int rc = list_schema(&cur->list, c->schema);
   if (rc == SQLITE_TOOBIG) {
-    shorn_fail_with(&f, SQLITE_TOOBIG, "shorn_paths", "the schema has more than %d places to list", PATHS_MAX);
+    shorn_fail_with(&f, SQLITE_ERROR, "shorn_paths", "the schema has more than %d places to list", PATHS_MAX);
     return paths_failed(cur, &f);
   }
   return rc;

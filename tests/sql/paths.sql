@@ -29,6 +29,17 @@ SELECT path, type, shape, quote(leads_to) FROM shorn_paths('{"$ref":"#/$defs/nod
   "properties":{"value":{"type":"integer"},"next":{"anyOf":[{"$ref":"#/$defs/node"},{"type":"null"}]}},
   "required":["value"],"additionalProperties":false}}}');
 
+.print -- a definition used twice side by side is listed at each use; a recursion names its own place
+SELECT path, shape, quote(leads_to) FROM shorn_paths('{"type":"object","properties":{"tree":{"$ref":"#/$defs/node"},
+  "other":{"$ref":"#/$defs/node"}},"required":["tree"],"$defs":{"node":{"type":"object","properties":{
+  "v":{"type":"integer"},"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["v","kids"]}}}');
+
+.print -- a schema with more places than are listed: 2^17 from seventeen definitions of two members each
+WITH RECURSIVE d(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM d WHERE i < 16)
+SELECT count(*) FROM shorn_paths((SELECT '{"$ref":"#/$defs/d0","$defs":{' || group_concat(printf(
+  '"d%d":{"type":"object","properties":{"a":{"$ref":"#/$defs/d%d"},"b":{"$ref":"#/$defs/d%d"}},"required":["a","b"]}',
+  i, i + 1, i + 1), ',') || ',"d17":{"type":"integer"}}}' FROM d));
+
 .print -- a registered name, and a misspelt path found by what is listed
 CREATE VIRTUAL TABLE shorn_schemas USING shorn_registry;
 INSERT INTO shorn_schemas(name, schema) VALUES ('person', '{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0}},"required":["name","age"],"additionalProperties":false}');
