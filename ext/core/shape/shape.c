@@ -1,9 +1,10 @@
 /*
  * shape.c — wire shapes after translation: their JSON text, which the fold
- * compares and the signature is (reference §2); the fold of a recursive
- * document (§1.12); minimum widths, slots and the build checks (§1.13,
- * §4.19); the lookup tables encode.c and decode.c read; the fingerprints
- * (§3).
+ * compares and the signature is; the fold of a recursive document; minimum
+ * widths, slots and the build checks; the lookup tables encode.c and
+ * decode.c read; the fingerprints.  docs/format.md describes each, under
+ * #signature, #recursive-schemas, #minimum-widths, #build-refusals and
+ * #fingerprint.
  *
  * A shape may be reached from several places (schema.c reuses the shape of
  * a $ref wherever the pointer recurs), so every walk here is over the
@@ -20,7 +21,8 @@
 #include "core/numbers/number.h"
 #include "core/text/text.h"
 
-/* The format version the fingerprint seed mixes in (reference §3.1). */
+/* The format version the fingerprint seed mixes in
+ * (docs/format.md#fingerprint). */
 #define WIRE_FORMAT_VERSION 1
 
 /* The longest text of shapes one compile may write: the signature, or all
@@ -310,7 +312,8 @@ static int compare_edges(const void *a, const void *b) {
 /* Propagate along the edges, sorted by `from`, from the definitions that
  * admit null on their own.  Each definition turns true once, so this is
  * linear where re-evaluating every definition until nothing changes (as
- * §1.12 step 4 describes it) can take one pass per definition. */
+ * docs/format.md#recursive-schemas describes it) can take one pass per
+ * definition. */
 static bool propagate_null(bool *admits, uint32_t n, const edge_list *edges) {
   const shorn_allocator *a = edges->allocator;
   uint32_t *queue = mem_alloc(a, (size_t)n * sizeof *queue),
@@ -334,8 +337,8 @@ static bool propagate_null(bool *admits, uint32_t n, const edge_list *edges) {
   return ok;
 }
 
-/* §1.12 step 4: the least fixed point of "admits null" over the
- * definitions.  NULL when out of memory. */
+/* The fold's null step (docs/format.md#recursive-schemas): the least fixed
+ * point of "admits null" over the definitions.  NULL when out of memory. */
 static bool *definitions_admitting_null(const shorn_schema *s) {
   bool *admits = mem_calloc(s->allocator, s->def_count, sizeof *admits);
   edge_list edges = {.allocator = s->allocator};
@@ -352,7 +355,7 @@ static bool *definitions_admitting_null(const shorn_schema *s) {
   return NULL;
 }
 
-/* ---- the fold (§1.12) --------------------------------------------------------- */
+/* ---- the fold (docs/format.md#recursive-schemas) ----------------------------- */
 
 typedef struct folder {
   shorn_schema *schema;
@@ -433,7 +436,8 @@ static bool write_texts(text_writer *w, const shorn_schema *s) {
   return true;
 }
 
-/* §1.12 steps 1-3: every text first, then the folds. */
+/* The root and inner folds (docs/format.md#recursive-schemas): every text
+ * first, then the folds. */
 static bool fold_all(folder *f) {
   shorn_schema *s = f->schema;
   text_writer *w = &f->writer;
@@ -452,8 +456,9 @@ static bool fold_all(folder *f) {
   return true;
 }
 
-/* §1.12 step 5: a nullable directly over a ref to a definition that admits
- * null is the ref alone. */
+/* The fold's markers-dropped step (docs/format.md#recursive-schemas): a
+ * nullable directly over a ref to a definition that admits null is the ref
+ * alone. */
 static void drop_markers(shape **slot, const bool *admits) {
   shape *sh = *slot, **child;
   if (sh->kind == SHAPE_NULLABLE && sh->u.inner->kind == SHAPE_REF &&
@@ -491,7 +496,7 @@ shorn_code shape_fold(shorn_schema *s, shorn_error *error) {
   return rc ? rc : error_nomem(error);
 }
 
-/* ---- widths, slots, build checks (§1.13, §4.19) ------------------------------ */
+/* ---- widths, slots, build checks (docs/format.md#minimum-widths) ------------- */
 
 static uint64_t add_saturating(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -558,7 +563,7 @@ static shorn_code refuse_shape(finisher *f, const shape *sh, const char *message
   return error_set(f->error, SHORN_ERROR_SCHEMA, "%s", message);
 }
 
-/* The build refusals of §1.13, in this project's words. */
+/* The build refusals (docs/format.md#build-refusals). */
 #define NO_BYTES \
   " must take at least one byte, so that a count cannot outgrow the payload; these take none"
 
@@ -743,7 +748,8 @@ static shorn_code finish_shape(finisher *f, shape *sh) {
   return check(f, sh);
 }
 
-/* §2: one shape, or {"defs":[…],"root":…} for a recursive document. */
+/* docs/format.md#signature: one shape, or {"defs":[…],"root":…} for a
+ * recursive document. */
 static bool write_signature_text(text_writer *w, const shorn_schema *s) {
   if (!s->def_count) return write_shape(w, s->root);
   return PUT(w, "{\"defs\":[") && put_shapes(w, s->defs, s->def_count) && PUT(w, "],\"root\":") &&
@@ -782,7 +788,7 @@ shorn_code shape_finish(shorn_schema *s, const shape **refused, shorn_error *err
   return rc;
 }
 
-/* ---- fingerprints (§3) ------------------------------------------------------- */
+/* ---- fingerprints (docs/format.md#fingerprint) ------------------------------- */
 
 static uint32_t hash_unit(uint32_t h, uint32_t unit) {
   h = (h ^ (unit & 0xFF)) * 0x01000193u;

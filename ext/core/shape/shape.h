@@ -246,7 +246,7 @@ static inline void fingerprint_bytes(const shorn_schema *s, int width, uint8_t o
  * and dynamic limits let a legitimate value reach. */
 #define NESTING_MAX 8192
 
-/* shape.c: the post-processing of a recursive document (reference §1.12):
+/* shape.c: the fold of a recursive document (docs/format.md#recursive-schemas):
  * fold copies of definitions into refs, settle which definitions admit null,
  * drop nullable markers over those. */
 SHORN_PRIVATE shorn_code shape_fold(shorn_schema *s, shorn_error *error);
@@ -257,8 +257,9 @@ SHORN_PRIVATE shorn_code shape_fold(shorn_schema *s, shorn_error *error);
  * in the schema it came from. */
 SHORN_PRIVATE shorn_code shape_finish(shorn_schema *s, const shape **refused, shorn_error *error);
 
-/* shape.c: the "admits null" rule (reference §1.5.1).  A ref admits null
- * when `definitions` says its definition does; with NULL, never. */
+/* shape.c: the "admits null" rule (docs/format.md#nullable-schemas).  A
+ * ref admits null when `definitions` says its definition does; with NULL,
+ * never. */
 SHORN_PRIVATE bool shape_admits_null(const shape *sh, const bool *definitions);
 
 /* shape.c, for the tests: every object's pass plan rebuilt with a step per
