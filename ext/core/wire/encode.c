@@ -351,15 +351,6 @@ static shorn_code put_bitmap(encoder *e, const shape *s, size_t slots) {
   return SHORN_OK;
 }
 
-/* An optional member given null, as SQL's NULL arrives through
- * json_object: the refusal says how to write "no value". */
-static shorn_code null_for_absent(encoder *e) {
-  char message[SHORN_MESSAGE_MAX];
-  memcpy(message, e->error->message, sizeof message);
-  return encode_fail(e, "%s (an optional member without a value is left out, not null: omit it, or shorn_remove it)",
-                     message);
-}
-
 static shorn_code encode_object_members(encoder *e, const shape *s, const json_value *v, size_t slots) {
   size_t extras = e->scratch_used;
   const field *fields = s->u.object.fields;
@@ -397,7 +388,7 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
       rc = encode_fail(e, "Missing required property");
     } else {
       rc = encode_value(e, f->value, value);
-      if (rc == SHORN_ERROR_ENCODE && f->optional && value->type == JSON_NULL) rc = null_for_absent(e);
+      if (rc == SHORN_ERROR_ENCODE && f->optional && value->type == JSON_NULL) rc = encode_refuse_null_member(e->error);
     }
     rc = at_key(e, rc, f->key, f->key_length);
   }
@@ -818,6 +809,13 @@ static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t
   if (!rc) rc = encode_dom(s, s->root, value, NULL, fingerprint_width, out, error, checked);
   arena_free(&dom);
   return rc;
+}
+
+shorn_code encode_refuse_null_member(shorn_error *error) {
+  size_t n = strlen(error->message);
+  snprintf(error->message + n, sizeof error->message - n, "%s",
+           " (an optional member without a value is left out, not null: omit it, or shorn_remove it)");
+  return error->code;
 }
 
 shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,
