@@ -15,6 +15,8 @@
 #   make bench-instructions  instructions a row of the codec and of the SQL
 #               functions against SQLite's on each fixture,
 #               counted by callgrind (part of make bench)
+#   make bench-node  the Node helpers beside the SQL route they wrap, with
+#               better-sqlite3 (part of make bench)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
 #   make dist   dist/: the extension for Linux x64 (glibc and musl), Linux
@@ -110,7 +112,7 @@ FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
 .PHONY: all tools deps check check-gmp check-platforms check-loadable check-current check-builds check-limits check-killed \
   check-validators test \
-  demo bench bench-instructions amalgamation install check-install fuzz clean node-package check-bindings cluster-test \
+  demo bench bench-instructions bench-node amalgamation install check-install fuzz clean node-package check-bindings cluster-test \
   check-soak check-unicode check-patterns dist check-dist
 all: $(EXTENSION) $(BUILD)/shorn
 
@@ -522,7 +524,7 @@ check-platform-%:
 # check-platforms builds, and checks the wheels (tests/builds/wheels.py).
 DIST := dist
 DIST_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-tools gcc-mingw-w64-x86-64 \
-  python3-setuptools python3-wheel
+  python3-setuptools python3-wheel python3-apsw
 
 dist: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c
 	@scripts/install-deps.sh $(DIST_PACKAGES)
@@ -603,14 +605,28 @@ bench-instructions: $(BUILD)/bench-system $(BUILD)/bench $(EXTENSION)
 	  > $(BUILD)/bench-instructions.md
 	cat $(BUILD)/bench-instructions.md
 
-bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns bench-instructions
+# better-sqlite3 for bench-node, installed once and compiled from source
+# against the headers beside node, as tests/bindings/node.sh installs it.
+BENCH_NODE := $(BUILD)/bench-node
+$(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node:
+	mkdir -p $(BENCH_NODE) && echo '{"private": true}' > $(BENCH_NODE)/package.json
+	cd $(BENCH_NODE) && npm_config_build_from_source=true \
+	  npm_config_nodedir="$$(dirname "$$(dirname "$$(node -p process.execPath)")")" \
+	  npm install --prefer-offline --no-audit --no-fund --loglevel=error better-sqlite3@12.11.1 >/dev/null
+
+bench-node: $(EXTENSION) $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node
+	NODE_PATH=$(abspath $(BENCH_NODE)/node_modules) node scripts/bench-node.js $(abspath $(EXTENSION)) \
+	  > $(BUILD)/bench-node.md
+	cat $(BUILD)/bench-node.md
+
+bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns bench-instructions bench-node
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
 	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
 	./$(BUILD)/bench-patterns > $(BUILD)/bench-patterns.md
 	./$(BUILD)/bench --types --reps 3 --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench-types.db \
 	  > $(BUILD)/bench-types.md
 	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-instructions.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md \
-	  $(BUILD)/bench-types.md | tee scripts/bench-results.md
+	  $(BUILD)/bench-types.md $(BUILD)/bench-node.md | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin

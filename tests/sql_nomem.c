@@ -106,6 +106,13 @@ static const struct {
     {"SELECT * FROM shorn_tree(shorn_encode(" GRACE ", 'person', 3), 'person', 3)", false},
     {"SELECT shorn_extract(x'002d0547', 'person', '$')", true},
     {"SELECT * FROM shorn_each(x'002d05477261636500', 'person', '$[')", true},
+    /* paths.c: a schema's places, by its text and by its name, and the
+     * decoder's refusal that names the fingerprint a payload starts with. */
+    {"SELECT * FROM shorn_paths(" PERSON ")", false},
+    {"SELECT * FROM shorn_paths('{\"$ref\":\"#/$defs/n\",\"$defs\":{\"n\":{\"type\":\"object\","
+     "\"properties\":{\"next\":{\"anyOf\":[{\"$ref\":\"#/$defs/n\"},{\"type\":\"null\"}]}}}}}')", false},
+    {"SELECT * FROM shorn_paths('nobody')", true},
+    {"SELECT shorn_decode(shorn_encode(" GRACE ", 'person', 3), 'person')", true},
     /* Dispatch on fingerprints narrower than the registry's: every row
      * compiled and fingerprinted, one found, several (98 at 1 byte), none. */
     {"INSERT INTO shorn_schemas(name, schema) VALUES ('nothing', '{\"type\":\"null\"}'),"

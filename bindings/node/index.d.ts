@@ -33,16 +33,38 @@ export declare function load(db: Database): void;
 /**
  * Stores the schema's JSON Schema under the name in the registry
  * (shorn_schemas, created if absent) and returns its 4-byte fingerprint,
- * lowercase hex. Registering a name again takes the new text when the wire
- * shape is the same, and throws the registry's error when it is not.
+ * lowercase hex: committed, or part of the transaction the caller has open.
+ * The same schema again returns its fingerprint; a new text with the same
+ * wire shape replaces the stored one; another wire shape throws the
+ * registry's error.
  */
 export declare function register(db: CallbackDatabase, name: string, schema: Schema): Promise<string>;
 export declare function register(db: Database, name: string, schema: Schema): string;
 
-/** The payload of a value (as JSON.stringify writes it) with the schema registered under the name. */
-export declare function encode(db: CallbackDatabase, name: string, value: unknown): Promise<Uint8Array>;
-export declare function encode(db: Database, name: string, value: unknown): Uint8Array;
+/** fpBytes (1-4): the payload starts with that many bytes of the schema's fingerprint (the library writes 3). */
+export interface Options {
+  fpBytes?: number;
+}
 
-/** The value of a payload (as JSON.parse reads it) with the schema registered under the name. */
-export declare function decode<T = unknown>(db: CallbackDatabase, name: string, payload: Uint8Array): Promise<T>;
-export declare function decode<T = unknown>(db: Database, name: string, payload: Uint8Array): T;
+/** The payload of a value (as JSON.stringify writes it) with the schema registered under the name. */
+export declare function encode(db: CallbackDatabase, name: string, value: unknown, options?: Options): Promise<Uint8Array>;
+export declare function encode(db: Database, name: string, value: unknown, options?: Options): Uint8Array;
+
+/**
+ * The value of a payload (as JSON.parse reads it) with the schema registered
+ * under the name; with a null name and fpBytes, the schema its fingerprint names.
+ */
+export declare function decode<T = unknown>(db: CallbackDatabase, name: string | null, payload: Uint8Array,
+                                            options?: Options): Promise<T>;
+export declare function decode<T = unknown>(db: Database, name: string | null, payload: Uint8Array, options?: Options): T;
+
+/** encode() of each value, in one call. */
+export declare function encodeMany(db: CallbackDatabase, name: string, values: readonly unknown[],
+                                   options?: Options): Promise<Uint8Array[]>;
+export declare function encodeMany(db: Database, name: string, values: readonly unknown[], options?: Options): Uint8Array[];
+
+/** decode() of each payload, in one call. */
+export declare function decodeMany<T = unknown>(db: CallbackDatabase, name: string | null,
+                                                payloads: readonly Uint8Array[], options?: Options): Promise<T[]>;
+export declare function decodeMany<T = unknown>(db: Database, name: string | null, payloads: readonly Uint8Array[],
+                                                options?: Options): T[];

@@ -105,6 +105,8 @@ const register = (db, name, schema) => run(db, registration(name, schema));
 // Each operation is a generator of [method, sql, ...parameters] steps, each
 // answered with the first column of the first row ('get') or nothing
 // ('run'), so one definition serves synchronous and callback clients.
+// Each statement commits itself, or joins the transaction the caller has
+// open; registering the same schema again changes nothing.
 function* registration(name, schema) {
   const text = typeof schema === 'string' ? schema : JSON.stringify(jsonSchema(schema));
   yield ['run', 'CREATE VIRTUAL TABLE IF NOT EXISTS shorn_schemas USING shorn_registry'];
@@ -115,24 +117,78 @@ function* registration(name, schema) {
   return yield ['get', 'SELECT fingerprint FROM shorn_schemas WHERE name = ?', name];
 }
 
-function* encoding(name, value) {
-  return yield ['get', 'SELECT shorn_encode(?, ?)', JSON.stringify(value), name];
+// The statement and parameters of one encode or decode; the SQL is one of
+// a few texts, so each is prepared once per connection.
+function encodeStep(name, value, options) {
+  const json = JSON.stringify(value);
+  if (json === undefined) {
+    throw new TypeError(`sqlite-shorn: encode() takes a value JSON can write, not ${String(value)}`);
+  }
+  const width = fpBytes(options);
+  return width === undefined ? ['get', 'SELECT shorn_encode(?, ?)', json, name]
+                             : ['get', 'SELECT shorn_encode(?, ?, ?)', json, name, width];
 }
 
-function* decoding(name, payload) {
+function decodeStep(name, payload, options) {
+  if (!(payload instanceof Uint8Array)) {
+    throw new TypeError('sqlite-shorn: decode() takes the payload as a Uint8Array or Buffer, not ' +
+                        (typeof payload === 'string' ? 'a string (Buffer.from(hex, "hex") reads hex)' : String(payload)));
+  }
   // better-sqlite3 binds a Buffer as a BLOB, not another Uint8Array.
   const blob = Buffer.isBuffer(payload) ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-  return JSON.parse(yield ['get', 'SELECT shorn_decode(?, ?)', blob, name]);
+  const width = fpBytes(options);
+  if (name === null || name === undefined) {
+    if (width === undefined) throw new TypeError('sqlite-shorn: decode() with no name needs {fpBytes}, the payload\'s fingerprint width');
+    return ['get', 'SELECT shorn_decode(?, ?)', blob, width];
+  }
+  return width === undefined ? ['get', 'SELECT shorn_decode(?, ?)', blob, name]
+                             : ['get', 'SELECT shorn_decode(?, ?, ?)', blob, name, width];
 }
 
-const encode = (db, name, value) => run(db, encoding(name, value));
-const decode = (db, name, payload) => run(db, decoding(name, payload));
+function fpBytes(options) {
+  return options === undefined || options.fpBytes === undefined ? undefined : options.fpBytes;
+}
+
+function* encoding(name, value, options) {
+  return yield encodeStep(name, value, options);
+}
+
+function* decoding(name, payload, options) {
+  return JSON.parse(yield decodeStep(name, payload, options));
+}
+
+function* encodingMany(name, values, options) {
+  const payloads = [];
+  for (const value of values) payloads.push(yield encodeStep(name, value, options));
+  return payloads;
+}
+
+function* decodingMany(name, payloads, options) {
+  const values = [];
+  for (const payload of payloads) values.push(JSON.parse(yield decodeStep(name, payload, options)));
+  return values;
+}
+
+const encode = (db, name, value, options) => run(db, encoding(name, value, options));
+const decode = (db, name, payload, options) => run(db, decoding(name, payload, options));
+const encodeMany = (db, name, values, options) => run(db, encodingMany(name, values, options));
+const decodeMany = (db, name, payloads, options) => run(db, decodingMany(name, payloads, options));
 
 function run(db, steps) {
   if (takesCallbacks(db)) return runWithCallbacks(db, steps);
   let step = steps.next();
-  while (!step.done) step = steps.next(answer(db, ...step.value));
+  try {
+    while (!step.done) step = steps.next(answer(db, step.value));
+  } catch (error) {
+    throw unloaded(error);
+  }
   return step.value;
+}
+
+// SQLite's "no such function: shorn_encode", with what to do about it.
+function unloaded(error) {
+  if (!/no such (function|module): shorn_/.test(error.message)) return error;
+  return new Error(`${error.message}: call load(db) first`, {cause: error});
 }
 
 function runWithCallbacks(db, steps) {
@@ -142,7 +198,7 @@ function runWithCallbacks(db, steps) {
         const step = steps.next(value);
         if (step.done) return resolve(step.value);
         const [method, sql, ...parameters] = step.value;
-        db[method](sql, parameters, (error, row) => (error ? reject(error) : advance(firstColumn(row))));
+        db[method](sql, parameters, (error, row) => (error ? reject(unloaded(error)) : advance(firstColumn(row))));
       } catch (error) {
         reject(error);
       }
@@ -151,14 +207,23 @@ function runWithCallbacks(db, steps) {
   });
 }
 
-// Statements prepared once per connection (a WeakMap: they go with it).
+// Statements prepared once per connection (a WeakMap: they go with it),
+// each with how it answers: better-sqlite3's pluck() gives the first column
+// without building a row object.
 const statements = new WeakMap();
-function answer(db, method, sql, ...parameters) {
-  if (!statements.has(db)) statements.set(db, new Map());
-  const prepared = statements.get(db);
-  if (!prepared.has(sql)) prepared.set(sql, db.prepare(sql));
-  const result = prepared.get(sql)[method](...parameters);
-  return method === 'get' ? firstColumn(result) : undefined;
+function answer(db, [method, sql, ...parameters]) {
+  let prepared = statements.get(db);
+  if (prepared === undefined) statements.set(db, (prepared = new Map()));
+  let statement = prepared.get(sql);
+  if (statement === undefined) prepared.set(sql, (statement = prepare(db, sql)));
+  return statement[method](...parameters);
+}
+
+function prepare(db, sql) {
+  const statement = db.prepare(sql);
+  if (statement.reader && typeof statement.pluck === 'function') return statement.pluck();
+  return {get: (...parameters) => firstColumn(statement.get(...parameters)),
+          run: (...parameters) => statement.run(...parameters)};
 }
 
 // A row as an object (bun:sqlite's is null when there is none).
@@ -166,4 +231,4 @@ function firstColumn(row) {
   return row ? Object.values(row)[0] : undefined;
 }
 
-module.exports = {getLoadablePath, load, register, encode, decode};
+module.exports = {getLoadablePath, load, register, encode, decode, encodeMany, decodeMany};

@@ -245,6 +245,40 @@ static int report(line_number line, const char *context, const shorn_error *erro
 
 static int out_of_memory(line_number line) { return failure(line, "Out of memory"); }
 
+/* A refusal, and the option the input most likely needed: `hint` names it. */
+static int report_with_hint(line_number line, const shorn_error *error, const char *hint) {
+  if (!hint) return report(line, NULL, error);
+  char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 16];
+  shorn_error_format(error, text, sizeof text);
+  return failure(line, "%s; %s", text, hint);
+}
+
+static bool is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+/* JSON text refused for what follows its value, on a later line: JSON Lines. */
+static const char *json_hint(const unsigned char *json, size_t n, const shorn_error *error) {
+  if (error->code != SHORN_ERROR_JSON || error->offset <= 0 || (size_t)error->offset > n ||
+      !strstr(error->message, "text after the value"))
+    return NULL;
+  for (size_t i = (size_t)error->offset; i > 0 && is_space(json[i - 1]); i--)
+    if (json[i - 1] == '\n') return "one value a line is JSON Lines: pass --lines";
+  return NULL;
+}
+
+/* A payload refused that is all base64 or hex text, as the other spellings write it. */
+static const char *payload_hint(const unsigned char *data, size_t n) {
+  while (n && is_space(data[n - 1])) n--;
+  if (n < 2) return NULL;
+  bool hex = n % 2 == 0, base64 = n % 4 == 0;
+  for (size_t i = 0; i < n && (hex || base64); i++) {
+    unsigned char c = data[i];
+    bool digit = c >= '0' && c <= '9', letter = (c | 32) >= 'a' && (c | 32) <= 'z';
+    hex = hex && (digit || ((c | 32) >= 'a' && (c | 32) <= 'f'));
+    base64 = base64 && (digit || letter || c == '+' || c == '/' || (c == '=' && i + 2 >= n));
+  }
+  return hex ? "the input is hex text: pass --hex" : base64 ? "the input is base64 text: pass --base64" : NULL;
+}
+
 static const char *display_name(const char *path, const char *standard_stream) {
   return is_standard_stream(path) ? standard_stream : path;
 }
@@ -364,7 +398,7 @@ static int to_payload(converter *c, const unsigned char *json, size_t n, line_nu
   shorn_buffer *payload = c->spelling != RAW ? &c->payload : &c->out;
   shorn_code rc = c->checked ? shorn_encode(c->schema, (const char *)json, n, c->width, payload, &error)
                              : shorn_encode_unchecked(c->schema, (const char *)json, n, c->width, payload, &error);
-  if (rc != SHORN_OK) return report(line, NULL, &error);
+  if (rc != SHORN_OK) return report_with_hint(line, &error, line ? NULL : json_hint(json, n, &error));
   if (c->spelling != RAW) {
     bool ok = (c->spelling == HEX ? hex_encode(&c->out, bytes_of(payload), payload->length)
                                   : base64_encode(&c->out, bytes_of(payload), payload->length)) &&
@@ -374,8 +408,6 @@ static int to_payload(converter *c, const unsigned char *json, size_t n, line_nu
   }
   return STATUS_OK;
 }
-
-static bool is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /* Base64 or hex text may come with white space around it (a newline, a CR). */
 static int to_json(converter *c, const unsigned char *data, size_t n, line_number line) {
@@ -399,8 +431,9 @@ static int to_json(converter *c, const unsigned char *data, size_t n, line_numbe
     n = c->payload.length;
   }
   shorn_error error;
+  bool raw = c->spelling == RAW;
   if (shorn_decode(c->schema, data, n, c->width, &c->out, &error) != SHORN_OK)
-    return report(line, NULL, &error);
+    return report_with_hint(line, &error, raw && error.code != SHORN_ERROR_NOMEM ? payload_hint(data, n) : NULL);
   return buffer_byte(&c->out, '\n') ? STATUS_OK : out_of_memory(line);
 }
 

@@ -13,6 +13,7 @@ SQLITE_EXTENSION_INIT1
 #include "sqlite/connection.h"
 #include "sqlite/edit_functions.h"
 #include "sqlite/functions.h"
+#include "sqlite/paths.h"
 #include "sqlite/query_functions.h"
 #include "sqlite/registry.h"
 
@@ -21,6 +22,7 @@ static int (*const registrations[])(sqlite3 *, shorn_state *) = {
     shorn_register_query_functions,
     shorn_register_edit_functions,
     shorn_register_registry,
+    shorn_register_paths,
 };
 
 int sqlite3_shorn_init(sqlite3 *db, char **error_message, const sqlite3_api_routines *api) {

@@ -89,6 +89,44 @@ static void check_function(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   if (json) shorn_result_refusal(ctx, c->schema, json, n);
 }
 
+/* Whether a payload the schema refuses decodes once its first `width`
+ * bytes, the schema's own fingerprint of that width, are passed over: then
+ * it was written in the library's envelope and fp_bytes was left out.  The
+ * library's default width, 3, and the registry's, 4: a shorter fingerprint
+ * starts too many payloads by chance to be named. */
+static int enveloped_width(sqlite3_context *ctx, const shorn_schema *schema, const uint8_t *data, size_t n) {
+  for (int width = 3; width <= 4; width++) {
+    unsigned char fingerprint[4];
+    shorn_error error;
+    shorn_schema_fingerprint(schema, width, fingerprint, &error);
+    if (n >= (size_t)width && memcmp(data, fingerprint, (size_t)width) == 0 &&
+        shorn_decode(schema, data, n, width, shorn_output(ctx), &error) == SHORN_OK)
+      return width;
+  }
+  return 0;
+}
+
+/* shorn_decode's refusal, and what to pass when the payload starts with
+ * its schema's fingerprint: "...; this payload starts with the 3-byte
+ * fingerprint of 'person': pass fp_bytes 3". */
+#define ENVELOPED "this payload starts with the %d-byte fingerprint of "
+static void report_decode(sqlite3_context *ctx, sqlite3_value *schema_argument, const shorn_schema *schema,
+                          const uint8_t *data, size_t n, const shorn_error *error) {
+  int width = error->code == SHORN_ERROR_NOMEM ? 0 : enveloped_width(ctx, schema, data, n);
+  if (!width) {
+    shorn_report(ctx, "shorn_decode", error);
+    return;
+  }
+  char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 16];
+  shorn_error_format(error, message, sizeof message);
+  const char *text = (const char *)sqlite3_value_text(schema_argument);
+  bool named = text && text[strspn(text, " \t\n\r")] != '{';
+  if (named)
+    shorn_report_text(ctx, "shorn_decode", "%s; " ENVELOPED "%Q: pass fp_bytes %d", message, width, text, width);
+  else
+    shorn_report_text(ctx, "shorn_decode", "%s; " ENVELOPED "its schema: pass fp_bytes %d", message, width, width);
+}
+
 /* shorn_decode(payload) reads the schema off the payload's 4-byte
  * fingerprint, shorn_decode(payload, fp_bytes) off its fp_bytes-byte one
  * (a number, where a schema is text); shorn_decode(payload, schema [,
@@ -115,7 +153,10 @@ static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
   if (!c) return;
   shorn_error error;
   if (shorn_decode(c->schema, data, n, width, shorn_output(ctx), &error)) {
-    shorn_report(ctx, "shorn_decode", &error);
+    if (argc == 2 && !shorn_is_number(argv[1]))
+      report_decode(ctx, argv[1], c->schema, data, n, &error);
+    else
+      shorn_report(ctx, "shorn_decode", &error);
     return;
   }
   shorn_result_output(ctx, true);

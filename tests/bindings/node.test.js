@@ -205,6 +205,77 @@ test("encode() refuses a value the schema refuses, with the extension's message"
   });
 });
 
+// A statement run for its effect, on either kind of client.
+function exec(db, sql) {
+  if (ASYNC) return new Promise((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
+  db.exec(sql);
+  return undefined;
+}
+
+// A connection to a database file, as CONNECTION opens one in memory.
+async function connectFile(file) {
+  const db = new Function('require', `return ${CONNECTION.replace('":memory:"', JSON.stringify(file))};`)(require);
+  await shorn.load(db);
+  return db;
+}
+
+function close(db) {
+  return ASYNC ? new Promise((resolve) => db.close(resolve)) : db.close();
+}
+
+test('register() commits, or is part of the transaction the caller has open', async () => {
+  const file = path.join(fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'shorn-')), 'app.db');
+  let db = await connectFile(file);
+  assert.equal(await shorn.register(db, 'person', ZodPerson), 'a3b4e3de');
+  await exec(db, 'BEGIN');
+  await shorn.register(db, 'other', '{"type":"string"}');
+  await exec(db, 'ROLLBACK');
+  await close(db);
+  db = await connectFile(file);
+  assert.equal(await one(db, 'SELECT group_concat(name) FROM shorn_schemas'), 'person');
+  await close(db);
+  fs.rmSync(path.dirname(file), {recursive: true});
+});
+
+test("encode() and decode() read and write the library's fingerprint envelope (fpBytes)", async () => {
+  const db = await connect();
+  await shorn.register(db, 'person', ZodPerson);
+  const enveloped = await shorn.encode(db, 'person', GRACE, {fpBytes: 3});
+  assert.equal(Buffer.from(enveloped).toString('hex'), '7236d12d05477261636500');
+  const written = Buffer.from('7236d12d05477261636500', 'hex');
+  assert.deepEqual(await shorn.decode(db, 'person', written, {fpBytes: 3}), GRACE);
+  assert.deepEqual(await shorn.decode(db, null, written, {fpBytes: 3}), GRACE);
+  await assert.rejects(async () => shorn.decode(db, 'person', written), sqliteError('SQLITE_ERROR',
+      "shorn_decode: Unexpected end of input at byte 2; this payload starts with the 3-byte fingerprint of 'person': " +
+      'pass fp_bytes 3'));
+});
+
+test('encodeMany() and decodeMany() take arrays', async () => {
+  const db = await connect();
+  await shorn.register(db, 'person', ZodPerson);
+  const people = [GRACE, {name: 'Ada', age: 36, sex: 'F'}];
+  const payloads = await shorn.encodeMany(db, 'person', people, {fpBytes: 3});
+  assert.equal(Buffer.from(payloads[0]).toString('hex'), '7236d12d05477261636500');
+  assert.deepEqual(await shorn.decodeMany(db, null, payloads, {fpBytes: 3}), people);
+  assert.deepEqual(await shorn.decodeMany(db, 'person', await shorn.encodeMany(db, 'person', people)), people);
+});
+
+test('wrong arguments, and helpers before load(), say what to do', async () => {
+  const db = open();
+  await assert.rejects(async () => shorn.encode(db, 'person', GRACE),
+                       sqliteError('SQLITE_ERROR', 'no such function: shorn_encode: call load(db) first'));
+  await shorn.load(db);
+  await shorn.register(db, 'person', ZodPerson);
+  await assert.rejects(async () => shorn.decode(db, 'person', '7236d12d05477261636500'), {
+    name: 'TypeError',
+    message: 'sqlite-shorn: decode() takes the payload as a Uint8Array or Buffer, not a string ' +
+             '(Buffer.from(hex, "hex") reads hex)',
+  });
+  await assert.rejects(async () => shorn.encode(db, 'person', undefined), {
+    name: 'TypeError', message: 'sqlite-shorn: encode() takes a value JSON can write, not undefined',
+  });
+});
+
 test('node:sqlite: a connection opened without allowExtension gets an error saying how to open it',
      {skip: CLIENT !== 'node:sqlite' && 'node:sqlite only'}, () => {
   const {DatabaseSync} = require('node:sqlite');

@@ -4,7 +4,7 @@
 import Database = require('better-sqlite3');
 import sqlite3 = require('sqlite3');
 import {z} from 'zod';
-import {decode, encode, getLoadablePath, load, register} from 'sqlite-shorn';
+import {decode, decodeMany, encode, encodeMany, getLoadablePath, load, register} from 'sqlite-shorn';
 
 const Person = z.object({name: z.string(), age: z.int().nonnegative()});
 type Person = z.infer<typeof Person>;
@@ -16,6 +16,9 @@ db.loadExtension(file);
 const fingerprint: string = register(db, 'person', Person);
 const payload: Uint8Array = encode(db, 'person', {name: 'Grace', age: 45});
 const grace: Person = decode<Person>(db, 'person', payload);
+const enveloped: Uint8Array = encode(db, 'person', {name: 'Grace', age: 45}, {fpBytes: 3});
+const dispatched: Person = decode<Person>(db, null, enveloped, {fpBytes: 3});
+const people: Person[] = decodeMany<Person>(db, 'person', encodeMany(db, 'person', [grace, dispatched]));
 register(db, 'text', '{"type":"string"}');
 register(db, 'object', {type: 'string'});
 // @ts-expect-error: load() takes a connection
@@ -30,4 +33,4 @@ async function withCallbacks(): Promise<Person> {
   await registered;
   return decode<Person>(callbacks, 'person', await encode(callbacks, 'person', {name: 'Ada', age: 36}));
 }
-export {fingerprint, grace, withCallbacks};
+export {fingerprint, grace, people, withCallbacks};

@@ -90,7 +90,7 @@ given '500'
 expect 1 '' 'shorn: Too big: expected at most 150 at $\n' encode age.json --hex
 expect 0 'f403\n' '' encode age.json --hex --unchecked
 given '"x"'
-expect 1 '' 'shorn: Expected an unsigned integer at $\n' encode age.json --unchecked
+expect 1 '' 'shorn: Expected an unsigned integer, got a string at $\n' encode age.json --unchecked
 refuse '--unchecked applies only to encode' decode age.json --unchecked
 given ' \tLQVHcmFjZQA=\r\n\n'
 expect 0 '{"age":45,"name":"Grace","sex":"F"}\n' '' decode person.json --base64
@@ -215,6 +215,14 @@ given '{"name":"Grace","age":45,"sex":"X"}'
 expect 1 '' 'shorn: Unknown enum value "X" at $.sex\n' encode person.json --base64
 given '\x2d\x05Grace'
 expect 1 '' 'shorn: Unexpected end of input at byte 7\n' decode person.json
+# JSON Lines without --lines, base64 or hex text without its option: the refusal names the option.
+given '{"name":"Grace","age":45,"sex":"F"}\n{"name":"Ada","age":36,"sex":"F"}\n'
+expect 1 '' 'shorn: Invalid JSON: text after the value at byte 36; one value a line is JSON Lines: pass --lines\n' \
+  encode person.json
+given 'LQVHcmFjZQA=\n'
+expect 1 '' 'shorn: Unexpected end of input at byte 2; the input is base64 text: pass --base64\n' decode person.json
+given '2d05477261636500\n'
+expect 1 '' 'shorn: Unexpected end of input at byte 2; the input is hex text: pass --hex\n' decode person.json
 given '\x2d\x05Grace\x00\x00'
 expect 1 '' 'shorn: Unexpected trailing data at byte 8\n' decode person.json
 given '\x2d\x05Grace\x02'

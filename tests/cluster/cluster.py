@@ -66,7 +66,7 @@ SETUP = [
 ]
 BY_USER = "SELECT id FROM events WHERE shorn_extract(payload, 'event', '$.user') = 7 ORDER BY id"
 BAD_EVENT = '{"kind":"view","user":"seven","at":"2026-09-01T10:00:00.000Z","tags":[]}'
-ENCODE_ERROR = "shorn_encode: Expected an unsigned integer at $.user"
+ENCODE_ERROR = "shorn_encode: Expected an unsigned integer, got a string at $.user"
 CHECK_ERROR = "CHECK constraint failed: shorn_valid(payload, 'event')"
 
 

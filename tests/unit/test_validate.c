@@ -221,7 +221,7 @@ static const keyword_case keyword_cases[] = {
     {"{\"type\":\"number\",\"multipleOf\":\"0\",\"maximum\":\"1e400\"}", "1e300", "ok"},
     {"{\"type\":\"string\",\"pattern\":7,\"format\":7}", "\"x\"", "ok"},
     /* structure first where the value's type is not the keyword's */
-    {"{\"type\":\"string\",\"maxLength\":1}", "12", "error: Expected a string at $"},
+    {"{\"type\":\"string\",\"maxLength\":1}", "12", "error: Expected a string, got a number at $"},
     {"{\"type\":\"string\",\"maxLength\":1}", "\"a\\ud800\"", "error: Too long: expected at most 1 character at $"},
     {"{\"type\":\"string\",\"pattern\":\"^.\\\\p{L}$\"}", "\"a\\ud800\"", "error: String contains an unpaired surrogate at $"},
     /* what V8 reads, however long the lookbehind or large the bound */

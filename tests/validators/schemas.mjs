@@ -252,7 +252,17 @@ const cases = [
     valibot: v.pipe(v.string(), v.isoTimestamp()),
     signature: "datetime",
     values: ["2026-09-03T12:00:00.000Z"],
-    refused: [["2026-01-02T00:00:00Z", "Expected a date-time as toISOString writes it (YYYY-MM-DDTHH:mm:ss.sssZ) at $"]],
+    refused: [["2026-01-02T00:00:00Z", "Expected a date-time as toISOString writes it (YYYY-MM-DDTHH:mm:ss.sssZ); " +
+                                       "2026-01-02T00:00:00.000Z encodes at $"]],
+  },
+  {
+    // Zod writes a pattern beside the format: the refusal is the date-time rule's, not the pattern's text.
+    name: "date-time, Zod's precision 3",
+    zod: z.iso.datetime({ precision: 3 }),
+    signature: "datetime",
+    values: ["2026-09-03T12:00:00.000Z"],
+    refusedToo: [["2026-01-02T00:00:00Z", "Expected a date-time as toISOString writes it (YYYY-MM-DDTHH:mm:ss.sssZ); " +
+                                          "2026-01-02T00:00:00.000Z encodes at $"]],
   },
   {
     name: "date-time, offset",

@@ -1,10 +1,19 @@
-"""The shorn SQLite extension, shipped inside this package."""
+"""The shorn SQLite extension, shipped inside this package.
+
+Every function takes a connection of Python's sqlite3 module or of APSW."""
 import json
 import os
 import platform
 import sys
 
 _SUFFIX = {"darwin": "dylib", "win32": "dll"}.get(sys.platform, "so")
+
+_NO_LOADING = (
+    "sqlite-shorn: this connection cannot load extensions ({kind} has no enable_load_extension): "
+    "its Python was built without --enable-loadable-sqlite-extensions, as pyenv's builds and "
+    "python.org's macOS installer are. Use a Python built with it (pyenv: "
+    "PYTHON_CONFIGURE_OPTS=--enable-loadable-sqlite-extensions pyenv install VERSION), or APSW "
+    "(pip install apsw), whose connections load() takes too")
 
 
 def loadable_path():
@@ -18,20 +27,87 @@ def loadable_path():
 
 
 def load(conn):
-    """Loads the extension into a sqlite3 connection, then turns extension loading off again."""
-    conn.enable_load_extension(True)
+    """Loads the extension into a sqlite3 or APSW connection, then turns
+    extension loading off again.  A connection that cannot load extensions
+    raises NotSupportedError, saying why and what to use instead."""
+    # APSW before 3.44 spells them without underscores.
+    enable = getattr(conn, "enable_load_extension", None) or getattr(conn, "enableloadextension", None)
+    load_extension = getattr(conn, "load_extension", None) or getattr(conn, "loadextension", None)
+    if enable is None or load_extension is None:
+        import sqlite3
+        raise sqlite3.NotSupportedError(_NO_LOADING.format(kind=type(conn).__module__ + "." + type(conn).__name__))
+    enable(True)
     try:
-        conn.load_extension(loadable_path())
+        load_extension(loadable_path())
     finally:
-        conn.enable_load_extension(False)
+        enable(False)
+
+
+def _one(conn, sql, parameters=()):
+    row = conn.execute(sql, parameters).fetchone()
+    return row[0] if row else None
 
 
 def register(conn, name, schema):
     """Stores a JSON Schema (a dict, or JSON text) under name in the registry
-    (docs/registry.md), creating the registry if absent, in the connection's
-    current transaction; returns its fingerprint, 8 hex digits.  A name taken,
-    or a schema that does not compile, raises the registry's own error."""
+    (docs/registry.md), creating the registry if absent; returns its
+    fingerprint, 8 hex digits.  Committed at once, unless the connection has
+    a transaction open: then it is part of that transaction.  Registering the
+    same schema again returns its fingerprint; a new text with the same wire
+    shape replaces the stored one; another wire shape, or a schema that does
+    not compile, raises the registry's error, which says why."""
     text = schema if isinstance(schema, str) else json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
-    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS shorn_schemas USING shorn_registry")
-    conn.execute("INSERT INTO shorn_schemas(name, schema) VALUES (?, ?)", (name, text))
-    return conn.execute("SELECT fingerprint FROM shorn_schemas WHERE name = ?", (name,)).fetchone()[0]
+    own = not conn.in_transaction
+    if own:
+        conn.execute("BEGIN")
+    try:
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS shorn_schemas USING shorn_registry")
+        stored = _one(conn, "SELECT schema FROM shorn_schemas WHERE name = ?", (name,))
+        if stored is None:
+            conn.execute("INSERT INTO shorn_schemas(name, schema) VALUES (?, ?)", (name, text))
+        elif stored != text:
+            conn.execute("UPDATE shorn_schemas SET schema = ? WHERE name = ?", (text, name))
+        fingerprint = _one(conn, "SELECT fingerprint FROM shorn_schemas WHERE name = ?", (name,))
+    except BaseException:
+        if own:
+            conn.execute("ROLLBACK")
+        raise
+    if own:
+        conn.execute("COMMIT")
+    return fingerprint
+
+
+def _call(conn, sql, parameters):
+    try:
+        return _one(conn, sql, parameters)
+    except Exception as error:
+        if "no such function: shorn_" in str(error):
+            raise type(error)(f"{error}: call sqlite_shorn.load(conn) first") from error
+        raise
+
+
+def encode(conn, name, value, fp_bytes=None):
+    """The payload (bytes) of a value, as json.dumps writes it, with the
+    schema registered under name; fp_bytes (1-4) puts that many bytes of its
+    fingerprint first, as the library's default envelope does with 3."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if fp_bytes is None:
+        return bytes(_call(conn, "SELECT shorn_encode(?, ?)", (text, name)))
+    return bytes(_call(conn, "SELECT shorn_encode(?, ?, ?)", (text, name, fp_bytes)))
+
+
+def decode(conn, name, payload, fp_bytes=None):
+    """The value of a payload, as json.loads reads it, with the schema
+    registered under name; with fp_bytes, the payload starts with that many
+    bytes of its fingerprint.  name None with fp_bytes: the registered schema
+    that fingerprint names."""
+    if not isinstance(payload, (bytes, bytearray, memoryview)):
+        raise TypeError(f"sqlite-shorn: decode() takes the payload as bytes, not {type(payload).__name__}")
+    payload = bytes(payload)
+    if name is None:
+        if fp_bytes is None:
+            raise TypeError("sqlite-shorn: decode() with no name needs fp_bytes, the payload's fingerprint width")
+        return json.loads(_call(conn, "SELECT shorn_decode(?, ?)", (payload, fp_bytes)))
+    if fp_bytes is None:
+        return json.loads(_call(conn, "SELECT shorn_decode(?, ?)", (payload, name)))
+    return json.loads(_call(conn, "SELECT shorn_decode(?, ?, ?)", (payload, name, fp_bytes)))

@@ -336,6 +336,38 @@ static uint32_t common_level(const editor *ed) {
   return (uint32_t)k;
 }
 
+/* Whether `key` is an optional member of objects of shape s: of every
+ * branch of a union that has it, through references and nullables. */
+static bool optional_in(const shape *s, const path_step *key, int depth) {
+  while (s->kind == SHAPE_REF || s->kind == SHAPE_NULLABLE) s = s->kind == SHAPE_REF ? s->u.ref.target : s->u.inner;
+  if (s->kind == SHAPE_OBJECT) {
+    const field *f = object_find_hashed(s, key->key, key->key_length, key->key_hash);
+    return f && f->optional;
+  }
+  if (s->kind != SHAPE_UNION || depth > 8) return false;
+  bool found = false;
+  for (uint32_t i = 0; i < s->u.choice.count; i++) {
+    const shape *branch = s->u.choice.branches[i];
+    if (!optional_in(branch, key, depth + 1)) {
+      while (branch->kind == SHAPE_REF || branch->kind == SHAPE_NULLABLE)
+        branch = branch->kind == SHAPE_REF ? branch->u.ref.target : branch->u.inner;
+      if (branch->kind == SHAPE_OBJECT && object_find_hashed(branch, key->key, key->key_length, key->key_hash))
+        return false;
+    } else {
+      found = true;
+    }
+  }
+  return found;
+}
+
+/* Whether the value at level k is an optional member of an object, its
+ * key in the first edit's path. */
+static bool optional_member(const editor *ed, uint32_t k) {
+  if (!k) return false;
+  const path_step *step = &ed->edits[0].path->steps[k - 1];
+  return step->kind == STEP_KEY && step->plain && optional_in(ed->walks[0].levels[k - 1].node.shape, step, 0);
+}
+
 /* The new bytes of the value at level `k`, appended to `out`; *end just
  * past its old bytes; *changed false when the edits leave it as it is. */
 static shorn_code write_level(editor *ed, uint32_t k, const encode_place *place, shorn_buffer *out,
@@ -349,7 +381,10 @@ static shorn_code write_level(editor *ed, uint32_t k, const encode_place *place,
      * are checked on the way past them, and nothing else is decoded. */
     if ((rc = query_check(&ed->q, node))) return rc;
     *end = ed->q.d.p;
-    return encode_at(ed->s, node->shape, e->value, place, out, ed->error);
+    rc = encode_at(ed->s, node->shape, e->value, place, out, ed->error);
+    return rc == SHORN_ERROR_ENCODE && e->value->type == JSON_NULL && optional_member(ed, k)
+               ? encode_refuse_null_member(ed->error)
+               : rc;
   }
   shorn_buffer text = {.allocator = ed->s->allocator};
   json_value *value = NULL;
@@ -363,6 +398,8 @@ static shorn_code write_level(editor *ed, uint32_t k, const encode_place *place,
   }
   *changed = any;
   if (!rc && any) rc = encode_at(ed->s, node->shape, value, place, out, ed->error);
+  if (rc == SHORN_ERROR_ENCODE && any && value->type == JSON_NULL && optional_member(ed, k))
+    rc = encode_refuse_null_member(ed->error);
   shorn_buffer_free(&text);
   return rc;
 }

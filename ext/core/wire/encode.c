@@ -57,6 +57,15 @@ static shorn_code encode_fail(encoder *e, const char *fmt, ...) {
 
 static shorn_code encoder_nomem(encoder *e) { return error_nomem(e->error); }
 
+/* "Expected an object, got a string": a value of the wrong JSON type is
+ * refused naming the type it has. */
+static shorn_code expected_type(encoder *e, const char *wanted, const json_value *v) {
+  static const char *const got[] = {[JSON_NULL] = "null",        [JSON_FALSE] = "a boolean", [JSON_TRUE] = "a boolean",
+                                    [JSON_NUMBER] = "a number",  [JSON_STRING] = "a string", [JSON_ARRAY] = "an array",
+                                    [JSON_OBJECT] = "an object"};
+  return encode_fail(e, "Expected %s, got %s", wanted, got[v->type]);
+}
+
 /* A string or collection past its limit, refused with both numbers, so a
  * reader sees how far over it is. */
 static shorn_code too_large_value(encoder *e, const char *what, uint64_t n, const char *unit, long limit) {
@@ -377,6 +386,7 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
       rc = encode_fail(e, "Missing required property");
     } else {
       rc = encode_value(e, f->value, value);
+      if (rc == SHORN_ERROR_ENCODE && f->optional && value->type == JSON_NULL) rc = encode_refuse_null_member(e->error);
     }
     rc = at_key(e, rc, f->key, f->key_length);
   }
@@ -386,7 +396,7 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
 }
 
 static shorn_code encode_object(encoder *e, const shape *s, const json_value *v) {
-  if (v->type != JSON_OBJECT) return encode_fail(e, "Expected an object");
+  if (v->type != JSON_OBJECT) return expected_type(e, "an object", v);
   size_t slots = e->scratch_used, count = s->u.object.count;
   if (!scratch_reserve(e, count)) return encoder_nomem(e);
   memset((void *)(e->scratch + slots), 0, count * sizeof *e->scratch);
@@ -417,7 +427,7 @@ static shorn_code encode_items(encoder *e, const shape *element, const json_valu
 }
 
 static shorn_code encode_array(encoder *e, const shape *s, const json_value *v) {
-  if (v->type != JSON_ARRAY) return encode_fail(e, "Expected an array");
+  if (v->type != JSON_ARRAY) return expected_type(e, "an array", v);
   int64_t fixed = s->u.array.length;
   shorn_code rc;
   if (fixed >= 0) {
@@ -547,24 +557,43 @@ static shorn_code encode_number(encoder *e, const shape *s, const json_value *v)
       if (number && x >= 0 && is_safe_integer(x)) return put_uvarint(e, (uint64_t)x);
       if (number && x >= 0 && is_integral(x))
         return encode_fail(e, "Expected a safe unsigned integer (at most 2^53 - 1)");
-      return encode_fail(e, "Expected an unsigned integer");
+      return number ? encode_fail(e, "Expected an unsigned integer") : expected_type(e, "an unsigned integer", v);
     case SHAPE_INT:
       if (number && is_safe_integer(x)) return put_zigzag(e, (int64_t)x);
       if (number && is_integral(x)) return encode_fail(e, "Expected a safe integer (at most 2^53 - 1 in magnitude)");
-      return encode_fail(e, "Expected an integer");
+      return number ? encode_fail(e, "Expected an integer") : expected_type(e, "an integer", v);
     case SHAPE_FLOAT64:
-      if (!number) return encode_fail(e, "Expected a number");
+      if (!number) return expected_type(e, "a number", v);
       return put_f64(e, x);
     default:
-      if (!number) return encode_fail(e, "Expected a number");
+      if (!number) return expected_type(e, "a number", v);
       return put_f32(e, x);
   }
+}
+
+static bool datetime_spelled(const json_value *v) {
+  int64_t ms;
+  return v->type == JSON_STRING && datetime_parse(v->u.string, v->length, &ms);
+}
+
+#define DATETIME_SPELLING "Expected a date-time as toISOString writes it (YYYY-MM-DDTHH:mm:ss.sssZ)"
+
+/* A date-time in toISOString's spelling but for the milliseconds
+ * ("2024-01-01T00:00:00Z") is refused naming the spelling that encodes. */
+static shorn_code refuse_datetime(encoder *e, const json_value *v) {
+  int64_t ms;
+  char spelled[25];
+  if (v->type != JSON_STRING || v->length != 20 || v->u.string[19] != 'Z') return encode_fail(e, DATETIME_SPELLING);
+  memcpy(spelled, v->u.string, 19);
+  memcpy(spelled + 19, ".000Z", 6);
+  if (!datetime_parse(spelled, 24, &ms)) return encode_fail(e, DATETIME_SPELLING);
+  return encode_fail(e, DATETIME_SPELLING "; %s encodes", spelled);
 }
 
 static shorn_code encode_datetime(encoder *e, const json_value *v) {
   int64_t ms;
   if (v->type != JSON_STRING || !datetime_parse(v->u.string, v->length, &ms))
-    return encode_fail(e, "Expected a date-time as toISOString writes it (YYYY-MM-DDTHH:mm:ss.sssZ)");
+    return refuse_datetime(e, v);
   return put_zigzag(e, ms);
 }
 
@@ -635,14 +664,14 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
   switch (s->kind) {
     case SHAPE_ANY: return encode_dynamic(e, v, 0);
     case SHAPE_BOOLEAN:
-      if (v->type != JSON_TRUE && v->type != JSON_FALSE) return encode_fail(e, "Expected a boolean");
+      if (v->type != JSON_TRUE && v->type != JSON_FALSE) return expected_type(e, "a boolean", v);
       return put_bytes(e, v->type == JSON_TRUE ? "\1" : "\0", 1);
     case SHAPE_UINT:
     case SHAPE_INT:
     case SHAPE_FLOAT64:
     case SHAPE_FLOAT32: return encode_number(e, s, v);
     case SHAPE_STRING:
-      if (v->type != JSON_STRING) return encode_fail(e, "Expected a string");
+      if (v->type != JSON_STRING) return expected_type(e, "a string", v);
       return put_string_value(e, v);
     case SHAPE_UUID: return encode_uuid(e, v);
     case SHAPE_DATETIME: return encode_datetime(e, v);
@@ -659,7 +688,7 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
     case SHAPE_TUPLE: return encode_tuple(e, s, v);
     case SHAPE_OBJECT: return encode_object(e, s, v);
     case SHAPE_RECORD:
-      if (v->type != JSON_OBJECT) return encode_fail(e, "Expected an object");
+      if (v->type != JSON_OBJECT) return expected_type(e, "an object", v);
       return encode_record(e, v, s->u.record, 0);
     case SHAPE_NULLABLE:
       if (v->type == JSON_NULL) return put_bytes(e, "\0", 1);
@@ -697,7 +726,9 @@ static shorn_code check_keywords(encoder *e, const shape *s, const json_value *v
 static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) {
   if (unlikely(e->nesting == NESTING_MAX))
     return encode_fail(e, "Value nests deeper than %d levels", NESTING_MAX);
-  if (unlikely(s->keywords != NULL)) {
+  /* A date-time in another spelling is refused as one, rather than by the
+   * pattern Zod writes beside the format, which says less. */
+  if (unlikely(s->keywords != NULL) && !(s->kind == SHAPE_DATETIME && !datetime_spelled(v))) {
     shorn_code rc = check_keywords(e, s, v);
     if (rc) return rc;
   }
@@ -775,6 +806,13 @@ static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t
   if (!rc) rc = encode_dom(s, s->root, value, NULL, fingerprint_width, out, error, checked);
   arena_free(&dom);
   return rc;
+}
+
+shorn_code encode_refuse_null_member(shorn_error *error) {
+  size_t n = strlen(error->message);
+  snprintf(error->message + n, sizeof error->message - n, "%s",
+           " (an optional member without a value is left out, not null: omit it, or shorn_remove it)");
+  return error->code;
 }
 
 shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,

@@ -32,4 +32,9 @@ typedef struct encode_place {
 SHORN_PRIVATE shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value,
                                    const encode_place *place, shorn_buffer *out, shorn_error *error);
 
+/* An optional member given null, as SQL's NULL arrives through
+ * json_object or shorn_set: its refusal (in `error`) goes on to say how to
+ * write "no value".  Returns the error's code. */
+SHORN_PRIVATE shorn_code encode_refuse_null_member(shorn_error *error);
+
 #endif
