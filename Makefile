@@ -659,6 +659,7 @@ node-package: $(NODE_PACKAGE)
 # the README's example for its language.  Node's test runner goes last, so
 # its count closes make test's output.
 check-bindings: check-dist
+	@scripts/install-deps.sh python3-sqlalchemy
 	SHORN_README=$(abspath README.md) tests/bindings/python.sh $(PYTHON) $(DIST) $(VERSION)
 	SHORN_README=$(abspath README.md) tests/bindings/node.sh $(DIST) $(VERSION) $(BUILD)/platforms
 
