@@ -33,7 +33,7 @@ export declare function shorn<T = unknown>(name: string, schema?: object | strin
 
 /**
  * Loads the extension into the connection of `db` (a drizzle database on
- * better-sqlite3, bun:sqlite or node:sqlite, or the client itself),
+ * better-sqlite3 or bun:sqlite, or the client itself),
  * registers the schema of each shorn() column of `tables` (a table, or an
  * object of them), and binds the connection so that selected payloads come
  * back decoded.

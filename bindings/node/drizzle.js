@@ -57,8 +57,8 @@ function stateOf(column) {
 // that decodes; an asynchronous client cannot decode inside fromDriver.
 function decoderOf(client, name) {
   if (typeof client?.prepare !== 'function' || typeof client.each === 'function') {
-    throw new TypeError('sqlite-shorn/drizzle: setup() needs a synchronous client (better-sqlite3, bun:sqlite, ' +
-                        'node:sqlite); with another, load and register with sqlite-shorn and select decoded(column)');
+    throw new TypeError('sqlite-shorn/drizzle: setup() needs a synchronous client (better-sqlite3, ' +
+                        'bun:sqlite); with another, load and register with sqlite-shorn and select decoded(column)');
   }
   const statement = client.prepare(`SELECT shorn_decode(?, ${quoted(name)}) AS json`);
   return {

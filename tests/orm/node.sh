@@ -5,17 +5,17 @@
 # scratch project; or, by hand, a folder where `npm install --install-links
 # bindings/node` ran with build/shorn.so copied into the package's
 # lib/linux-x64/).  Drizzle runs on better-sqlite3, and on bun:sqlite when
-# BUN (Bun's binary) is given; Kysely on better-sqlite3; tsc --strict
-# checks types.ts.
+# BUN (Bun's binary) is given; Kysely on better-sqlite3; the README's
+# examples of both; tsc --strict checks types.ts.
 # Usage: tests/orm/node.sh PROJECT [BUN]
 set -euo pipefail
 project=$(realpath "$1") bun=${2:-} tests=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "$project/orm.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp "$tests"/{schema.mjs,drizzle.test.mjs,kysely.test.mjs,types.ts} "$work/"
+cp "$tests"/{schema.mjs,drizzle.test.mjs,kysely.test.mjs,readme.test.mjs,types.ts} "$work/"
 cd "$work"
 failed=0
-SHORN_CLIENT=better-sqlite3 node --test drizzle.test.mjs kysely.test.mjs || failed=1
+SHORN_CLIENT=better-sqlite3 node --test drizzle.test.mjs kysely.test.mjs readme.test.mjs || failed=1
 if [ -n "$bun" ]; then SHORN_CLIENT=bun:sqlite "$bun" test ./drizzle.test.mjs || failed=1; fi
 # drizzle-orm's declarations name drivers this project lacks: skipLibCheck,
 # as drizzle's documentation asks.

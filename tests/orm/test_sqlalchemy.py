@@ -3,7 +3,10 @@ attribute is a dict in Python and a payload on disk.  Run by
 tests/bindings/python.sh in the venv the wheel is installed in; by hand,
 with PYTHONPATH naming a folder whose sqlite_shorn/ holds the package's
 files and build/shorn.so."""
+import contextlib
+import io
 import os
+import re
 import tempfile
 import unittest
 
@@ -79,6 +82,20 @@ class SQLAlchemyTest(unittest.TestCase):
         connections = [self.engine.raw_connection() for _ in range(2)]
         self.addCleanup(lambda: [connection.close() for connection in connections])
         self.assertEqual([c.execute("SELECT count(*) FROM shorn_schemas").fetchone() for c in connections], [(1,), (1,)])
+
+
+class ReadmeTest(unittest.TestCase):
+    def test_the_sqlalchemy_example_prints_what_its_comments_say(self):
+        readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bindings", "python", "README.md")
+        with open(readme, encoding="utf-8") as f:
+            example = next(block for block in re.findall(r"```python\n(.*?)```", f.read(), re.S)
+                           if "sqlite_shorn.sqlalchemy" in block)
+        expected = re.findall(r"\)  # (.*)", example)
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile(example, "bindings/python/README.md", "exec"), {})
+        self.assertEqual(printed.getvalue().splitlines(), expected)
+        self.assertTrue(expected)
 
 
 if __name__ == "__main__":
