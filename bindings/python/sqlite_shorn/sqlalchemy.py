@@ -2,7 +2,7 @@
 shorn_encode in the statement itself (the schema's checks and errors are
 the extension's), and a column selected is decoded by shorn_decode, so an
 ORM attribute is a dict (or whatever JSON value the schema describes) in
-Python and a compact BLOB on disk.  SQLAlchemy 1.4 and 2.0."""
+Python and a compact BLOB on disk.  Tested with SQLAlchemy 1.4."""
 import json
 
 from sqlalchemy import event, func, literal_column, types
