@@ -644,7 +644,8 @@ NODE_PLATFORM = $(shell node -p 'process.platform + "-" + process.arch + \
 NODE_PACKAGE := $(BUILD)/sqlite-shorn-$(VERSION).tgz
 
 $(NODE_PACKAGE): $(EXTENSION) $(AMALGAMATION)/shorn.c scripts/dist-npm.mjs \
-  $(addprefix bindings/node/,package.json index.js index.d.ts drizzle.js drizzle.d.ts kysely.mjs kysely.d.ts README.md)
+  $(addprefix bindings/node/,package.json index.js index.d.ts build.js drizzle.js drizzle.d.ts kysely.mjs \
+  kysely.d.ts README.md)
 	@mkdir -p $(BUILD)/node-package
 	cp $(EXTENSION) $(BUILD)/node-package/shorn.$(SO)
 	strip -S $(BUILD)/node-package/shorn.$(SO)
