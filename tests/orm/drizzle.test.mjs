@@ -14,7 +14,7 @@ import {asc, eq, gt, sql} from 'drizzle-orm';
 import {decoded, extract, set, setup} from 'sqlite-shorn/drizzle';
 import * as schema from './schema.mjs';
 
-const {people, cards} = schema;
+const {people, cards, staff} = schema;
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const CLIENT = process.env.SHORN_CLIENT ?? 'better-sqlite3';
@@ -81,7 +81,7 @@ test('a field filtered and ordered through an index: on its generated column, an
   assert.deepEqual(plan(client, byExpression), ['SEARCH people USING COVERING INDEX people_by_name (<expr>>?)']);
 });
 
-test('one field changed with shorn_set; the other tables typed by Valibot and ArkType', async () => {
+test('one field changed with shorn_set; columns typed by Valibot, ArkType, and a name registered already', async () => {
   const [db] = await open();
   db.insert(people).values({person: GRACE}).run();
   db.update(people).set({person: set(people.person, '$.age', 46)}).where(eq(people.id, 1)).run();
@@ -91,6 +91,8 @@ test('one field changed with shorn_set; the other tables typed by Valibot and Ar
   db.insert(cards).values({}).run();
   assert.deepEqual(db.select().from(cards).all(),
                    [{id: 1, badge: {colour: 'red', number: 7}, point: {x: 1.5, y: -2}}, {id: 2, badge: null, point: null}]);
+  db.insert(staff).values({person: ADA}).run();
+  assert.deepEqual(db.select().from(staff).all(), [{id: 1, person: ADA}]);
 });
 
 test("a value the schema refuses gives the extension's error", async () => {

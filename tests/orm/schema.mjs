@@ -22,3 +22,6 @@ export const cards = sqliteTable('cards', {
   badge: shorn('badge', v.object({number: v.pipe(v.number(), v.integer(), v.minValue(0)), colour: v.picklist(['red', 'blue'])})),
   point: shorn('point', type({x: 'number', y: 'number'})),
 });
+
+// A schema registered by name only: here, people's.
+export const staff = sqliteTable('staff', {id: integer().primaryKey(), person: shorn('person')});
