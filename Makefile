@@ -244,17 +244,24 @@ check-loadable: all
 	test "$$sql $$cli" = "$(VERSION) $(VERSION)" && echo "version: $(VERSION) in shorn.h, SQL and the command"
 
 # The builds users make of the amalgamation: a loadable extension, by the
-# command README gives, through the SQL tests; linked into a program; and
+# command README gives, through the SQL tests; linked into a program;
 # libshorn.a, which exports the public API alone, through the public header
-# from C and from C++.  Then the layers of ext/: what may include what; and
-# what make asks for when a tool is missing, on each system.  The
-# benchmark is built too (against the system SQLite), as it reaches inside.
+# from C and from C++; and SQLite 3.53 with
+# bindings/wasm/sqlite3_wasm_extra_init.c, as SQLite's WebAssembly build
+# compiles it.  Then the layers of ext/: what may include what; and what
+# make asks for when a tool is missing, on each system.  The benchmark is
+# built too (against the system SQLite), as it reaches inside.
 check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/bench-system
 	cd $(AMALGAMATION) && $(CC) -O2 $(GMP_CFLAGS) -shared -fPIC shorn.c -o shorn.$(SO) $(LIBS)
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(AMALGAMATION)/shorn)
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) tests/builds/embed.c $(AMALGAMATION)/shorn.c \
 	  -lsqlite3 $(LIBS) -o $(BUILD)/embed
 	./$(BUILD)/embed
+	$(CC) -O0 -w -DSQLITE_EXTRA_INIT=sqlite3_wasm_extra_init -c $(SQLITE_CURRENT)/sqlite3.c -o $(BUILD)/extra_init_sqlite3.o
+	$(CC) $(CFLAGS) $(WARN) -I$(SQLITE_CURRENT) -I$(AMALGAMATION) tests/builds/extra_init.c \
+	  bindings/wasm/sqlite3_wasm_extra_init.c $(BUILD)/extra_init_sqlite3.o $(LIBS) $(SQLITE_CURRENT_LIBS) \
+	  -o $(BUILD)/extra_init
+	./$(BUILD)/extra_init
 	$(CC) $(CFLAGS) $(WARN) -I$(AMALGAMATION) tests/builds/public_api.c $(BUILD)/libshorn.a $(LIBS) -o $(BUILD)/public_api
 	./$(BUILD)/public_api
 	$(CXX) $(CFLAGS) -std=c++11 -Wall -Wextra -x c++ -I$(AMALGAMATION) tests/builds/public_api.c -x none \
@@ -399,6 +406,8 @@ SQLITE_CURRENT := build/sqlite-current
 SQLITE_CURRENT_INC := $(SQLITE_CURRENT)
 SQLITE_CURRENT_LIB := $(SQLITE_CURRENT)/libsqlite3.a
 SQLITE_CURRENT_LIBS := -lpthread -ldl -lm
+# check-builds' SQLite 3.53 (prerequisites are read where they are written).
+check-builds: $(SQLITE_CURRENT)/sqlite3.c
 # better-sqlite3's defines as -D options, one a line.
 SQLITE_CURRENT_GYPI = sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi
 SQLITE_CURRENT_DEFINES = $$($(SQLITE_CURRENT_GYPI)) -DSQLITE_ENABLE_LOAD_EXTENSION
