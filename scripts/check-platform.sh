@@ -2,8 +2,9 @@
 # Cross-compile shorn for one platform and run its tests there, under the
 # emulator where the platform is not this machine's:
 #   check-platform.sh PLATFORM SQLITE_DIR VECTORS_SQLITE_DIR
-# PLATFORM is windows-x64, linux-arm64, linux-s390x, linux-i686, musl or
-# clang.  SQLITE_DIR holds SQLite's sqlite3.c and a shell.c: the SQL files
+# PLATFORM is windows-x64, linux-arm64, linux-s390x, linux-i686, musl,
+# clang or wasm32 (scripts/check-wasm32.sh, the vectors alone).  SQLITE_DIR
+# holds SQLite's sqlite3.c and a shell.c: the SQL files
 # run in that platform's own shell over it, which loads the loadable
 # extension built from the amalgamation with .load.  The golden vectors run
 # in a static program (tests/vectors.c over ext/) linking the sqlite3.c of
@@ -20,6 +21,7 @@ out=$root/build/platforms/$platform
 mkdir -p "$out"
 exe= so=so run= shared=-fPIC sample=${QUERIES_EVERY:-10} flags=
 case $platform in
+  wasm32) exec "$root/scripts/check-wasm32.sh" "$vectors_sqlite" ;;
   windows-x64)
     # MinGW's printf follows msvcrt unless asked for the C99 one, which
     # %zu and %lld need.
