@@ -36,8 +36,8 @@
 #   make check-killed  a writer killed with SIGKILL 200 times, the database
 #               checked after each kill (part of make test)
 #   make check-platforms  the vectors and SQL tests on Windows x64 (wine),
-#               ARM64 and s390x (qemu-user), i686 without SSE2, musl, clang;
-#               the vectors on wasm32 (Node's WASI) (part of make test)
+#               ARM64 and s390x (qemu-user), i686 without SSE2, musl, clang,
+#               wasm32 (Node's WASI) (part of make test)
 #   make check-gmp  the build with GMP, its BigInts compared with the
 #               built-in conversion's (part of make test)
 #   make check-unicode  ext/core/regex/unicode.c regenerated from Debian's Unicode
@@ -496,9 +496,9 @@ check-current: all $(SQLITE_CURRENT_SHELL)
 # Windows runs under wine, ARM64 and big-endian s390x under qemu-user (i686 too
 # where the kernel runs no 32-bit programs); i686
 # builds with -mno-sse2, so it and the two emulated ones take the portable
-# path of the SSE2 code (scan.h, text.c, json.c).  wasm32 runs the vectors
-# under Node's WASI (scripts/check-wasm32.sh): SQLite's shell does not build
-# for WASI.
+# path of the SSE2 code (scan.h, text.c, json.c).  wasm32 runs under Node's
+# WASI, shorn built into its shell as SQLite's WebAssembly build builds it in
+# (scripts/check-wasm32.sh).
 PLATFORMS := windows-x64 linux-arm64 linux-s390x linux-i686 musl clang wasm32
 PLATFORM_PACKAGES := gcc-mingw-w64-x86-64 wine64 wine qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
   gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross musl-tools clang \

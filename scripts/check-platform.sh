@@ -3,10 +3,10 @@
 # emulator where the platform is not this machine's:
 #   check-platform.sh PLATFORM SQLITE_DIR VECTORS_SQLITE_DIR
 # PLATFORM is windows-x64, linux-arm64, linux-s390x, linux-i686, musl,
-# clang or wasm32 (scripts/check-wasm32.sh, the vectors alone).  SQLITE_DIR
-# holds SQLite's sqlite3.c and a shell.c: the SQL files
-# run in that platform's own shell over it, which loads the loadable
-# extension built from the amalgamation with .load.  The golden vectors run
+# clang or wasm32 (scripts/check-wasm32.sh).  SQLITE_DIR holds SQLite's
+# sqlite3.c and a shell.c: the SQL files run in that platform's own shell
+# over it, which loads the loadable extension built from the amalgamation
+# with .load.  The golden vectors run
 # in a static program (tests/vectors.c over ext/) linking the sqlite3.c of
 # VECTORS_SQLITE_DIR: 3.40's, whose json_each and json_tree the vectors'
 # query checks hold shorn_each and shorn_tree to, as `make check` does
@@ -21,7 +21,7 @@ out=$root/build/platforms/$platform
 mkdir -p "$out"
 exe= so=so run= shared=-fPIC sample=${QUERIES_EVERY:-10} flags=
 case $platform in
-  wasm32) exec "$root/scripts/check-wasm32.sh" "$vectors_sqlite" ;;
+  wasm32) exec "$root/scripts/check-wasm32.sh" "$sqlite" "$vectors_sqlite" ;;
   windows-x64)
     # MinGW's printf follows msvcrt unless asked for the C99 one, which
     # %zu and %lld need.
