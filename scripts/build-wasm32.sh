@@ -1,23 +1,21 @@
 #!/bin/sh
-# shorn on wasm32: Debian's clang for wasm32-wasi against Debian's
-# wasi-libc, run under Node's WASI (tests/builds/wasi.mjs), where size_t is
-# 32 bits and the scanning code takes its portable path:
-#   check-wasm32.sh SQLITE_DIR VECTORS_SQLITE_DIR
-# The SQL files in SQLite's shell (SQLITE_DIR's shell.c and sqlite3.c) with
+# scripts/check-platform.sh's wasm32: Debian's clang for wasm32-wasi against
+# Debian's wasi-libc, where size_t is 32 bits and the scanning code takes its
+# portable path, the programs run under Node's WASI (RUN):
+#   build-wasm32.sh SQLITE_DIR VECTORS_SQLITE_DIR OUT RUN
+# writes to OUT SQLite's shell (SQLITE_DIR's shell.c and sqlite3.c) with
 # shorn built in as SQLite's WebAssembly build builds it: sqlite3.c compiled
 # with SQLITE_EXTRA_INIT=sqlite3_wasm_extra_init and
-# bindings/wasm/sqlite3_wasm_extra_init.c, as WASI loads no extension (the
-# shell's .load lines are dropped).  The golden vectors in a program linking
-# ext/ and VECTORS_SQLITE_DIR's SQLite 3.40, as the other platforms' do,
-# every 10th vector's query checks, as under an emulator; 3.40's unix layer
+# bindings/wasm/sqlite3_wasm_extra_init.c, as WASI loads no extension, and
+# OUT/shell, which runs it dropping the .load of run-sql-tests.sh; the
+# vectors' driver over VECTORS_SQLITE_DIR's SQLite 3.40, whose unix layer
 # needs calls WASI lacks, so it is built with SQLITE_OS_OTHER over
-# tests/builds/wasi_vfs.c, which serves in-memory databases alone.  The
+# tests/builds/wasi_vfs.c, which serves in-memory databases alone; and the
 # string kernels' differential test.
 set -eu
-sqlite=$(cd "$1" && pwd) vectors_sqlite=$(cd "$2" && pwd)
+sqlite=$1 vectors_sqlite=$2 out=$3 run=$4
 root=$(cd "$(dirname "$0")/.." && pwd)
-ext=$root/ext out=$root/build/platforms/wasm32
-mkdir -p "$out"
+ext=$root/ext
 cc="clang --target=wasm32-wasi --sysroot=/usr"
 wasi="-D_WASI_EMULATED_MMAN -D_WASI_EMULATED_GETPID -D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_PROCESS_CLOCKS"
 wasi_libs="-lwasi-emulated-mman -lwasi-emulated-getpid -lwasi-emulated-signal -lwasi-emulated-process-clocks"
@@ -25,9 +23,6 @@ sqlite_flags="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION"
 # The encoder recurses once a nesting level: WASI's default stack, 64 KiB,
 # holds fewer levels than the vectors nest; 8 MiB is a Linux main thread's.
 stack=-Wl,-z,stack-size=8388608
-run="node --disable-warning=ExperimentalWarning $root/tests/builds/wasi.mjs"
-echo "== wasm32 (clang for wasm32-wasi, under Node's WASI)"
-start=$(date +%s)
 # SQLite itself, built once: the shell's, shorn in through its extra init, and the vectors' 3.40.
 if [ ! -f "$out/sqlite3.o" ] || [ "$sqlite/sqlite3.c" -nt "$out/sqlite3.o" ]; then
   # shellcheck disable=SC2086
@@ -48,7 +43,6 @@ $cc -O2 -std=c11 -DSQLITE_CORE -I"$vectors_sqlite" -I"$ext" -I"$root/tests" "$ro
   "$root/tests/builds/wasi_vfs.c" "$ext"/core/*/*.c "$ext"/sqlite/*.c "$out/vectors-sqlite3.o" -lm $stack \
   -o "$out/vectors.wasm"
 $cc -O2 -std=c11 -I"$ext" -I"$root/tests" "$root/tests/unit/test_simd.c" "$ext"/core/*/*.c -lm -o "$out/test_simd.wasm"
-built=$(date +%s)
 
 # The shell as run-sql-tests.sh calls it, without its -cmd ".load ...", in
 # the directory it runs in.
@@ -68,12 +62,3 @@ done
 exec $run --cwd "$out/sqlite3.wasm" "\$@"
 SHELL
 chmod +x "$out/shell"
-status=0
-$run "$out/vectors.wasm" --queries-every 10 "$root/tests/vectors" > "$out/vectors.log" 2>&1 || status=1
-grep -v '^  ' "$out/vectors.log" | sed "s/^/wasm32: /"
-$run "$out/test_simd.wasm" > "$out/simd.log" 2>&1 || status=1
-sed "s/^/wasm32: /" "$out/simd.log"
-"$root/scripts/run-sql-tests.sh" "$out/shell" "$out/shorn" > "$out/sql.log" 2>&1 || status=1
-sed "s/^/wasm32: /" "$out/sql.log"
-echo "wasm32: built in $((built - start)) s, tested in $(($(date +%s) - built)) s"
-exit $status
