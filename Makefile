@@ -9,8 +9,9 @@
 #               the edit functions against json_set's (part of make test)
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
-#               JSON functions, and its pattern matcher against PCRE2's JIT
-#               (scripts/bench-results.md, docs/performance.md)
+#               JSON functions, its pattern matcher against PCRE2's JIT,
+#               and one table of 1 to 3,000 event types read through the
+#               schema cache (scripts/bench-results.md, docs/performance.md)
 #   make bench-instructions  instructions a row of the codec and of the SQL
 #               functions against SQLite's on each fixture,
 #               counted by callgrind (part of make bench)
@@ -496,9 +497,9 @@ check-current: all $(SQLITE_CURRENT_SHELL)
 # Windows runs under wine, ARM64 and big-endian s390x under qemu-user (i686 too
 # where the kernel runs no 32-bit programs); i686
 # builds with -mno-sse2, so it and the two emulated ones take the portable
-# path of the SSE2 code (scan.h, text.c, json.c).  wasm32 runs under Node's
-# WASI, shorn built into its shell as SQLite's WebAssembly build builds it in
-# (scripts/check-wasm32.sh).
+# path of the vector code (ext/core/text/scan.h, simd.c, text.c; ext/core/json/json.c).
+# wasm32 runs under Node's WASI, shorn built into its shell as SQLite's
+# WebAssembly build builds it in (scripts/build-wasm32.sh).
 PLATFORMS := windows-x64 linux-arm64 linux-s390x linux-i686 musl clang wasm32
 PLATFORM_PACKAGES := gcc-mingw-w64-x86-64 wine64 wine qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
   gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross musl-tools clang \
@@ -617,8 +618,10 @@ bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns bench-in
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
 	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
 	./$(BUILD)/bench-patterns > $(BUILD)/bench-patterns.md
+	./$(BUILD)/bench --types --reps 3 --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench-types.db \
+	  > $(BUILD)/bench-types.md
 	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-instructions.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md \
-	  | tee scripts/bench-results.md
+	  $(BUILD)/bench-types.md | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
