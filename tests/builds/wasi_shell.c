@@ -1,5 +1,5 @@
 /*
-** What SQLite's shell calls and wasm32-wasi lacks, for scripts/check-wasm32.sh:
+** What SQLite's shell calls and wasm32-wasi lacks, for scripts/build-wasm32.sh:
 ** WASI has no processes and no file modes, so the shell's .system and its
 ** fileio's chmod fail, as they would in a sandbox.
 */
