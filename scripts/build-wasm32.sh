@@ -30,7 +30,8 @@ if [ ! -f "$out/sqlite3.o" ] || [ "$sqlite/sqlite3.c" -nt "$out/sqlite3.o" ]; th
 fi
 if [ ! -f "$out/vectors-sqlite3.o" ] || [ "$vectors_sqlite/sqlite3.c" -nt "$out/vectors-sqlite3.o" ]; then
   # shellcheck disable=SC2086
-  $cc -O1 -w $sqlite_flags -DSQLITE_OS_OTHER=1 -DSQLITE_TEMP_STORE=3 -c "$vectors_sqlite/sqlite3.c" \
+  # Thread-safe, as the other platforms' are: over SQLITE_OS_OTHER its mutexes are no-ops.
+  $cc -O1 -w -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_OS_OTHER=1 -DSQLITE_TEMP_STORE=3 -c "$vectors_sqlite/sqlite3.c" \
     -o "$out/vectors-sqlite3.o"
 fi
 # The shell: shell.c over this SQLite; wasi-libc has no <pwd.h> and no popen.

@@ -10,6 +10,31 @@
 #define SQLITE_CORE 1
 #include "shorn.c"
 
+/*
+** A single-threaded SQLite (SQLITE_THREADSAFE=0, as WebAssembly builds
+** are) leaves out the mutex functions shorn's schema cache calls.  These
+** stand in for them, doing nothing, as one thread needs nothing more; they
+** are weak, so a build that has SQLite's own links those instead.
+*/
+static int no_mutex;
+
+__attribute__((weak)) sqlite3_mutex *sqlite3_mutex_alloc(int kind) {
+  (void)kind;
+  return (sqlite3_mutex *)&no_mutex;
+}
+
+__attribute__((weak)) void sqlite3_mutex_free(sqlite3_mutex *mutex) {
+  (void)mutex;
+}
+
+__attribute__((weak)) void sqlite3_mutex_enter(sqlite3_mutex *mutex) {
+  (void)mutex;
+}
+
+__attribute__((weak)) void sqlite3_mutex_leave(sqlite3_mutex *mutex) {
+  (void)mutex;
+}
+
 int sqlite3_wasm_extra_init(const char *unused);
 
 int sqlite3_wasm_extra_init(const char *unused) {
