@@ -99,16 +99,22 @@ function withEnv(variables, fn) {
   }
 }
 
-// An empty cache and no compiler on PATH.
-const NO_COMPILER = {XDG_CACHE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-cache-')), CC: undefined,
-                     PATH: fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-path-'))};
+// fn with an empty cache and no compiler on PATH.
+function withoutCompiler(fn) {
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-empty-'));
+  try {
+    return withEnv({XDG_CACHE_HOME: empty, PATH: empty, CC: undefined}, fn);
+  } finally {
+    fs.rmSync(empty, {recursive: true});
+  }
+}
 const SOURCE = path.join(PACKAGE, 'src', 'shorn.c');
 const PREBUILT = 'prebuilt for linux-x64, linux-arm64, linux-x64-musl, win32-x64';
 // What installs a compiler and SQLite's headers on this machine, Debian.
 const INSTALL = 'sudo apt-get install gcc libsqlite3-dev';
 
 test('on a platform whose package npm skipped, with no compiler, the error says how to install either', () => {
-  assert.throws(() => withEnv(NO_COMPILER, () => asArch('arm64', shorn.getLoadablePath)), {
+  assert.throws(() => withoutCompiler(() => asArch('arm64', shorn.getLoadablePath)), {
     message: `sqlite-shorn has no loadable extension for linux-arm64 (${PREBUILT}) (npm skipped its optional ` +
              `dependency: npm install sqlite-shorn-linux-arm64@${VERSION}) and found no C compiler (cc, clang, gcc) ` +
              `to build one from ${SOURCE}: ${INSTALL}`,
@@ -116,7 +122,7 @@ test('on a platform whose package npm skipped, with no compiler, the error says 
 });
 
 test('on a platform with no package and no compiler, the error names the platform and what to install', () => {
-  assert.throws(() => withEnv(NO_COMPILER, () => asArch('riscv64', shorn.getLoadablePath)), {
+  assert.throws(() => withoutCompiler(() => asArch('riscv64', shorn.getLoadablePath)), {
     message: `sqlite-shorn has no loadable extension for linux-riscv64 (${PREBUILT}) and found no C compiler ` +
              `(cc, clang, gcc) to build one from ${SOURCE}: ${INSTALL}`,
   });
