@@ -39,8 +39,8 @@
 #   make check-killed  a writer killed with SIGKILL 200 times, the database
 #               checked after each kill (part of make test)
 #   make check-platforms  the vectors and SQL tests on Windows x64 (wine),
-#               ARM64 and s390x (qemu-user), i686 without SSE2, musl, clang
-#               (part of make test)
+#               ARM64 and s390x (qemu-user), i686 without SSE2, musl, clang,
+#               wasm32 (Node's WASI) (part of make test)
 #   make check-gmp  the build with GMP, its BigInts compared with the
 #               built-in conversion's (part of make test)
 #   make check-unicode  ext/core/regex/unicode.c regenerated from Debian's Unicode
@@ -249,16 +249,23 @@ check-loadable: all
 # The builds users make of the amalgamation: a loadable extension, by the
 # command README gives, through the SQL tests; linked into a program, with
 # every warning an error (one translation unit: a file's local name can
-# shadow another file's global); and libshorn.a, which exports the public API alone, through the public header
-# from C and from C++.  Then the layers of ext/: what may include what; and
-# what make asks for when a tool is missing, on each system.  The
-# benchmark is built too (against the system SQLite), as it reaches inside.
+# shadow another file's global); libshorn.a, which exports the public API
+# alone, through the public header from C and from C++; and SQLite 3.53 with
+# bindings/wasm/sqlite3_wasm_extra_init.c, as SQLite's WebAssembly build
+# compiles it.  Then the layers of ext/: what may include what; and what
+# make asks for when a tool is missing, on each system.  The benchmark is
+# built too (against the system SQLite), as it reaches inside.
 check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/bench-system
 	cd $(AMALGAMATION) && $(CC) -O2 $(GMP_CFLAGS) -shared -fPIC shorn.c -o shorn.$(SO) $(LIBS)
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(AMALGAMATION)/shorn)
 	$(CC) $(CFLAGS) $(WARN) -Werror -DSQLITE_CORE -I$(AMALGAMATION) tests/builds/embed.c $(AMALGAMATION)/shorn.c \
 	  -lsqlite3 $(LIBS) -o $(BUILD)/embed
 	./$(BUILD)/embed
+	$(CC) -O0 -w -DSQLITE_EXTRA_INIT=sqlite3_wasm_extra_init -c $(SQLITE_CURRENT)/sqlite3.c -o $(BUILD)/extra_init_sqlite3.o
+	$(CC) $(CFLAGS) $(WARN) -I$(SQLITE_CURRENT) -I$(AMALGAMATION) tests/builds/extra_init.c \
+	  bindings/wasm/sqlite3_wasm_extra_init.c $(BUILD)/extra_init_sqlite3.o $(LIBS) $(SQLITE_CURRENT_LIBS) \
+	  -o $(BUILD)/extra_init
+	./$(BUILD)/extra_init
 	$(CC) $(CFLAGS) $(WARN) -I$(AMALGAMATION) tests/builds/public_api.c $(BUILD)/libshorn.a $(LIBS) -o $(BUILD)/public_api
 	./$(BUILD)/public_api
 	$(CXX) $(CFLAGS) -std=c++11 -Wall -Wextra -x c++ -I$(AMALGAMATION) tests/builds/public_api.c -x none \
@@ -403,6 +410,8 @@ SQLITE_CURRENT := build/sqlite-current
 SQLITE_CURRENT_INC := $(SQLITE_CURRENT)
 SQLITE_CURRENT_LIB := $(SQLITE_CURRENT)/libsqlite3.a
 SQLITE_CURRENT_LIBS := -lpthread -ldl -lm
+# check-builds' SQLite 3.53 (prerequisites are read where they are written).
+check-builds: $(SQLITE_CURRENT)/sqlite3.c
 # better-sqlite3's defines as -D options, one a line.
 SQLITE_CURRENT_GYPI = sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi
 SQLITE_CURRENT_DEFINES = $$($(SQLITE_CURRENT_GYPI)) -DSQLITE_ENABLE_LOAD_EXTENSION
@@ -492,9 +501,12 @@ check-current: all $(SQLITE_CURRENT_SHELL)
 # where the kernel runs no 32-bit programs); i686
 # builds with -mno-sse2, so it and the two emulated ones take the portable
 # path of the vector code (ext/core/text/scan.h, simd.c, text.c; ext/core/json/json.c).
-PLATFORMS := windows-x64 linux-arm64 linux-s390x linux-i686 musl clang
+# wasm32 runs under Node's WASI, shorn built into its shell as SQLite's
+# WebAssembly build builds it in (scripts/build-wasm32.sh).
+PLATFORMS := windows-x64 linux-arm64 linux-s390x linux-i686 musl clang wasm32
 PLATFORM_PACKAGES := gcc-mingw-w64-x86-64 wine64 wine qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-  gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross musl-tools clang
+  gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross musl-tools clang \
+  lld wasi-libc libclang-rt-14-dev-wasm32
 SQLITE_340 := build/sqlite-3.40
 $(SQLITE_340)/sqlite3.c: $(SQLITE_CURRENT)/shell.c
 	@mkdir -p $(SQLITE_340)
@@ -664,7 +676,8 @@ NODE_PLATFORM = $(shell node -p 'process.platform + "-" + process.arch + \
 NODE_PACKAGE := $(BUILD)/sqlite-shorn-$(VERSION).tgz
 
 $(NODE_PACKAGE): $(EXTENSION) $(AMALGAMATION)/shorn.c scripts/dist-npm.mjs \
-  $(addprefix bindings/node/,package.json index.js index.d.ts README.md)
+  $(addprefix bindings/node/,package.json index.js index.d.ts build.js drizzle.js drizzle.d.ts kysely.mjs \
+  kysely.d.ts README.md)
 	@mkdir -p $(BUILD)/node-package
 	cp $(EXTENSION) $(BUILD)/node-package/shorn.$(SO)
 	strip -S $(BUILD)/node-package/shorn.$(SO)
@@ -679,6 +692,7 @@ node-package: $(NODE_PACKAGE)
 # the README's example for its language.  Node's test runner goes last, so
 # its count closes make test's output.
 check-bindings: check-dist
+	@scripts/install-deps.sh python3-sqlalchemy
 	SHORN_README=$(abspath README.md) tests/bindings/python.sh $(PYTHON) $(DIST) $(VERSION)
 	SHORN_README=$(abspath README.md) tests/bindings/node.sh $(DIST) $(VERSION) $(BUILD)/platforms
 

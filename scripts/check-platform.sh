@@ -2,10 +2,11 @@
 # Cross-compile shorn for one platform and run its tests there, under the
 # emulator where the platform is not this machine's:
 #   check-platform.sh PLATFORM SQLITE_DIR VECTORS_SQLITE_DIR
-# PLATFORM is windows-x64, linux-arm64, linux-s390x, linux-i686, musl or
-# clang.  SQLITE_DIR holds SQLite's sqlite3.c and a shell.c: the SQL files
-# run in that platform's own shell over it, which loads the loadable
-# extension built from the amalgamation with .load.  The golden vectors run
+# PLATFORM is windows-x64, linux-arm64, linux-s390x, linux-i686, musl,
+# clang or wasm32 (scripts/build-wasm32.sh).  SQLITE_DIR holds SQLite's
+# sqlite3.c and a shell.c: the SQL files run in that platform's own shell
+# over it, which loads the loadable extension built from the amalgamation
+# with .load.  The golden vectors run
 # in a static program (tests/vectors.c over ext/) linking the sqlite3.c of
 # VECTORS_SQLITE_DIR: 3.40's, whose json_each and json_tree the vectors'
 # query checks hold shorn_each and shorn_tree to, as `make check` does
@@ -20,6 +21,10 @@ out=$root/build/platforms/$platform
 mkdir -p "$out"
 exe= so=so run= shared=-fPIC sample=${QUERIES_EVERY:-10} flags=
 case $platform in
+  # Built by scripts/build-wasm32.sh, run under Node's WASI.
+  wasm32)
+    cc="clang --target=wasm32-wasi" exe=.wasm
+    run="node --disable-warning=ExperimentalWarning $root/tests/builds/wasi.mjs" ;;
   windows-x64)
     # MinGW's printf follows msvcrt unless asked for the C99 one, which
     # %zu and %lld need.
@@ -35,7 +40,7 @@ case $platform in
   *) echo "check-platform.sh: no platform $platform" >&2; exit 2 ;;
 esac
 case $platform in
-  windows-x64 | linux-arm64 | linux-s390x) ;;
+  windows-x64 | linux-arm64 | linux-s390x | wasm32) ;;
   *) run= ;;
 esac
 static=-static
@@ -48,24 +53,28 @@ libs="-lm"
 
 echo "== $platform ($cc${run:+, under ${run%% *}})"
 start=$(date +%s)
-# SQLite itself, built once: the shell's, and the vectors' 3.40.
-if [ ! -f "$out/sqlite3.o" ] || [ "$sqlite/sqlite3.c" -nt "$out/sqlite3.o" ]; then
-  $cc -O1 -w $flags $shared -DSQLITE_ENABLE_LOAD_EXTENSION -c "$sqlite/sqlite3.c" -o "$out/sqlite3.o"
+if [ "$platform" = wasm32 ]; then
+  "$root/scripts/build-wasm32.sh" "$sqlite" "$vectors_sqlite" "$out" "$run"
+else
+  # SQLite itself, built once: the shell's, and the vectors' 3.40.
+  if [ ! -f "$out/sqlite3.o" ] || [ "$sqlite/sqlite3.c" -nt "$out/sqlite3.o" ]; then
+    $cc -O1 -w $flags $shared -DSQLITE_ENABLE_LOAD_EXTENSION -c "$sqlite/sqlite3.c" -o "$out/sqlite3.o"
+  fi
+  if [ ! -f "$out/vectors-sqlite3.o" ] || [ "$vectors_sqlite/sqlite3.c" -nt "$out/vectors-sqlite3.o" ]; then
+    $cc -O1 -w $flags -c "$vectors_sqlite/sqlite3.c" -o "$out/vectors-sqlite3.o"
+  fi
+  # The shell: shell.c over this SQLite.
+  $cc -O1 -w $flags -I"$sqlite" "$sqlite/shell.c" "$out/sqlite3.o" $static $libs -o "$out/sqlite3$exe"
+  # The loadable extension, from the amalgamation.
+  $cc -O2 -w $flags -shared $shared -I"$sqlite" "$amalgamation/shorn.c" -o "$out/shorn.$so" -lm
+  # The vectors' driver, the extension linked in.
+  $cc -O2 -std=c11 $flags -DSQLITE_CORE -I"$vectors_sqlite" -I"$ext" -I"$root/tests" "$root/tests/vectors.c" \
+    "$ext"/core/*/*.c "$ext"/sqlite/*.c "$out/vectors-sqlite3.o" $static $libs -o "$out/vectors$exe"
+  # The string kernels' differential test (tests/unit/test_simd.c): NEON's
+  # only run is here, under the emulator.
+  $cc -O2 -std=c11 $flags -I"$ext" -I"$root/tests" "$root/tests/unit/test_simd.c" "$ext"/core/*/*.c $static -lm \
+    -o "$out/test_simd$exe"
 fi
-if [ ! -f "$out/vectors-sqlite3.o" ] || [ "$vectors_sqlite/sqlite3.c" -nt "$out/vectors-sqlite3.o" ]; then
-  $cc -O1 -w $flags -c "$vectors_sqlite/sqlite3.c" -o "$out/vectors-sqlite3.o"
-fi
-# The shell: shell.c over this SQLite.
-$cc -O1 -w $flags -I"$sqlite" "$sqlite/shell.c" "$out/sqlite3.o" $static $libs -o "$out/sqlite3$exe"
-# The loadable extension, from the amalgamation.
-$cc -O2 -w $flags -shared $shared -I"$sqlite" "$amalgamation/shorn.c" -o "$out/shorn.$so" -lm
-# The vectors' driver, the extension linked in.
-$cc -O2 -std=c11 $flags -DSQLITE_CORE -I"$vectors_sqlite" -I"$ext" -I"$root/tests" "$root/tests/vectors.c" \
-  "$ext"/core/*/*.c "$ext"/sqlite/*.c "$out/vectors-sqlite3.o" $static $libs -o "$out/vectors$exe"
-# The string kernels' differential test (tests/unit/test_simd.c): NEON's
-# only run is here, under the emulator.
-$cc -O2 -std=c11 $flags -I"$ext" -I"$root/tests" "$root/tests/unit/test_simd.c" "$ext"/core/*/*.c $static -lm \
-  -o "$out/test_simd$exe"
 built=$(date +%s)
 # A host whose kernel runs no 32-bit programs runs i686's under qemu-user.
 if [ "$platform" = linux-i686 ] && ! "$out/test_simd$exe" --paths > /dev/null 2>&1; then
@@ -78,7 +87,7 @@ fi
 if [ "$platform" = windows-x64 ]; then
   printf '#!/bin/sh\nWINEPREFIX="%s" WINEDEBUG=-all %s "%s" "$@" 2>&1 | tr -d "\\r"\n' "$WINEPREFIX" "$run" \
     "$out/sqlite3$exe" > "$out/shell"
-else
+elif [ "$platform" != wasm32 ]; then
   printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$run" "$out/sqlite3$exe" > "$out/shell"
 fi
 chmod +x "$out/shell"

@@ -52,7 +52,7 @@ try {
 
 function packMain(optionalDependencies, fill) {
   pack("sqlite-shorn", { name: main.name, version, ...main, optionalDependencies }, (dir) => {
-    for (const file of ["index.js", "index.d.ts", "README.md"]) copy(join(ROOT, "bindings/node", file), join(dir, file));
+    for (const file of [...main.files.filter((file) => !file.endsWith("/")), "README.md"]) copy(join(ROOT, "bindings/node", file), join(dir, file));
     for (const file of ["shorn.c", "shorn.h"]) copy(join(amalgamation, file), join(dir, "src", file));
     fill(dir);
   });

@@ -17,7 +17,7 @@ stage() {
   rm -rf "$1" && mkdir -p "$1"
   cp "$here/bindings/python/pyproject.toml" "$here/bindings/python/setup.py" "$here/bindings/python/MANIFEST.in" \
     "$here/bindings/python/README.md" "$1/"
-  mkdir "$1/sqlite_shorn" && cp "$here/bindings/python/sqlite_shorn/__init__.py" "$1/sqlite_shorn/"
+  mkdir "$1/sqlite_shorn" && cp "$here"/bindings/python/sqlite_shorn/*.py "$1/sqlite_shorn/"
   cp "$amalgamation/shorn.c" "$amalgamation/shorn.h" "$1/"
 }
 

@@ -5,7 +5,8 @@
 #   dist.sh VERSION AMALGAMATION_DIR SQLITE_INCLUDE_DIR DIST
 # writes shorn-VERSION-PLATFORM.so (.dll on Windows) for linux-x64,
 # linux-arm64, linux-x64-musl and win32-x64, stripped, and
-# shorn-VERSION-amalgamation.tar.gz (shorn.c and shorn.h).
+# shorn-VERSION-amalgamation.tar.gz (shorn.c and shorn.h, and
+# sqlite3_wasm_extra_init.c, which builds them into SQLite's WebAssembly build).
 set -eu
 version=$1 amalgamation=$2 include=$3 dist=$4
 mkdir -p "$dist"
@@ -22,5 +23,6 @@ for platform in linux-x64 linux-arm64 linux-x64-musl win32-x64; do
   $cc -O2 -shared $pic -s -I"$include" "$amalgamation/shorn.c" -o "$out" -lm
   echo "dist: $out ($(wc -c < "$out") bytes)"
 done
-tar -czf "$dist/shorn-$version-amalgamation.tar.gz" -C "$amalgamation" shorn.c shorn.h
+wasm=$(cd "$(dirname "$0")/../bindings/wasm" && pwd)
+tar -czf "$dist/shorn-$version-amalgamation.tar.gz" -C "$amalgamation" shorn.c shorn.h -C "$wasm" sqlite3_wasm_extra_init.c
 echo "dist: $dist/shorn-$version-amalgamation.tar.gz ($(wc -c < "$dist/shorn-$version-amalgamation.tar.gz") bytes)"

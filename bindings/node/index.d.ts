@@ -1,7 +1,9 @@
 /**
  * Absolute path of the extension for this platform: the platform package's
- * binary, else one compiled into the package's lib/. Throws, naming the
- * platform and what to do, when there is neither.
+ * binary, else one compiled into the package's lib/, else one compiled from
+ * the package's src/shorn.c into the user's cache on first use (saying so
+ * on stderr). Throws, naming the platform and the command that installs
+ * what is missing, when there is no compiler or no SQLite header.
  */
 export declare function getLoadablePath(): string;
 

@@ -1,6 +1,7 @@
 'use strict';
 // The shorn SQLite extension for Node: the binary for this machine (from the
-// platform package npm picked, or compiled into lib/), loaded into any of
+// platform package npm picked, compiled into lib/, or else compiled from
+// src/ into the user's cache on first use), loaded into any of
 // Node's SQLite clients, and schemas registered from the validators.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -33,13 +34,10 @@ function getLoadablePath() {
   }
   const compiled = path.join(__dirname, 'lib', key, file);
   if (fs.existsSync(compiled)) return compiled;
-  const todo = PREBUILT.includes(key)
-    ? `npm skipped its optional dependency: npm install sqlite-shorn-${key}@${version}`
-    : `compile the source this package ships, with SQLite's headers on the include path ` +
-      `(macOS: brew install sqlite, and add -I"$(brew --prefix sqlite)/include"):\n` +
-      `  mkdir -p "${path.dirname(compiled)}" && cc -O2 -shared -fPIC "${path.join(__dirname, 'src', 'shorn.c')}" ` +
-      `-o "${compiled}"`;
-  throw new Error(`sqlite-shorn has no loadable extension for ${key} (prebuilt for ${PREBUILT.join(', ') || 'none'}); ${todo}`);
+  const skipped = PREBUILT.includes(key)
+    ? ` (npm skipped its optional dependency: npm install sqlite-shorn-${key}@${version})` : '';
+  const missing = `sqlite-shorn has no loadable extension for ${key} (prebuilt for ${PREBUILT.join(', ') || 'none'})${skipped}`;
+  return require('./build.js').build(path.join(__dirname, 'src', 'shorn.c'), version, key, file, missing);
 }
 
 // node-sqlite3's Database (the client with each()) answers through

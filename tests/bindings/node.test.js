@@ -4,8 +4,9 @@
 // SHORN_CLIENT names: better-sqlite3, node:sqlite (Node 22), sqlite3
 // (node-sqlite3, whose calls return Promises) or bun:sqlite (bun test).
 const assert = require('node:assert/strict');
-const {execFileSync} = require('node:child_process');
+const {execFileSync, spawnSync} = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const test = require('node:test');
 const shorn = require('sqlite-shorn');
@@ -81,38 +82,71 @@ test('getLoadablePath is the binary of the platform package npm chose', async (t
                `${process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.version}`}`);
 });
 
-test('on a platform whose package npm skipped, getLoadablePath says how to install it', () => {
-  assert.throws(() => asArch('arm64', shorn.getLoadablePath), {
-    message: 'sqlite-shorn has no loadable extension for linux-arm64 (prebuilt for linux-x64, linux-arm64, ' +
-             'linux-x64-musl, win32-x64); npm skipped its optional dependency: ' +
-             `npm install sqlite-shorn-linux-arm64@${VERSION}`,
+// process.env with the given variables (undefined: unset), for the length of fn.
+function withEnv(variables, fn) {
+  const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
+  const assign = (values) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  assign(variables);
+  try {
+    return fn();
+  } finally {
+    assign(saved);
+  }
+}
+
+// fn with an empty cache and no compiler on PATH.
+function withoutCompiler(fn) {
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-empty-'));
+  try {
+    return withEnv({XDG_CACHE_HOME: empty, PATH: empty, CC: undefined}, fn);
+  } finally {
+    fs.rmSync(empty, {recursive: true});
+  }
+}
+const SOURCE = path.join(PACKAGE, 'src', 'shorn.c');
+const PREBUILT = 'prebuilt for linux-x64, linux-arm64, linux-x64-musl, win32-x64';
+// What installs a compiler and SQLite's headers on this machine, Debian.
+const INSTALL = 'sudo apt-get install gcc libsqlite3-dev';
+
+test('on a platform whose package npm skipped, with no compiler, the error says how to install either', () => {
+  assert.throws(() => withoutCompiler(() => asArch('arm64', shorn.getLoadablePath)), {
+    message: `sqlite-shorn has no loadable extension for linux-arm64 (${PREBUILT}) (npm skipped its optional ` +
+             `dependency: npm install sqlite-shorn-linux-arm64@${VERSION}) and found no C compiler (cc, clang, gcc) ` +
+             `to build one from ${SOURCE}: ${INSTALL}`,
   });
 });
 
-test('on a platform with no package, getLoadablePath gives the command that compiles one, which works',
-     {skip: CLIENT !== 'better-sqlite3' && 'compiled once, under better-sqlite3'}, async () => {
-  const compiled = path.join(PACKAGE, 'lib', 'linux-riscv64', 'shorn.so');
-  const error = asArch('riscv64', () => {
-    try {
-      return shorn.getLoadablePath();
-    } catch (thrown) {
-      return thrown;
-    }
+test('on a platform with no package and no compiler, the error names the platform and what to install', () => {
+  assert.throws(() => withoutCompiler(() => asArch('riscv64', shorn.getLoadablePath)), {
+    message: `sqlite-shorn has no loadable extension for linux-riscv64 (${PREBUILT}) and found no C compiler ` +
+             `(cc, clang, gcc) to build one from ${SOURCE}: ${INSTALL}`,
   });
-  const [message, command] = error.message.split('\n  ');
-  assert.equal(message, 'sqlite-shorn has no loadable extension for linux-riscv64 (prebuilt for linux-x64, ' +
-               'linux-arm64, linux-x64-musl, win32-x64); compile the source this package ships, with SQLite\'s ' +
-               'headers on the include path (macOS: brew install sqlite, and add -I"$(brew --prefix sqlite)/include"):');
-  assert.equal(command, `mkdir -p "${path.dirname(compiled)}" && cc -O2 -shared -fPIC ` +
-               `"${path.join(PACKAGE, 'src', 'shorn.c')}" -o "${compiled}"`);
-  execFileSync('sh', ['-c', command]);
+});
+
+test("with its platform package hidden, the first load compiles the source once into the user's cache, and says so",
+     {skip: CLIENT !== 'better-sqlite3' && 'compiled once, under better-sqlite3'}, () => {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-cache-'));
+  const platformPackage = path.dirname(require.resolve('sqlite-shorn-linux-x64/package.json'));
+  const script = `const db = require("better-sqlite3")(":memory:"); require("sqlite-shorn").load(db);
+    console.log(db.prepare("SELECT shorn_version() AS v").get().v);`;
+  const firstLoad = () => spawnSync(process.execPath, ['-e', script], {encoding: 'utf8', cwd: __dirname,
+                                                                      env: {...process.env, XDG_CACHE_HOME: cache}});
+  const compiled = path.join(cache, 'sqlite-shorn', `${VERSION}-linux-x64`, 'shorn.so');
+  fs.renameSync(platformPackage, `${platformPackage}.hidden`);
   try {
-    assert.equal(asArch('riscv64', shorn.getLoadablePath), compiled);
-    const db = open();
-    db.loadExtension(compiled);
-    assert.equal(await one(db, 'SELECT shorn_version()'), VERSION);
+    const [first, second] = [firstLoad(), firstLoad()];
+    assert.deepEqual([first.stdout, first.stderr], [`${VERSION}\n`, `sqlite-shorn: no prebuilt extension for linux-x64; ` +
+                     `compiling ${SOURCE} with cc into ${compiled} (once)\n`]);
+    assert.deepEqual([second.stdout, second.stderr], [`${VERSION}\n`, '']);
+    assert.deepEqual(fs.readdirSync(path.dirname(compiled)), ['shorn.so']);
   } finally {
-    fs.rmSync(path.join(PACKAGE, 'lib'), {recursive: true});
+    fs.renameSync(`${platformPackage}.hidden`, platformPackage);
+    fs.rmSync(cache, {recursive: true});
   }
 });
 

@@ -30,5 +30,7 @@ assert db.execute("SELECT shorn_version()").fetchone() == (__import__("sys").arg
 
 install wheel "$wheel"
 (cd "$dir" && SHORN_BINARY=$dist/shorn-$version-linux-x64.so wheel/bin/python "$tests/test_python.py")
+# sqlite_shorn.sqlalchemy with Debian's python3-sqlalchemy, which the venv sees.
+(cd "$dir" && wheel/bin/python "$tests/../orm/test_sqlalchemy.py")
 install sdist "$sdist"
 (cd "$dir" && sdist/bin/python "$tests/test_python.py")

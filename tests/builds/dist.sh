@@ -26,6 +26,6 @@ for entry in linux-x64:so:x86-64:"$system_shell" linux-arm64:so:aarch64:"$shells
   [ "$answer" = "$version 246cab" ] || fail "$binary in $shell: $answer"
 done
 contents=$(tar -tzf "$dist/shorn-$version-amalgamation.tar.gz" | sort | tr '\n' ' ')
-[ "$contents" = "shorn.c shorn.h " ] || fail "the amalgamation's tarball holds $contents"
+[ "$contents" = "shorn.c shorn.h sqlite3_wasm_extra_init.c " ] || fail "the amalgamation's tarball holds $contents"
 [ "$failed" = 0 ] || exit 1
 echo "dist: 4 binaries for their CPUs, each loaded in its platform's shell; the amalgamation's tarball"

@@ -54,7 +54,7 @@ def check(dist, version, platform, tag, suffix):
     info = f"sqlite_shorn-{version}.dist-info"
     with zipfile.ZipFile(path) as wheel:
         names = sorted(wheel.namelist())
-        expected = sorted(["sqlite_shorn/__init__.py", f"sqlite_shorn/shorn.{suffix}"] +
+        expected = sorted([f"sqlite_shorn/{n}" for n in ("__init__.py", "sqlalchemy.py", f"shorn.{suffix}")] +
                           [f"{info}/{n}" for n in ("METADATA", "WHEEL", "RECORD", "top_level.txt")])
         if names != expected:
             return [f"{path} holds {names}"]

@@ -1,0 +1,50 @@
+import type {SQL, Table} from 'drizzle-orm';
+import type {SQLiteCustomColumnBuilder} from 'drizzle-orm/sqlite-core';
+
+/** What a Zod 4, Valibot 1 or ArkType 2 schema declares (the Standard Schema interface): its output type. */
+interface StandardTyped<T> {
+  readonly '~standard': {readonly types?: {readonly output: T} | undefined};
+}
+
+/** The builder shorn() returns: a BLOB column whose values are T. */
+export type ShornColumnBuilder<T> = SQLiteCustomColumnBuilder<{
+  name: '';
+  dataType: 'custom';
+  columnType: 'SQLiteCustomColumn';
+  data: T;
+  driverParam: Uint8Array;
+  enumValues: undefined;
+}>;
+
+/** A column made by shorn() whose values are T. */
+interface ShornColumn<T> {
+  readonly _: {readonly data: T};
+  readonly columnType: 'SQLiteCustomColumn';
+}
+
+/**
+ * A BLOB column of payloads of the schema registered under `name`. Given a
+ * Zod, Valibot or ArkType schema, the column's values are its type and
+ * setup() registers it; given a JSON Schema, or nothing (a schema
+ * registered otherwise), the type is T.
+ */
+export declare function shorn<T>(name: string, schema: StandardTyped<T>): ShornColumnBuilder<T>;
+export declare function shorn<T = unknown>(name: string, schema?: object | string): ShornColumnBuilder<T>;
+
+/**
+ * Loads the extension into the connection of `db` (a drizzle database on
+ * better-sqlite3 or bun:sqlite, or the client itself),
+ * registers the schema of each shorn() column of `tables` (a table, or an
+ * object of them), and binds the connection so that selected payloads come
+ * back decoded.
+ */
+export declare function setup(db: object, tables: Table | Record<string, unknown>): void;
+
+/** shorn_decode(column, name): the column's value decoded in SQL, typed; for the asynchronous drivers. */
+export declare function decoded<T>(column: ShornColumn<T>): SQL<T>;
+
+/** shorn_extract(column, name, path), for select, where, orderBy and an index's expression. */
+export declare function extract<V = unknown>(column: ShornColumn<unknown>, path: string): SQL<V>;
+
+/** shorn_set(column, name, path, value): the payload with one value replaced, for update().set(). */
+export declare function set<T>(column: ShornColumn<T>, path: string, value: unknown): SQL<T>;

@@ -1,0 +1,24 @@
+#!/bin/bash
+# sqlite-shorn/drizzle and sqlite-shorn/kysely in a project that has them
+# installed: better-sqlite3, drizzle-orm, drizzle-kit, kysely, the
+# validators, typescript, and sqlite-shorn itself (tests/bindings/node.sh's
+# scratch project; or, by hand, a folder where `npm install --install-links
+# bindings/node` ran with build/shorn.so copied into the package's
+# lib/linux-x64/).  Drizzle runs on better-sqlite3, and on bun:sqlite when
+# BUN (Bun's binary) is given; Kysely on better-sqlite3; the README's
+# examples of both; tsc --strict checks types.ts.
+# Usage: tests/orm/node.sh PROJECT [BUN]
+set -euo pipefail
+project=$(realpath "$1") bun=${2:-} tests=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "$project/orm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cp "$tests"/{schema.mjs,drizzle.test.mjs,kysely.test.mjs,readme.test.mjs,types.ts} "$work/"
+cd "$work"
+failed=0
+SHORN_CLIENT=better-sqlite3 node --test drizzle.test.mjs kysely.test.mjs readme.test.mjs || failed=1
+if [ -n "$bun" ]; then SHORN_CLIENT=bun:sqlite "$bun" test ./drizzle.test.mjs || failed=1; fi
+# drizzle-orm's declarations name drivers this project lacks: skipLibCheck,
+# as drizzle's documentation asks.
+tsc=$project/node_modules/typescript/bin/tsc
+node "$tsc" --noEmit --strict --esModuleInterop --skipLibCheck types.ts || { echo "orm/node.sh: tsc types.ts"; failed=1; }
+exit $failed
