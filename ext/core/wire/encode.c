@@ -281,6 +281,14 @@ static void sort_keys(const json_value **keys, const json_value **tmp, size_t n)
   memcpy(keys, tmp, n * sizeof *keys);
 }
 
+/* Whether the n keys are in strictly rising UTF-16 order. */
+static bool keys_in_order(const json_value *const *keys, size_t n) {
+  for (size_t i = 1; i < n; i++)
+    if (utf16_compare(keys[i - 1]->u.string, keys[i - 1]->length, keys[i]->u.string, keys[i]->length) >= 0)
+      return false;
+  return true;
+}
+
 static shorn_code encode_value(encoder *e, const shape *s, const json_value *v);
 static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth);
 
@@ -293,11 +301,19 @@ static inline shorn_code encode_element(encoder *e, const shape *element, const 
  * keys at scratch[first..first+n), sorted, repeats dropped, then count and
  * key and value per entry.  `value` NULL means dynamic values at `depth`. */
 static shorn_code encode_entries(encoder *e, size_t first, size_t n, const shape *value, int depth) {
-  if (!scratch_reserve(e, n)) return encoder_nomem(e);
-  sort_keys(e->scratch + first, e->scratch + e->scratch_used, n);
   const json_value **keys = e->scratch + first;
   size_t unique = 0;
-  for (size_t i = 0; i < n; i++) {
+  /* Keys written from a payload, or by a writer that sorts them, arrive
+   * in order: one pass over them says so, and then none repeats either. */
+  if (keys_in_order(keys, n)) {
+    unique = n;
+  } else if (!scratch_reserve(e, n)) {
+    return encoder_nomem(e);
+  } else {
+    keys = e->scratch + first;
+    sort_keys(keys, e->scratch + e->scratch_used, n);
+  }
+  for (size_t i = unique; i < n; i++) {
     const json_value *k = keys[i], *next = i + 1 < n ? keys[i + 1] : NULL;
     if (next && next->length == k->length && memcmp(next->u.string, k->u.string, k->length) == 0)
       continue; /* a later member repeats this key and wins */
