@@ -103,7 +103,7 @@ CORE_OBJ   := $(CORE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 SQLITE_OBJ := $(SQLITE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 PIC_OBJ    := $(CORE_SRC:ext/%.c=$(BUILD)/pic/%.o) $(SQLITE_SRC:ext/%.c=$(BUILD)/pic/%.o)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/%,$(wildcard tests/unit/test_*.c))
-FUZZERS  := decode encode compile roundtrip query edit pattern
+FUZZERS  := decode encode compile roundtrip query edit pattern onepass
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
@@ -677,6 +677,7 @@ FUZZ_PACKAGES := clang libclang-rt-14-dev
 dict_decode := payload
 dict_roundtrip := payload
 dict_encode := json
+dict_onepass := json
 dict_compile := schema
 dict_query := query
 dict_edit := query

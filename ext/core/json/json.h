@@ -35,6 +35,28 @@ typedef struct json_value {
 /* Nesting deeper than this is refused (the parser itself does not recurse). */
 #define JSON_MAX_DEPTH 10000
 
+/* Minified JSON has no white space at all, hence the one test first. */
+static inline const uint8_t *json_skip_space(const uint8_t *p, const uint8_t *end) {
+  while (p < end && *p <= ' ' && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
+  return p;
+}
+
+/* A string token as the parser reads it: its body between the quotes,
+ * escapes still written; or why and where it is not one. */
+typedef struct json_string_token {
+  const uint8_t *body;
+  uint32_t length;
+  bool escaped;
+  const char *why;
+  const uint8_t *at;
+} json_string_token;
+
+/* A number token at p, read as the parser reads it, for a reader that
+ * builds no DOM (the encoder; token.h has the string token): the position
+ * after it, or NULL with the reason the parser would give at p. */
+SHORN_PRIVATE const uint8_t *json_read_number(const uint8_t *p, const uint8_t *end, double *number,
+                                              const char **why);
+
 /* Parse exactly one JSON value (whitespace around it allowed, nothing else).
  * The DOM lives in `a`, and the parser's stacks come from a's allocator;
  * strings without escapes point into `text`, which must outlive it.  Errors

@@ -32,4 +32,13 @@ typedef struct encode_place {
 SHORN_PRIVATE shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value,
                                    const encode_place *place, shorn_buffer *out, shorn_error *error);
 
+/* For the tests, each of the two ways shorn_encode has: the one pass alone
+ * (true when it wrote the bytes, false when it would leave the text to the
+ * tree), and the tree alone (the DOM parsed whole, then walked), which
+ * decides every text the pass leaves. */
+SHORN_PRIVATE TEST_HOOK bool encode_by_one_pass(const shorn_schema *s, const char *json, size_t length,
+                                                shorn_buffer *out, bool checked);
+SHORN_PRIVATE TEST_HOOK shorn_code encode_by_tree(const shorn_schema *s, const char *json, size_t length,
+                                                  shorn_buffer *out, shorn_error *error, bool checked);
+
 #endif
