@@ -1047,7 +1047,7 @@ static const uint8_t *move_aside(reader *r, size_t from) {
     if (!m) return out_of_memory(r), NULL;
     r->moved = m;
   }
-  memcpy(r->moved, out->data + from, n);
+  if (n) memcpy(r->moved, out->data + from, n);
   out->length = from;
   return r->moved;
 }
@@ -1061,7 +1061,7 @@ static bool put_in_order(reader *r, size_t from, size_t first, size_t count) {
   if (!moved) return false;
   for (size_t i = 0; i < count; i++) {
     const member_span *m = &r->spans[first + i];
-    if (m->start == SPAN_ABSENT) continue;
+    if (m->start == SPAN_ABSENT || m->start == m->end) continue;
     memcpy(out->data + out->length, moved + (m->start - from), m->end - m->start);
     out->length += m->end - m->start;
   }
@@ -1214,9 +1214,9 @@ static const uint8_t *read_object(reader *r, const shape *s, const uint8_t *p) {
   encoder *e = r->e;
   uint32_t count = s->u.object.count, bytes = (s->u.object.optional_count + 7) / 8;
   size_t bitmap = e->out->length, first = r->spans_used;
-  if (!buffer_reserve(e->out, bytes)) return encoder_nomem(e), NULL;
+  if (bytes && !buffer_reserve(e->out, bytes)) return encoder_nomem(e), NULL;
   if (!spans_reserve(r, count)) return NULL;
-  memset(e->out->data + bitmap, 0, bytes);
+  if (bytes) memset(e->out->data + bitmap, 0, bytes);
   e->out->length += bytes;
   for (uint32_t i = 0; i < count; i++) r->spans[first + i].start = SPAN_ABSENT;
   r->spans_used += count;
