@@ -1037,6 +1037,15 @@ static const uint8_t *read_tuple(reader *r, const shape *s, const uint8_t *p) {
   return count_passes(r, s, fixed + n) && put_count_at(r->e, count_at, n) ? p : NULL;
 }
 
+/* A member's bytes back in place: most are a few, which copy_few moves
+ * for less than a call of memcpy costs. */
+static inline void copy_span(uint8_t *o, const uint8_t *s, size_t n) {
+  if (n <= 64)
+    copy_few(o, s, n);
+  else
+    memcpy(o, s, n);
+}
+
 /* The output's bytes from `from` on copied aside, to be copied back in
  * another order: the reader's storage for them, or NULL. */
 static const uint8_t *move_aside(reader *r, size_t from) {
@@ -1062,7 +1071,7 @@ static bool put_in_order(reader *r, size_t from, size_t first, size_t count) {
   for (size_t i = 0; i < count; i++) {
     const member_span *m = &r->spans[first + i];
     if (m->start == SPAN_ABSENT || m->start == m->end) continue;
-    memcpy(out->data + out->length, moved + (m->start - from), m->end - m->start);
+    copy_span(out->data + out->length, moved + (m->start - from), m->end - m->start);
     out->length += m->end - m->start;
   }
   return true;
@@ -1104,7 +1113,7 @@ static bool sort_entries(reader *r, size_t from, size_t first, size_t n, uint64_
     if (i + 1 < n && spans[i + 1].key_length == m->key_length &&
         memcmp(keys + (spans[i + 1].key_at - from), keys + (m->key_at - from), m->key_length) == 0)
       continue; /* a later member repeats this key and wins */
-    memcpy(out->data + out->length, keys + (m->start - from), m->end - m->start);
+    copy_span(out->data + out->length, keys + (m->start - from), m->end - m->start);
     out->length += m->end - m->start;
     kept++;
   }
