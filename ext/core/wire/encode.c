@@ -1325,7 +1325,15 @@ static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
      * far from, when there are no keywords to check. */
     json_value v;
     p = read_scalar(r, p, &v);
-    return p && !(e->checked && s->keywords ? encode_value(e, s, &v) : encode_shape(e, s, &v)) ? p : NULL;
+    if (!p) return NULL;
+    /* A string or a number whose keywords, if any, pass without the full
+     * check: straight to its bytes, past the walk's dispatch. */
+    bool passes = !e->checked || !s->keywords || validation_passes(s->keywords, &v);
+    if (passes && s->kind == SHAPE_STRING && v.type == JSON_STRING) return put_string_value(e, &v) ? NULL : p;
+    if (passes && v.type == JSON_NUMBER &&
+        (s->kind == SHAPE_UINT || s->kind == SHAPE_INT || s->kind == SHAPE_FLOAT64 || s->kind == SHAPE_FLOAT32))
+      return encode_number(e, s, &v) ? NULL : p;
+    return !(e->checked && s->keywords ? encode_value(e, s, &v) : encode_shape(e, s, &v)) ? p : NULL;
   }
   json_type type = *p == '[' ? JSON_ARRAY : JSON_OBJECT;
   if (e->nesting == NESTING_MAX || r->depth == PASS_DEPTH_MAX) return NULL;
