@@ -10,16 +10,17 @@
  * with t->why and t->at set, as the parser reads it. */
 SHORN_PRIVATE const uint8_t *json_any_string_token(const uint8_t *p, const uint8_t *end, json_string_token *t);
 
-/* A string token at p, its opening quote, as json_any_string_token reads it, but a string that ends within the sixteen bytes after
- * its quote with none but plain ASCII before (most keys and short values)
- * is found inline from one block, without json_any_string_token's call and its
- * scan's set-up.  Near the text's end the block is its last sixteen bytes,
- * its lanes shifted down to the string's, so a record's last key and value
- * take the inline path too. */
+/* json_read_string below reads a string token as json_any_string_token
+ * does, but a string that ends within the sixteen bytes after its quote
+ * with none but plain ASCII before (most keys and short values) is found
+ * inline from one block, without that call and its scan's set-up.  Near
+ * the text's end the block is its last sixteen bytes, its lanes shifted
+ * down to the string's, so a record's last key and value take the inline
+ * path too. */
 #if defined(__SSE2__)
 /* The escape stops of the sixteen bytes at `at`, and in *high those above
  * ASCII. */
-static ALWAYS_INLINE unsigned block_stops(const uint8_t *at, unsigned *high) {
+static ALWAYS_INLINE unsigned json_block_stops(const uint8_t *at, unsigned *high) {
   __m128i block = _mm_loadu_si128((const __m128i *)at);
   *high = (unsigned)_mm_movemask_epi8(block);
   return scan_stops(block, SCAN_ESCAPES);
@@ -32,18 +33,18 @@ static ALWAYS_INLINE const uint8_t *json_read_string(const uint8_t *start, const
   const uint8_t *body = p + 1;
   unsigned stops = 0, high = 0;
   if (end - body >= 16) {
-    stops = block_stops(body, &high);
+    stops = json_block_stops(body, &high);
   } else if (end - start >= 16) {
     /* Apart from the usual block, so that strings with sixteen bytes
      * after them do not pay for a shift by a variable. */
     unsigned lane = (unsigned)(body - (end - 16)); /* 16 at most: no lanes left */
-    stops = block_stops(end - 16, &high) >> lane;
+    stops = json_block_stops(end - 16, &high) >> lane;
     high >>= lane;
   }
   if (!stops) {
     /* Sixteen plain bytes: a host name or an address may end in the next. */
     if (high || end - body < 32) return json_any_string_token(p, end, t);
-    stops = block_stops(body + 16, &high) << 16;
+    stops = json_block_stops(body + 16, &high) << 16;
     high <<= 16;
     if (!stops) return json_any_string_token(p, end, t);
   }

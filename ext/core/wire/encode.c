@@ -572,11 +572,15 @@ static shorn_code encode_number(encoder *e, const shape *s, const json_value *v)
       if (number && is_safe_integer(x)) return put_zigzag(e, (int64_t)x);
       if (number && is_integral(x)) return encode_fail(e, "Expected a safe integer (at most 2^53 - 1 in magnitude)");
       return encode_fail(e, "Expected an integer");
+    /* Text past the double range reads as Infinity, which the validators
+     * refuse (z.number() among them): the validated mode does too. */
     case SHAPE_FLOAT64:
       if (!number) return encode_fail(e, "Expected a number");
+      if (unlikely(!isfinite(x)) && e->checked) return encode_fail(e, "Expected a finite number");
       return put_f64(e, x);
     default:
       if (!number) return encode_fail(e, "Expected a number");
+      if (unlikely(!isfinite(x)) && e->checked) return encode_fail(e, "Expected a finite number");
       return put_f32(e, x);
   }
 }
@@ -738,8 +742,9 @@ typedef struct encoder_storage {
 
 /* Make `e` ready to write at `place` (NULL: the root) into `out`, or into
  * `discarded` when `out` is NULL. */
-static shorn_code encoder_open(encoder *e, encoder_storage *here, const shorn_schema *s, const encode_place *place,
-                               shorn_buffer *out, shorn_buffer *discarded, shorn_error *error, bool checked) {
+static ALWAYS_INLINE shorn_code encoder_open(encoder *e, encoder_storage *here, const shorn_schema *s,
+                                             const encode_place *place, shorn_buffer *out, shorn_buffer *discarded,
+                                             shorn_error *error, bool checked) {
   *discarded = (shorn_buffer){.allocator = s->allocator};
   *e = (encoder){.out = out ? out : discarded,
                  .error = error,
@@ -767,7 +772,7 @@ static shorn_code encoder_open(encoder *e, encoder_storage *here, const shorn_sc
   return SHORN_OK;
 }
 
-static void encoder_close(encoder *e, encoder_storage *here, shorn_buffer *discarded) {
+static ALWAYS_INLINE void encoder_close(encoder *e, encoder_storage *here, shorn_buffer *discarded) {
   if (e->ref_depth != here->depth) mem_free(e->allocator, e->ref_depth);
   array_free(e->allocator, (void *)e->scratch, here->scratch);
   array_free(e->allocator, e->path, here->path);
