@@ -150,7 +150,7 @@ $(EXTENSION): $(PIC_OBJ)
 
 # The amalgamation: scripts/amalgamate.py joins ext/ into one C file, every
 # internal function static, and one public header.
-$(AMALGAMATION)/shorn.c: scripts/amalgamate.py $(wildcard ext/*.h ext/*/*.h ext/*/*.c)
+$(AMALGAMATION)/shorn.c: scripts/amalgamate.py $(wildcard ext/*.h ext/*/*.h ext/*/*.c ext/core/*/*.h ext/core/*/*.c)
 	$(PYTHON) scripts/amalgamate.py $(AMALGAMATION)
 $(AMALGAMATION)/shorn.h: $(AMALGAMATION)/shorn.c
 amalgamation: $(AMALGAMATION)/shorn.c

@@ -41,16 +41,6 @@ static inline const uint8_t *json_skip_space(const uint8_t *p, const uint8_t *en
   return p;
 }
 
-/* A string token as the parser reads it: its body between the quotes,
- * escapes still written; or why and where it is not one. */
-typedef struct json_string_token {
-  const uint8_t *body;
-  uint32_t length;
-  bool escaped;
-  const char *why;
-  const uint8_t *at;
-} json_string_token;
-
 /* A number token at p, read as the parser reads it, for a reader that
  * builds no DOM (the encoder; token.h has the string token): the position
  * after it, or NULL with the reason the parser would give at p. */

@@ -3,8 +3,18 @@
 #ifndef SHORN_TOKEN_H
 #define SHORN_TOKEN_H
 
-#include "json.h"
+#include "core/base/platform.h"
 #include "core/text/scan.h"
+
+/* A string token as the parser reads it: its body between the quotes,
+ * escapes still written; or why and where it is not one. */
+typedef struct json_string_token {
+  const uint8_t *body;
+  uint32_t length;
+  bool escaped;
+  const char *why;
+  const uint8_t *at;
+} json_string_token;
 
 /* A string token at p, its opening quote: the position after it, or NULL
  * with t->why and t->at set, as the parser reads it. */

@@ -843,20 +843,20 @@ static shorn_code encode_tree(const shorn_schema *s, const char *json, size_t le
 
 /* Where a member's or an entry's bytes are in the output, and an entry's
  * key in them. */
-typedef struct member_span {
+typedef struct written_span {
   size_t start, end;
   size_t key_at;
   uint32_t key_length;
-} member_span;
+} written_span;
 
 #define SPAN_ABSENT SIZE_MAX
 
 typedef struct reader {
   encoder *e;
   const uint8_t *start, *end;
-  member_span *spans; /* a stack: each open object's or record's members */
+  written_span *spans; /* a stack: each open object's or record's members */
   size_t spans_used, spans_capacity;
-  member_span *spans_here;
+  written_span *spans_here;
   uint8_t *moved; /* a container's bytes while they are put in order */
   size_t moved_capacity;
   uint8_t *moved_here;
@@ -869,27 +869,27 @@ typedef struct reader {
 static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p);
 static const uint8_t *read_dynamic(reader *r, const uint8_t *p, int depth);
 
-static inline const uint8_t *skip(const reader *r, const uint8_t *p) { return json_skip_space(p, r->end); }
+static inline const uint8_t *skip_space_at(const reader *r, const uint8_t *p) { return json_skip_space(p, r->end); }
 
 /* Memory ran out: the pass says so, as the tree would, rather than leave
  * the text to it. */
-static bool out_of_memory(reader *r) {
+static bool pass_nomem(reader *r) {
   encoder_nomem(r->e);
   return false;
 }
 
 static bool spans_reserve(reader *r, size_t n) {
   if (r->spans_capacity - r->spans_used >= n) return true;
-  member_span *s = array_grow(r->e->allocator, r->spans, &r->spans_capacity, r->spans_used + n, sizeof *s,
+  written_span *s = array_grow(r->e->allocator, r->spans, &r->spans_capacity, r->spans_used + n, sizeof *s,
                               r->spans_here);
-  if (!s) return out_of_memory(r);
+  if (!s) return pass_nomem(r);
   r->spans = s;
   return true;
 }
 
 /* A string token into v, its escapes decoded into the reader's storage,
  * which holds it until the next string. */
-static const uint8_t *read_string(reader *r, const uint8_t *p, json_value *v) {
+static const uint8_t *read_text_string(reader *r, const uint8_t *p, json_value *v) {
   json_string_token t;
   p = json_read_string(r->start, p, r->end, &t);
   if (!p) return NULL;
@@ -901,7 +901,7 @@ static const uint8_t *read_string(reader *r, const uint8_t *p, json_value *v) {
   if (r->unescaped_capacity < (size_t)t.length + 1) {
     uint8_t *u = array_grow(r->e->allocator, r->unescaped, &r->unescaped_capacity, (size_t)t.length + 1, 1,
                             r->unescaped_here);
-    if (!u) return out_of_memory(r), NULL;
+    if (!u) return pass_nomem(r), NULL;
     r->unescaped = u;
   }
   bool lone_surrogate = false;
@@ -923,7 +923,7 @@ static const uint8_t *read_word(const reader *r, const uint8_t *p, const char *w
 static const uint8_t *read_scalar(reader *r, const uint8_t *p, json_value *v) {
   const char *why;
   switch (*p) {
-    case '"': return read_string(r, p, v);
+    case '"': return read_text_string(r, p, v);
     case 't': return read_word(r, p, "true", 4, JSON_TRUE, v);
     case 'f': return read_word(r, p, "false", 5, JSON_FALSE, v);
     case 'n': return read_word(r, p, "null", 4, JSON_NULL, v);
@@ -936,8 +936,8 @@ static const uint8_t *read_scalar(reader *r, const uint8_t *p, json_value *v) {
 /* After a container's item: the position after its comma (more follow) or
  * after its closing bracket (*closed), or NULL. */
 static inline const uint8_t *next_item(const reader *r, const uint8_t *p, uint8_t close, bool *closed) {
-  p = skip(r, p);
-  if (p < r->end && *p == ',') return skip(r, p + 1);
+  p = skip_space_at(r, p);
+  if (p < r->end && *p == ',') return skip_space_at(r, p + 1);
   *closed = true;
   return p < r->end && *p == close ? p + 1 : NULL;
 }
@@ -981,7 +981,7 @@ static const uint8_t *read_item_run(reader *r, const shape *element, int depth, 
     size_t start = r->e->out->length;
     p = element ? read_value(r, element, p) : read_dynamic(r, p, depth);
     int added = p && unique ? unique_add(unique, element, r->e->out->data + start, r->e->out->length - start) : 1;
-    if (added <= 0) return added < 0 ? out_of_memory(r), NULL : NULL;
+    if (added <= 0) return added < 0 ? pass_nomem(r), NULL : NULL;
     n++;
     if (p) p = next_item(r, p, ']', &closed);
   }
@@ -992,7 +992,7 @@ static const uint8_t *read_item_run(reader *r, const shape *element, int depth, 
 /* The items of an array at p, its '['. */
 static const uint8_t *read_items(reader *r, const shape *element, int depth, unique_set *unique,
                                  const uint8_t *p, uint64_t *count) {
-  p = skip(r, p + 1);
+  p = skip_space_at(r, p + 1);
   if (p < r->end && *p == ']') {
     *count = 0;
     return p + 1;
@@ -1025,7 +1025,7 @@ static const uint8_t *read_array(reader *r, const shape *s, const uint8_t *p) {
 static const uint8_t *read_tuple(reader *r, const shape *s, const uint8_t *p) {
   uint32_t fixed = s->u.tuple.count;
   bool closed = fixed == 0;
-  p = skip(r, p + 1);
+  p = skip_space_at(r, p + 1);
   if (closed && p < r->end && *p == ']') p++;
   else closed = false;
   for (uint32_t i = 0; i < fixed; i++) {
@@ -1058,7 +1058,7 @@ static const uint8_t *move_aside(reader *r, size_t from) {
   size_t n = out->length - from;
   if (r->moved_capacity < n) {
     uint8_t *m = array_grow(r->e->allocator, r->moved, &r->moved_capacity, n, 1, r->moved_here);
-    if (!m) return out_of_memory(r), NULL;
+    if (!m) return pass_nomem(r), NULL;
     r->moved = m;
   }
   if (n) memcpy(r->moved, out->data + from, n);
@@ -1074,7 +1074,7 @@ static bool put_in_order(reader *r, size_t from, size_t first, size_t count) {
   const uint8_t *moved = move_aside(r, from);
   if (!moved) return false;
   for (size_t i = 0; i < count; i++) {
-    const member_span *m = &r->spans[first + i];
+    const written_span *m = &r->spans[first + i];
     if (m->start == SPAN_ABSENT || m->start == m->end) continue;
     copy_span(out->data + out->length, moved + (m->start - from), m->end - m->start);
     out->length += m->end - m->start;
@@ -1084,14 +1084,14 @@ static bool put_in_order(reader *r, size_t from, size_t first, size_t count) {
 
 /* Stable merge sort of entry spans by their keys (in `keys`, the bytes
  * from `from` on), in UTF-16 order. */
-static void sort_spans(member_span *spans, member_span *tmp, size_t n, const uint8_t *keys, size_t from) {
+static void sort_spans(written_span *spans, written_span *tmp, size_t n, const uint8_t *keys, size_t from) {
   if (n < 2) return;
   size_t half = n / 2;
   sort_spans(spans, tmp, half, keys, from);
   sort_spans(spans + half, tmp, n - half, keys, from);
   size_t i = 0, j = half, k = 0;
   while (i < half && j < n) {
-    const member_span *a = &spans[i], *b = &spans[j];
+    const written_span *a = &spans[i], *b = &spans[j];
     if (utf16_compare((const char *)keys + (b->key_at - from), b->key_length, (const char *)keys + (a->key_at - from),
                       a->key_length) < 0)
       tmp[k++] = spans[j++];
@@ -1110,11 +1110,11 @@ static bool sort_entries(reader *r, size_t from, size_t first, size_t n, uint64_
   shorn_buffer *out = r->e->out;
   const uint8_t *keys = spans_reserve(r, n) ? move_aside(r, from) : NULL;
   if (!keys) return false;
-  member_span *spans = r->spans + first;
+  written_span *spans = r->spans + first;
   sort_spans(spans, r->spans + first + n, n, keys, from);
   uint64_t kept = 0;
   for (size_t i = 0; i < n; i++) {
-    const member_span *m = &spans[i];
+    const written_span *m = &spans[i];
     if (i + 1 < n && spans[i + 1].key_length == m->key_length &&
         memcmp(keys + (spans[i + 1].key_at - from), keys + (m->key_at - from), m->key_length) == 0)
       continue; /* a later member repeats this key and wins */
@@ -1129,9 +1129,9 @@ static bool sort_entries(reader *r, size_t from, size_t first, size_t n, uint64_
 /* A key token at p, decoded when it has escapes, into k; p after its ':'
  * and the space after that. */
 static const uint8_t *read_key(reader *r, const uint8_t *p, json_value *k) {
-  if (p >= r->end || *p != '"' || !(p = read_string(r, p, k))) return NULL;
-  p = skip(r, p);
-  return p < r->end && *p == ':' ? skip(r, p + 1) : NULL;
+  if (p >= r->end || *p != '"' || !(p = read_text_string(r, p, k))) return NULL;
+  p = skip_space_at(r, p);
+  return p < r->end && *p == ':' ? skip_space_at(r, p + 1) : NULL;
 }
 
 /* The entries of a record or a dynamic object at p, its '{': their count,
@@ -1143,18 +1143,18 @@ static const uint8_t *read_entries(reader *r, const shape *value, int depth, con
   if (!set_count_aside(e, &count_at)) return NULL;
   from = e->out->length;
   bool sorted = true, closed = false;
-  p = skip(r, p + 1);
+  p = skip_space_at(r, p + 1);
   if (p < r->end && *p == '}') closed = true, p++;
   while (!closed) {
     json_value k;
     if (!(p = read_key(r, p, &k)) || !spans_reserve(r, 1)) return NULL;
-    member_span *m = &r->spans[r->spans_used++];
+    written_span *m = &r->spans[r->spans_used++];
     m->start = e->out->length;
     if (put_string_value(e, &k)) return NULL;
     m->key_length = k.length;
     m->key_at = e->out->length - k.length;
     if (m > r->spans + first) {
-      const member_span *before = m - 1;
+      const written_span *before = m - 1;
       sorted = sorted && utf16_compare((const char *)e->out->data + before->key_at, before->key_length,
                                        (const char *)e->out->data + m->key_at, m->key_length) < 0;
     }
@@ -1180,7 +1180,7 @@ static const uint8_t *member_field(reader *r, const shape *s, uint32_t guess, co
     const field *g = &s->u.object.fields[guess];
     if ((size_t)(r->end - p) >= g->json_key_length && short_equal(g->json_key, (const char *)p, g->json_key_length)) {
       *f = g;
-      return skip(r, p + g->json_key_length);
+      return skip_space_at(r, p + g->json_key_length);
     }
   }
   json_value k;
@@ -1194,7 +1194,7 @@ static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, 
   encoder *e = r->e;
   uint32_t guess = s->u.object.declared_first, last = 0;
   bool closed = false;
-  p = skip(r, p + 1);
+  p = skip_space_at(r, p + 1);
   if (p < r->end && *p == '}') return p + 1;
   while (!closed) {
     const field *f;
@@ -1279,7 +1279,7 @@ static const uint8_t *read_dynamic(reader *r, const uint8_t *p, int depth) {
  * taken, which a later member of that name and another value fails. */
 static int discriminated_branch(reader *r, const shape *s, const uint8_t *p) {
   json_value k, tag;
-  p = read_key(r, skip(r, p + 1), &k);
+  p = read_key(r, skip_space_at(r, p + 1), &k);
   if (!p || k.length != s->u.choice.on_length || memcmp(k.u.string, s->u.choice.on, k.length) != 0 ||
       p >= r->end || *p == '[' || *p == '{' || !read_scalar(r, p, &tag))
     return -1;
@@ -1364,7 +1364,7 @@ static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_
   encoder_storage here;
   shorn_buffer discarded;
   encoder e;
-  member_span spans_here[32];
+  written_span spans_here[32];
   uint8_t unescaped_here[256], moved_here[1024];
   reader r = {.e = &e,
               .start = (const uint8_t *)json,
@@ -1385,10 +1385,10 @@ static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_
   size_t mark = e.out->length;
   const uint8_t *p = NULL;
   if (!rc && (!fingerprint_width || !put_fingerprint(&e, s, fingerprint_width)))
-    p = read_value(&r, s->root, skip(&r, r.start));
+    p = read_value(&r, s->root, skip_space_at(&r, r.start));
   if (error->code == SHORN_ERROR_NOMEM) {
     rc = SHORN_ERROR_NOMEM;
-  } else if (!p || skip(&r, p) != r.end) {
+  } else if (!p || skip_space_at(&r, p) != r.end) {
     /* A scalar refused on the way said so in `error`. */
     rc = SHORN_ERROR_ENCODE;
     error->where = where_before;
