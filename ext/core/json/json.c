@@ -259,7 +259,10 @@ static inline const uint8_t *read_digit_run(const uint8_t *p, const uint8_t *end
   return p;
 }
 
-const uint8_t *json_read_number(const uint8_t *p, const uint8_t *e, double *number, const char **why) {
+/* Inline for the parser, whose inner loop it is; json_read_number below
+ * for the encoder's one pass. */
+static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *p, const uint8_t *e, double *number,
+                                                 const char **why) {
   const uint8_t *s = p;
   if (p < e && *p == '-') p++;
   if (p >= e || !is_digit(*p)) return *why = "invalid number", NULL;
@@ -312,9 +315,13 @@ const uint8_t *json_read_number(const uint8_t *p, const uint8_t *e, double *numb
   return p;
 }
 
+const uint8_t *json_read_number(const uint8_t *p, const uint8_t *end, double *number, const char **why) {
+  return number_token(p, end, number, why);
+}
+
 static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) {
   const char *why;
-  const uint8_t *after = json_read_number(p, ps->end, &v->u.number, &why);
+  const uint8_t *after = number_token(p, ps->end, &v->u.number, &why);
   if (!after) return parse_fail(ps, p, why);
   v->type = JSON_NUMBER;
   v->flags = 0;
