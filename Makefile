@@ -9,8 +9,9 @@
 #               the edit functions against json_set's (part of make test)
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
-#               JSON functions, and its pattern matcher against PCRE2's JIT
-#               (scripts/bench-results.md, docs/performance.md)
+#               JSON functions, its pattern matcher against PCRE2's JIT,
+#               and one table of 1 to 3,000 event types read through the
+#               schema cache (scripts/bench-results.md, docs/performance.md)
 #   make bench-instructions  instructions a row of the codec and of the SQL
 #               functions against SQLite's on each fixture,
 #               counted by callgrind (part of make bench)
@@ -103,7 +104,7 @@ CORE_OBJ   := $(CORE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 SQLITE_OBJ := $(SQLITE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 PIC_OBJ    := $(CORE_SRC:ext/%.c=$(BUILD)/pic/%.o) $(SQLITE_SRC:ext/%.c=$(BUILD)/pic/%.o)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/%,$(wildcard tests/unit/test_*.c))
-FUZZERS  := decode encode compile roundtrip query edit pattern onepass
+FUZZERS  := decode encode compile roundtrip query edit pattern
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
@@ -150,7 +151,7 @@ $(EXTENSION): $(PIC_OBJ)
 
 # The amalgamation: scripts/amalgamate.py joins ext/ into one C file, every
 # internal function static, and one public header.
-$(AMALGAMATION)/shorn.c: scripts/amalgamate.py $(wildcard ext/*.h ext/*/*.h ext/*/*.c ext/core/*/*.h ext/core/*/*.c)
+$(AMALGAMATION)/shorn.c: scripts/amalgamate.py $(wildcard ext/*.h ext/*/*.h ext/*/*.c ext/*/*/*.h ext/*/*/*.c)
 	$(PYTHON) scripts/amalgamate.py $(AMALGAMATION)
 $(AMALGAMATION)/shorn.h: $(AMALGAMATION)/shorn.c
 amalgamation: $(AMALGAMATION)/shorn.c
@@ -244,15 +245,16 @@ check-loadable: all
 	test "$$sql $$cli" = "$(VERSION) $(VERSION)" && echo "version: $(VERSION) in shorn.h, SQL and the command"
 
 # The builds users make of the amalgamation: a loadable extension, by the
-# command README gives, through the SQL tests; linked into a program; and
-# libshorn.a, which exports the public API alone, through the public header
+# command README gives, through the SQL tests; linked into a program, with
+# every warning an error (one translation unit: a file's local name can
+# shadow another file's global); and libshorn.a, which exports the public API alone, through the public header
 # from C and from C++.  Then the layers of ext/: what may include what; and
 # what make asks for when a tool is missing, on each system.  The
 # benchmark is built too (against the system SQLite), as it reaches inside.
 check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/bench-system
 	cd $(AMALGAMATION) && $(CC) -O2 $(GMP_CFLAGS) -shared -fPIC shorn.c -o shorn.$(SO) $(LIBS)
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(AMALGAMATION)/shorn)
-	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -I$(AMALGAMATION) tests/builds/embed.c $(AMALGAMATION)/shorn.c \
+	$(CC) $(CFLAGS) $(WARN) -Werror -DSQLITE_CORE -I$(AMALGAMATION) tests/builds/embed.c $(AMALGAMATION)/shorn.c \
 	  -lsqlite3 $(LIBS) -o $(BUILD)/embed
 	./$(BUILD)/embed
 	$(CC) $(CFLAGS) $(WARN) -I$(AMALGAMATION) tests/builds/public_api.c $(BUILD)/libshorn.a $(LIBS) -o $(BUILD)/public_api
@@ -487,7 +489,7 @@ check-current: all $(SQLITE_CURRENT_SHELL)
 # Windows runs under wine, ARM64 and big-endian s390x under qemu-user (i686 too
 # where the kernel runs no 32-bit programs); i686
 # builds with -mno-sse2, so it and the two emulated ones take the portable
-# path of the SSE2 code (scan.h, text.c, json.c).
+# path of the vector code (ext/core/text/scan.h, simd.c, text.c; ext/core/json/json.c).
 PLATFORMS := windows-x64 linux-arm64 linux-s390x linux-i686 musl clang
 PLATFORM_PACKAGES := gcc-mingw-w64-x86-64 wine64 wine qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
   gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross musl-tools clang
@@ -605,8 +607,10 @@ bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns bench-in
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
 	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
 	./$(BUILD)/bench-patterns > $(BUILD)/bench-patterns.md
+	./$(BUILD)/bench --types --reps 3 --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench-types.db \
+	  > $(BUILD)/bench-types.md
 	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-instructions.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md \
-	  | tee scripts/bench-results.md
+	  $(BUILD)/bench-types.md | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -677,7 +681,6 @@ FUZZ_PACKAGES := clang libclang-rt-14-dev
 dict_decode := payload
 dict_roundtrip := payload
 dict_encode := json
-dict_onepass := json
 dict_compile := schema
 dict_query := query
 dict_edit := query

@@ -40,7 +40,7 @@ import textwrap
 
 LAST_CODE_POINT = 0x10FFFF
 HERE = os.path.dirname(os.path.abspath(__file__))
-HEADER = os.path.join(HERE, "..", "ext", "core", "unicode.h")
+HEADER = os.path.join(HERE, "..", "ext", "core", "regex", "unicode.h")
 
 # ECMA-262 (2023), table "Binary Unicode property aliases and their canonical
 # property names", less Any, ASCII and Assigned, which no data file lists.

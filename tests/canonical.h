@@ -1,6 +1,6 @@
 /*
  * canonical.h — whether decoded JSON is in canonical key order, for the
- * vector driver and the fuzz harnesses.  Include after core/text.h.
+ * vector driver and the fuzz harnesses.  Include after core/text/text.h.
  */
 #ifndef SHORN_TESTS_CANONICAL_H
 #define SHORN_TESTS_CANONICAL_H

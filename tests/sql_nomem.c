@@ -138,6 +138,19 @@ static const struct {
      false},
     {"SELECT shorn_set(shorn_encode(" GRACE ", 'person'), 'person', '$.tags[#]', 'a')", true},
     {"SELECT shorn_remove(x'002d05477261636500', 'person', '$.name')", true},
+    /* cache.c: a limit of one byte, so that each schema is refused admission
+     * or evicts the one before, a constant schema pinned by its statement
+     * meanwhile; names and fingerprints as aliases of their text. */
+    {"SELECT shorn_config('cache_bytes', 1)", false},
+    {"WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 12) "
+     "SELECT count(shorn_encode('{}', '{\"type\":\"object\",\"properties\":{\"k' || i || '\":{}}}')),"
+     " count(shorn_decode(x'002d05477261636500', " PERSON ")), count(shorn_decode(x'002d05477261636500', 'person')),"
+     " count(shorn_decode(shorn_encode('null', 'nothing', 4))) FROM k",
+     false},
+    {"SELECT shorn_config('cache_bytes', 268435456), shorn_stats() ->> 'entries' >= 0", false},
+    {"SELECT shorn_decode(x'002d05477261636500', 'person'), shorn_decode(shorn_encode('null', 'nothing', 4)),"
+     " shorn_stats() ->> 'misses' > 0",
+     false},
 };
 
 #define STATEMENTS (sizeof statements / sizeof *statements)

@@ -341,18 +341,11 @@ static bool hex_encode(shorn_buffer *b, const unsigned char *bytes, size_t n) {
   return true;
 }
 
-/* A hex digit's value, either case; -1 for anything else. */
-static int hex_value(unsigned char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  c |= 0x20;
-  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* text[0..n) as bytes into out (2 digits a byte); else false with *bad the
  * offset of the first non-hex character, or n when the count is odd. */
 static bool hex_decode(const unsigned char *text, size_t n, unsigned char *out, size_t *bad) {
   for (size_t i = 0; i < n; i++) {
-    int v = hex_value(text[i]);
+    int v = hex_digit(text[i], true);
     if (v < 0) {
       *bad = i;
       return false;

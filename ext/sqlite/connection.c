@@ -9,6 +9,7 @@
 
 #include "sqlite/connection.h"
 
+#include "core/shape/shape.h"
 #include "core/text/text.h"
 
 static void *sqlite_realloc(void *context, void *block, size_t size) {
@@ -40,88 +41,18 @@ void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error 
 
 /* ---- the schema cache ---------------------------------------------------- */
 
-void shorn_compiled_release(void *p) {
-  shorn_compiled *c = p;
-  if (c && --c->refs == 0) {
-    shorn_schema_free(c->schema);
-    sqlite3_free(c);
-  }
-}
-
-static unsigned hash_text(const char *s, int n) {
-  unsigned h = 2166136261u;
-  for (int i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return h;
-}
-
-static void entry_clear(shorn_cache_entry *e) {
-  sqlite3_free(e->key);
-  shorn_compiled_release(e->compiled);
-  memset(e, 0, sizeof *e);
-}
-
-static shorn_compiled *cache_find(shorn_state *st, shorn_key kind, const char *key, int n) {
-  /* A schema taken from a column is asked for row after row, where auxdata
-   * cannot hold it: the entry found last is tried first, with one memcmp
-   * and no hash of the text nor scan of the slots, which cost as much as
-   * decoding a small record. */
-  shorn_cache_entry *e = &st->cache[st->last_found];
-  if (e->compiled && e->kind == kind && e->key_length == n && memcmp(e->key, key, (size_t)n) == 0) {
-    e->used = ++st->tick;
-    return e->compiled;
-  }
-  unsigned h = hash_text(key, n);
-  for (int i = 0; i < SHORN_CACHE_SLOTS; i++) {
-    e = &st->cache[i];
-    if (e->compiled && e->kind == kind && e->hash == h && e->key_length == n &&
-        memcmp(e->key, key, (size_t)n) == 0) {
-      e->used = ++st->tick;
-      st->last_found = i;
-      return e->compiled;
-    }
-  }
-  return NULL;
-}
-
-/* Keep `c` under `key` in place of the least recently used entry; false
- * when memory ran out. */
-static bool cache_store(shorn_state *st, shorn_key kind, const char *key, int n, shorn_compiled *c) {
-  char *copy = sqlite3_malloc(n ? n : 1);
-  if (!copy) return false;
-  memcpy(copy, key, (size_t)n);
-  shorn_cache_entry *victim = &st->cache[0];
-  for (int i = 1; i < SHORN_CACHE_SLOTS; i++)
-    if (st->cache[i].used < victim->used) victim = &st->cache[i];
-  c->refs++; /* before the eviction, which may drop another reference to `c` */
-  entry_clear(victim);
-  *victim = (shorn_cache_entry){copy, n, kind, hash_text(key, n), ++st->tick, c};
-  return true;
-}
-
-/* Compile `text`, or find it compiled: keyed by the text itself, because
- * auxdata alone misses whenever the schema comes from a column or a
- * subquery rather than a literal. */
-static shorn_compiled *cache_compile(shorn_state *st, const char *text, int n, shorn_error *error) {
-  shorn_compiled *c = cache_find(st, SHORN_KEY_TEXT, text, n);
-  if (c) return c;
-  c = sqlite3_malloc(sizeof *c);
-  if (!c) {
-    error->code = SHORN_ERROR_NOMEM;
-    return NULL;
-  }
-  st->compilations++;
-  if (shorn_schema_compile(text, (size_t)n, &shorn_sqlite_allocator, &c->schema, error) != SHORN_OK) {
-    sqlite3_free(c);
-    return NULL;
-  }
-  c->refs = 0; /* the cache's, taken by cache_store */
-  if (!cache_store(st, SHORN_KEY_TEXT, text, n, c)) {
-    shorn_schema_free(c->schema);
-    sqlite3_free(c);
-    error->code = SHORN_ERROR_NOMEM;
-    return NULL;
-  }
-  return c;
+/* The connection's entry for inline schema text, compiled if no connection
+ * of the process has it: keyed by the text itself, because auxdata alone
+ * misses whenever the schema comes from a column or a subquery rather than
+ * a literal. */
+static shorn_cache_entry *text_entry(shorn_state *st, const char *text, int n, shorn_error *error) {
+  uint64_t hash;
+  shorn_cache_entry *e = shorn_cache_find(&st->cache, SHORN_KEY_TEXT, text, n, &hash);
+  if (e) return e;
+  shorn_compiled *c = shorn_compiled_get(text, n, hash, &st->cache.compilations, error);
+  if (!c) return NULL;
+  if (!(e = shorn_cache_store(&st->cache, hash, c))) error->code = SHORN_ERROR_NOMEM;
+  return e;
 }
 
 /* ---- schemas from the registry ------------------------------------------ */
@@ -137,8 +68,7 @@ static void registry_refresh(shorn_state *st) {
   bool reading = sqlite3_txn_state(st->db, "main") != SQLITE_TXN_NONE &&
                  sqlite3_file_control(st->db, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK;
   if (reading && version == st->read_data_version && st->registry_changes == st->read_changes) return;
-  for (int i = 0; i < SHORN_CACHE_SLOTS; i++)
-    if (st->cache[i].kind != SHORN_KEY_TEXT) entry_clear(&st->cache[i]);
+  shorn_cache_invalidate(&st->cache);
   st->read_data_version = version;
   st->read_changes = st->registry_changes;
 }
@@ -199,29 +129,28 @@ static void fail_with_why(shorn_failure *f, int rc, const char *function, char *
   sqlite3_free(why);
 }
 
-/* Compile the schema text registered under `key`, or find it compiled;
- * NULL with `f` set. */
-static shorn_compiled *compile_registered(shorn_state *st, const char *text, int length, shorn_key kind,
-                                          const char *key, int n, const char *function, shorn_failure *f) {
+/* The connection's entry for the schema text registered under `key`; NULL
+ * with `f` set. */
+static shorn_cache_entry *registered_text_entry(shorn_state *st, const char *text, int length, shorn_key kind,
+                                                const char *key, int n, const char *function, shorn_failure *f) {
   shorn_error error;
-  shorn_compiled *c = cache_compile(st, text, length, &error);
-  if (!c && error.code != SHORN_ERROR_NOMEM) {
+  shorn_cache_entry *e = text_entry(st, text, length, &error);
+  if (!e && error.code != SHORN_ERROR_NOMEM) {
     /* Only a registry written around the virtual table gets here. */
     char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
     shorn_error_format(&error, message, sizeof message);
     shorn_fail_with(f, SQLITE_ERROR, function, "the schema registered %s '%.*s' does not compile: %s",
                     kind == SHORN_KEY_NAME ? "as" : "with fingerprint", n, key, message);
-  } else if (!c) {
+  } else if (!e) {
     f->code = SQLITE_NOMEM, f->message = NULL;
   }
-  return c;
+  return e;
 }
 
 /* The schema registered under a name or a 4-byte fingerprint, which the
- * registry's table indexes: one row, read and compiled; a reference the
- * caller releases. */
-static shorn_compiled *indexed_schema(shorn_state *st, shorn_key kind, const char *key, int n,
-                                      const char *function, shorn_failure *f) {
+ * registry's table indexes: one row read, and its text's entry. */
+static shorn_cache_entry *indexed_entry(shorn_state *st, shorn_key kind, const char *key, int n,
+                                        const char *function, shorn_failure *f) {
   char *text, *why;
   int length = 0;
   int rc = shorn_registry_find(st->db, kind, key, n, &text, &length, &why);
@@ -229,10 +158,9 @@ static shorn_compiled *indexed_schema(shorn_state *st, shorn_key kind, const cha
     fail_with_why(f, rc, function, why);
     return NULL;
   }
-  shorn_compiled *c = compile_registered(st, text, length, kind, key, n, function, f);
+  shorn_cache_entry *e = registered_text_entry(st, text, length, kind, key, n, function, f);
   sqlite3_free(text);
-  if (c) c->refs++;
-  return c;
+  return e;
 }
 
 /* Why the registry has nothing under `key`: `rc` is SQLITE_DONE when the
@@ -258,86 +186,86 @@ static int registry_why(sqlite3 *db, int rc, bool prepared, shorn_key kind, cons
   return *why ? rc : SQLITE_NOMEM;
 }
 
-/* The row `rows` stands on, compiled; NULL with `f` set. */
-static shorn_compiled *row_schema(shorn_state *st, sqlite3_stmt *rows, const char *function, shorn_failure *f) {
-  const char *name = (const char *)sqlite3_column_text(rows, 0);
-  const char *text = (const char *)sqlite3_column_text(rows, 1);
-  if (name && text)
-    return compile_registered(st, text, sqlite3_column_bytes(rows, 1), SHORN_KEY_NAME, name,
-                              sqlite3_column_bytes(rows, 0), function, f);
-  f->code = SQLITE_NOMEM, f->message = NULL;
-  return NULL;
+static bool fingerprint_is(const shorn_schema *schema, const char *key, int width) {
+  unsigned char bytes[SHORN_REGISTRY_WIDTH];
+  char hex[2 * SHORN_REGISTRY_WIDTH];
+  shorn_error error;
+  shorn_schema_fingerprint(schema, width, bytes, &error);
+  hex_bytes(hex, bytes, (size_t)width);
+  return memcmp(hex, key, (size_t)(2 * width)) == 0;
 }
 
-/* The one registered schema whose fingerprint `width` bytes wide is `key`
- * (hex).  The registry stores only the 4-byte fingerprint and each width
- * has its own hash, so every registered schema is compiled (once: the
- * cache keeps it by its text) and its narrower fingerprint computed.  The
- * registry is small, and what is found is cached under its fingerprint
- * until the registry changes, as a name is; computing rather than storing
- * keeps the registry's table as existing databases have it.  A reference
- * the caller releases: compiling the rows after it may evict it from the
- * cache. */
-static shorn_compiled *scanned_schema(shorn_state *st, const char *key, int width, const char *function,
-                                      shorn_failure *f) {
+/* The registered schema whose fingerprint `width` bytes wide is `key` (hex).
+ * The registry stores only the 4-byte fingerprint and each width has its
+ * own hash, so each row's is computed from the signature the registry
+ * keeps; only the one row that matches is compiled, and its fingerprint
+ * checked.  Computing rather than storing keeps the registry's table as
+ * existing databases have it.  Its text's entry, or NULL with `f` set. */
+static shorn_cache_entry *scanned_entry(shorn_state *st, const char *key, int width, const char *function,
+                                       shorn_failure *f) {
   sqlite3_stmt *rows;
-  int rc = sqlite3_prepare_v2(st->db, "SELECT name, schema FROM main." SHORN_REGISTRY_TABLE "_data ORDER BY name",
+  int rc = sqlite3_prepare_v2(st->db, "SELECT name, signature FROM main." SHORN_REGISTRY_TABLE "_data ORDER BY name",
                               -1, &rows, NULL);
   sqlite3_str *names = sqlite3_str_new(st->db);
-  shorn_compiled *found = NULL, *c;
+  char *found = NULL;
   int matches = 0;
   while (rc == SQLITE_OK || rc == SQLITE_ROW) {
-    if ((rc = sqlite3_step(rows)) != SQLITE_ROW || !(c = row_schema(st, rows, function, f))) break;
+    if ((rc = sqlite3_step(rows)) != SQLITE_ROW) break;
+    const char *name = (const char *)sqlite3_column_text(rows, 0);
+    const char *signature = (const char *)sqlite3_column_text(rows, 1);
+    if (!name || !signature) {
+      rc = SQLITE_NOMEM;
+      break;
+    }
+    uint32_t hash = shape_fingerprint_hash(signature, (size_t)sqlite3_column_bytes(rows, 1), width);
     unsigned char bytes[SHORN_REGISTRY_WIDTH];
     char hex[2 * SHORN_REGISTRY_WIDTH];
-    shorn_error error;
-    shorn_schema_fingerprint(c->schema, width, bytes, &error);
+    for (int i = 0; i < width; i++) bytes[i] = (unsigned char)(hash >> (8 * (width - 1 - i)));
     hex_bytes(hex, bytes, (size_t)width);
     if (memcmp(hex, key, (size_t)(2 * width)) != 0) continue;
-    sqlite3_str_appendf(names, "%s'%s'", matches++ ? ", " : "", sqlite3_column_text(rows, 0));
-    shorn_compiled_release(found);
-    found = c;
-    c->refs++;
+    sqlite3_str_appendf(names, "%s'%s'", matches++ ? ", " : "", name);
+    sqlite3_free(found);
+    found = sqlite3_mprintf("%s", name);
   }
   char *why;
-  bool ok = false;
-  if (rc == SQLITE_ROW) { /* row_schema failed and set `f` */
+  shorn_cache_entry *e = NULL;
+  if (rc == SQLITE_NOMEM || (matches && !found) || sqlite3_str_errcode(names) != SQLITE_OK) {
+    f->code = SQLITE_NOMEM, f->message = NULL;
   } else if (rc != SQLITE_DONE || !matches) {
     int code = registry_why(st->db, rc, rows != NULL, SHORN_KEY_FINGERPRINT, key, 2 * width, &why);
     fail_with_why(f, code, function, why);
-  } else if (sqlite3_str_errcode(names) != SQLITE_OK) {
-    f->code = SQLITE_NOMEM, f->message = NULL;
   } else if (matches > 1) {
     shorn_fail_with(f, SQLITE_ERROR, function,
                     "fingerprint %.*s at %d byte%s is shared by registered schemas %s; pass the schema",
                     2 * width, key, width, width == 1 ? "" : "s", sqlite3_str_value(names));
-  } else {
-    ok = true;
+  } else if ((e = indexed_entry(st, SHORN_KEY_NAME, found, (int)strlen(found), function, f)) &&
+             !fingerprint_is(e->compiled->schema, key, width)) {
+    /* A signature written around the virtual table. */
+    e = NULL;
+    int code = registry_why(st->db, SQLITE_DONE, true, SHORN_KEY_FINGERPRINT, key, 2 * width, &why);
+    fail_with_why(f, code, function, why);
   }
+  sqlite3_free(found);
   sqlite3_free(sqlite3_str_finish(names));
   sqlite3_finalize(rows);
-  if (!ok) shorn_compiled_release(found);
-  return ok ? found : NULL;
+  return e;
 }
 
-/* The schema registered under `key` (a name, or a fingerprint in hex: 8
- * digits for the 4-byte one the registry keys, fewer for a narrower one),
- * compiled. */
-static shorn_compiled *registered_schema(shorn_state *st, shorn_key kind, const char *key, int n,
-                                         const char *function, shorn_failure *f) {
+/* The connection's entry for the schema registered under `key` (a name,
+ * or a fingerprint in hex: 8 digits for the 4-byte one the registry keys,
+ * fewer for a narrower one). */
+static shorn_cache_entry *registered_entry(shorn_state *st, shorn_key kind, const char *key, int n,
+                                           const char *function, shorn_failure *f) {
   registry_refresh(st);
-  shorn_compiled *c = cache_find(st, kind, key, n);
-  if (c) return c;
-  c = kind == SHORN_KEY_FINGERPRINT && n < 2 * SHORN_REGISTRY_WIDTH ? scanned_schema(st, key, n / 2, function, f)
-                                                                     : indexed_schema(st, kind, key, n, function, f);
-  if (!c) return NULL;
-  bool stored = cache_store(st, kind, key, n, c);
-  shorn_compiled_release(c);
-  if (!stored) {
-    f->code = SQLITE_NOMEM, f->message = NULL;
-    return NULL;
-  }
-  return c;
+  uint64_t hash;
+  shorn_cache_entry *e = shorn_cache_find(&st->cache, kind, key, n, &hash);
+  if (e) return e;
+  shorn_cache_entry *text = kind == SHORN_KEY_FINGERPRINT && n < 2 * SHORN_REGISTRY_WIDTH
+                                ? scanned_entry(st, key, n / 2, function, f)
+                                : indexed_entry(st, kind, key, n, function, f);
+  if (!text) return NULL;
+  if (!(e = shorn_cache_alias(&st->cache, kind, key, n, hash, text))) f->code = SQLITE_NOMEM, f->message = NULL;
+  return e;
 }
 
 shorn_compiled *shorn_dispatch(shorn_state *st, const uint8_t *data, size_t n, int width, const char *function,
@@ -349,7 +277,8 @@ shorn_compiled *shorn_dispatch(shorn_state *st, const uint8_t *data, size_t n, i
   }
   char hex[2 * SHORN_REGISTRY_WIDTH];
   hex_bytes(hex, data, (size_t)width);
-  return registered_schema(st, SHORN_KEY_FINGERPRINT, hex, 2 * width, function, f);
+  shorn_cache_entry *e = registered_entry(st, SHORN_KEY_FINGERPRINT, hex, 2 * width, function, f);
+  return e ? e->compiled : NULL;
 }
 
 shorn_compiled *shorn_prefixed_schema(sqlite3_context *ctx, const uint8_t *data, size_t n, int width,
@@ -375,13 +304,19 @@ static bool is_inline(const char *text, int n) {
   return i < n && text[i] == '{';
 }
 
+static shorn_cache_entry *resolve_entry(shorn_state *st, const char *text, int n, const char *function,
+                                        shorn_failure *f) {
+  if (!is_inline(text, n)) return registered_entry(st, SHORN_KEY_NAME, text, n, function, f);
+  shorn_error error;
+  shorn_cache_entry *e = text_entry(st, text, n, &error);
+  if (!e) shorn_fail_with_error(f, function, &error);
+  return e;
+}
+
 shorn_compiled *shorn_resolve_schema(shorn_state *st, const char *text, int n, const char *function,
                                      shorn_failure *f) {
-  if (!is_inline(text, n)) return registered_schema(st, SHORN_KEY_NAME, text, n, function, f);
-  shorn_error error;
-  shorn_compiled *c = cache_compile(st, text, n, &error);
-  if (!c) shorn_fail_with_error(f, function, &error);
-  return c;
+  shorn_cache_entry *e = resolve_entry(st, text, n, function, f);
+  return e ? e->compiled : NULL;
 }
 
 const char *shorn_schema_text(sqlite3_value *value, int *n, const char *function, shorn_failure *f) {
@@ -405,21 +340,24 @@ const char *shorn_schema_text(sqlite3_value *value, int *n, const char *function
 shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, sqlite3_value *value,
                                       const char *function) {
   /* For a name, auxdata makes its binding hold for the rest of the
-   * statement's run; SQLite drops auxdata when the statement is reset. */
-  shorn_compiled *c = sqlite3_get_auxdata(ctx, argument_index);
-  if (c) return c;
+   * statement's run; SQLite drops auxdata when the statement is reset.  It
+   * pins the connection's entry, which stays valid while pinned even if
+   * evicted. */
+  shorn_cache_entry *e = sqlite3_get_auxdata(ctx, argument_index);
+  if (e) return e->compiled;
   shorn_failure f;
   int n;
   const char *text = shorn_schema_text(value, &n, function, &f);
-  if (text) c = shorn_resolve_schema(sqlite3_user_data(ctx), text, n, function, &f);
-  if (!c) {
+  if (text) e = resolve_entry(sqlite3_user_data(ctx), text, n, function, &f);
+  if (!e) {
     shorn_report_failure(ctx, &f);
     return NULL;
   }
-  /* The cache's reference keeps `c` alive through this call even if SQLite
-   * runs the destructor at once, as it may. */
-  c->refs++;
-  sqlite3_set_auxdata(ctx, argument_index, c, shorn_compiled_release);
+  /* The cache keeps `e` through this call even if SQLite runs the
+   * destructor at once, as it may. */
+  shorn_compiled *c = e->compiled;
+  shorn_cache_pin(e);
+  sqlite3_set_auxdata(ctx, argument_index, e, shorn_cache_unpin);
   return c;
 }
 
@@ -535,6 +473,11 @@ shorn_state *shorn_state_new(sqlite3 *db) {
   shorn_state *st = sqlite3_malloc(sizeof *st);
   if (!st) return NULL;
   memset(st, 0, sizeof *st);
+  if (shorn_shared_open() != SQLITE_OK) {
+    sqlite3_free(st);
+    return NULL;
+  }
+  st->cache.limit = SHORN_CACHE_BYTES;
   st->db = db;
   st->registrations = 1;
   st->out.allocator = &shorn_sqlite_allocator;
@@ -544,9 +487,10 @@ shorn_state *shorn_state_new(sqlite3 *db) {
 void shorn_state_release(void *p) {
   shorn_state *st = p;
   if (--st->registrations) return;
-  for (int i = 0; i < SHORN_CACHE_SLOTS; i++) entry_clear(&st->cache[i]);
+  shorn_cache_free(&st->cache);
   shorn_buffer_free(&st->out);
   sqlite3_free(st);
+  shorn_shared_close();
 }
 
 int shorn_register(sqlite3 *db, shorn_state *st, const shorn_function *functions, size_t function_count,

@@ -14,6 +14,7 @@
 
 #include "core/base/platform.h"
 #include "shorn.h"
+#include "sqlite/cache.h"
 
 #ifndef SQLITE_CORE
 SQLITE_EXTENSION_INIT3
@@ -28,19 +29,12 @@ SQLITE_EXTENSION_INIT3
 #define SHORN_FUNCTION_FLAGS (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 
 /* sqlite3_realloc64 and sqlite3_free, for every schema the layer compiles
- * and every buffer it gives the core: a result can then be handed to SQLite
+ * (cache.c's count what each holds as they go) and every buffer it gives
+ * the core: a result can then be handed to SQLite
  * without a copy, and SQLite's memory accounting and fault injection see the
  * codec's allocations too.  The layer sets nothing of the core's globally,
  * so a program's own use of the core keeps its allocator. */
 SHORN_PRIVATE_DATA const shorn_allocator shorn_sqlite_allocator;
-
-/* A compiled schema, shared by the cache and by statements' auxdata. */
-typedef struct shorn_compiled {
-  shorn_schema *schema;
-  int refs;
-} shorn_compiled;
-
-SHORN_PRIVATE void shorn_compiled_release(void *compiled);
 
 /* The registry: a virtual table main.shorn_schemas over its shadow table
  * shorn_schemas_data, keyed by each schema's 4-byte fingerprint, the widest:
@@ -48,35 +42,12 @@ SHORN_PRIVATE void shorn_compiled_release(void *compiled);
 #define SHORN_REGISTRY_TABLE "shorn_schemas"
 #define SHORN_REGISTRY_WIDTH 4
 
-#define SHORN_CACHE_SLOTS 64
-
-/* What a cache entry is keyed by.  A text key is the schema itself and holds
- * forever; the others are read from the registry and hold only until it
- * changes. */
-typedef enum shorn_key {
-  SHORN_KEY_TEXT,       /* inline JSON Schema text */
-  SHORN_KEY_NAME,       /* a registered name */
-  SHORN_KEY_FINGERPRINT /* a registered 4-byte fingerprint, 8 hex digits */
-} shorn_key;
-
-typedef struct shorn_cache_entry {
-  char *key;
-  int key_length;
-  shorn_key kind;
-  unsigned hash;
-  unsigned long long used; /* tick of the last hit, for eviction */
-  shorn_compiled *compiled;
-} shorn_cache_entry;
-
 /* One per connection: every function of the extension and the registry
  * module point at it. */
 typedef struct shorn_state {
   sqlite3 *db;
   int registrations; /* functions and modules holding it; freed when the last goes */
-  unsigned long long tick;
-  int last_found; /* the cache entry cache_find found last */
-  shorn_cache_entry cache[SHORN_CACHE_SLOTS];
-  unsigned long long compilations; /* schemas compiled; shorn_stats() reports it */
+  shorn_cache cache;
   /* The registry entries of the cache were read when main's data version
    * (which counts commits, this connection's and others') and
    * registry_changes (this connection's uncommitted writes and rollbacks,

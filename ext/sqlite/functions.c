@@ -10,7 +10,8 @@
  *   shorn_decode(payload, fp_bytes)                 the same, by dispatch
  *   shorn_fingerprint(schema [, fp_bytes])         the fingerprint, in hex
  *   shorn_signature(schema)                        the canonical signature
- *   shorn_stats()                                  the connection's counts
+ *   shorn_stats()                                  the schema cache's counts
+ *   shorn_config(name [, value])                   a connection's setting
  *   shorn_version()                                this extension's version
  */
 #include <string.h>
@@ -145,22 +146,52 @@ static void signature_function(sqlite3_context *ctx, int argc, sqlite3_value **a
   sqlite3_result_text64(ctx, signature, n, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
-/* shorn_stats(): this connection's schema cache as JSON, so a user can see
- * that a query compiles its schema once rather than once a row. */
+/* shorn_stats(): the connection's schema cache and the process's compiled
+ * schemas as JSON, so that a user can see that a query compiles its schema
+ * once rather than once a row, and whether the cache misses. */
 static void stats_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc, (void)argv;
-  shorn_state *st = sqlite3_user_data(ctx);
-  int cached = 0;
-  for (int i = 0; i < SHORN_CACHE_SLOTS; i++)
-    cached += st->cache[i].compiled && st->cache[i].kind == SHORN_KEY_TEXT;
-  char *text =
-      sqlite3_mprintf("{\"compilations\":%llu,\"cached_schemas\":%d}", st->compilations, cached);
+  const shorn_cache *cache = &((shorn_state *)sqlite3_user_data(ctx))->cache;
+  unsigned long long schemas, bytes, compilations;
+  shorn_shared_counts(&schemas, &bytes, &compilations);
+  char *text = sqlite3_mprintf("{\"compilations\":%llu,\"hits\":%llu,\"misses\":%llu,\"entries\":%llu,"
+                               "\"bytes\":%llu,\"cache_bytes\":%llu,\"process\":{\"schemas\":%llu,"
+                               "\"bytes\":%llu,\"compilations\":%llu}}",
+                               cache->compilations, cache->hits, cache->misses, (unsigned long long)cache->count,
+                               (unsigned long long)cache->bytes, (unsigned long long)cache->limit, schemas, bytes,
+                               compilations);
   if (!text) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
   sqlite3_result_text(ctx, text, -1, sqlite3_free);
   sqlite3_result_subtype(ctx, 'J');
+}
+
+/* shorn_config(name [, value]): a setting of the connection, set to `value`
+ * when given; the setting's value either way.  The one setting is
+ * cache_bytes, the limit of the connection's schema cache. */
+static void config_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  shorn_cache *cache = &((shorn_state *)sqlite3_user_data(ctx))->cache;
+  const char *name = (const char *)sqlite3_value_text(argv[0]);
+  if (!name || strcmp(name, "cache_bytes") != 0) {
+    if (sqlite3_value_type(argv[0]) != SQLITE_NULL && !name)
+      sqlite3_result_error_nomem(ctx);
+    else
+      shorn_report_text(ctx, "shorn_config", "no setting named '%s'; the one setting is 'cache_bytes'",
+                        name ? name : "NULL");
+    return;
+  }
+  if (argc == 2) {
+    sqlite3_int64 bytes = sqlite3_value_int64(argv[1]);
+    if (sqlite3_value_numeric_type(argv[1]) != SQLITE_INTEGER || bytes < 0 ||
+        (sqlite3_uint64)bytes > (sqlite3_uint64)SIZE_MAX) {
+      shorn_report_text(ctx, "shorn_config", "cache_bytes must be an INTEGER from 0 up");
+      return;
+    }
+    shorn_cache_limit(cache, (size_t)bytes);
+  }
+  sqlite3_result_int64(ctx, (sqlite3_int64)cache->limit);
 }
 
 /* shorn_version(): the version of the extension loaded, SHORN_VERSION. */
@@ -183,6 +214,9 @@ static const shorn_function codec_function_table[] = {
     {"shorn_signature", 1, SHORN_FUNCTION_FLAGS, signature_function},
     /* Not deterministic: the counts move as the connection works. */
     {"shorn_stats", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_RESULT_SUBTYPE, stats_function},
+    /* A connection's setting: from the application's own SQL alone. */
+    {"shorn_config", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, config_function},
+    {"shorn_config", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, config_function},
     {"shorn_version", 0, SHORN_FUNCTION_FLAGS, version_function},
 };
 

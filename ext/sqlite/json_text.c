@@ -14,7 +14,6 @@
 #include "core/base/memory.h"
 #include "core/text/text.h"
 
-static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 /* ---- JSON text, as SQLite reads it --------------------------------------- */
 
@@ -103,8 +102,8 @@ static const char *value_end(const char *p, const char *end, uint32_t *nodes) {
 /* `.name` in fullkey: bare when a letter then letters and digits, else in
  * quotes, the name as the JSON text writes it (SQLite 3.40's rule). */
 static bool append_name(shorn_buffer *b, const char *name, size_t n) {
-  bool bare = n && is_alpha(name[0]);
-  for (size_t i = 1; bare && i < n; i++) bare = is_alpha(name[i]) || is_digit(name[i]);
+  bool bare = n && is_letter(name[0]);
+  for (size_t i = 1; bare && i < n; i++) bare = is_letter(name[i]) || is_digit(name[i]);
   if (!buffer_byte(b, '.')) return false;
   if (bare) return buffer_append(b, name, n);
   return buffer_byte(b, '"') && buffer_append(b, name, n) && buffer_byte(b, '"');
@@ -242,27 +241,18 @@ shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, j
   query_node n = *node;
   shorn_code rc = query_check(q, node);
   if (rc || (rc = query_resolve(q, &n))) return rc;
-  switch (n.shape->kind) {
-    case SHAPE_ARRAY:
-    case SHAPE_SET:
-    case SHAPE_MAP:
-    case SHAPE_TUPLE: *type = JSON_TEXT_ARRAY; return SHORN_OK;
-    case SHAPE_OBJECT:
-    case SHAPE_RECORD: *type = JSON_TEXT_OBJECT; return SHORN_OK;
-    case SHAPE_STRING:
-    case SHAPE_UUID:
-    case SHAPE_DATETIME:
-    case SHAPE_BIGINT:
-    case SHAPE_BYTES: *type = JSON_TEXT_STRING; return SHORN_OK;
-    case SHAPE_ANY:
-      /* Strings and containers by their tag, without writing them out. */
-      switch (*n.at) {
-        case DYNAMIC_STRING: *type = JSON_TEXT_STRING; return SHORN_OK;
-        case DYNAMIC_ARRAY: *type = JSON_TEXT_ARRAY; return SHORN_OK;
-        case DYNAMIC_OBJECT: *type = JSON_TEXT_OBJECT; return SHORN_OK;
-        default: break;
-      }
-      break;
+  json_kind kind = shape_wires[n.shape->kind].decodes_to;
+  /* A dynamic value's strings and containers by their tag, without
+   * writing them out. */
+  if (n.shape->kind == SHAPE_ANY)
+    kind = *n.at == DYNAMIC_STRING  ? KIND_STRING
+           : *n.at == DYNAMIC_ARRAY ? KIND_ARRAY
+           : *n.at == DYNAMIC_OBJECT ? KIND_OBJECT
+                                     : KIND_COUNT;
+  switch (kind) {
+    case KIND_ARRAY: *type = JSON_TEXT_ARRAY; return SHORN_OK;
+    case KIND_OBJECT: *type = JSON_TEXT_OBJECT; return SHORN_OK;
+    case KIND_STRING: *type = JSON_TEXT_STRING; return SHORN_OK;
     default: break;
   }
   /* The rest are short, and how a number is spelled decides its type. */

@@ -501,7 +501,7 @@ static int cursor_schema(rows_cursor *cur, sqlite3_value *value) {
   forget_schema(cur);
   shorn_compiled *c = shorn_resolve_schema(((rows_vtab *)cur->base.pVtab)->state, text, n, cur->function, &f);
   if (!c) return cursor_failed(cur, &f);
-  c->refs++;
+  shorn_compiled_retain(c);
   cur->schema = c;
   if (!(cur->schema_text = sqlite3_malloc(n ? n : 1))) return SQLITE_NOMEM;
   memcpy(cur->schema_text, text, (size_t)n);

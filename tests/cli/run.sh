@@ -68,7 +68,7 @@ cp string.json ./-dash.json
 grace='{"name":"Grace","age":45,"sex":"F"}'
 printf '%s' "$grace" > grace.json
 
-# The reference's own example (spec/reference-behaviour.md §6), and the
+# The published library's own example (Person, docs/format.md), and the
 # string schema's fingerprints from tests/vectors/schemas.jsonl (ps00001).
 given "$grace\n"
 expect 0 'LQVHcmFjZQA=\n' '' encode person.json --base64

@@ -15,6 +15,10 @@ loaded already.
 with the shorn command on PATH and tests/docs/files/ copied in; the lines
 up to the next `$ ` are its output, stdout and stderr together.
 
+Links: every `page.md#anchor` in the repository's files (code comments
+cite docs/format.md so) and every `(#anchor)` inside a page must name a
+heading of that page, when the page is one of those given.
+
 With SHORN_SQLITE_VERSION set, the sqlite3 module must run that SQLite, so
 that a run meant for one SQLite cannot pass on another.
 """
@@ -155,6 +159,49 @@ def check_page(path, extension, checks):
         shutil.rmtree(work)
 
 
+def anchors(text):
+    """The anchors GitHub gives the headings of a page (outside code blocks)."""
+    found, fence = set(), False
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+        elif not fence and re.match(r"#+ ", line):
+            title = re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower())
+            found.add(title.replace(" ", "-"))
+    return found
+
+
+def check_links(pages, checks):
+    """Every `page.md#anchor` cited anywhere in the repository (the code
+    cites docs/format.md so), and every `(#anchor)` inside a page, names a
+    heading the page has."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    known = {}
+    for page in pages:
+        with open(page, encoding="utf-8") as f:
+            known[os.path.basename(page)] = (page, anchors(f.read()))
+    files = subprocess.run(["git", "ls-files"], cwd=root, stdout=subprocess.PIPE, text=True).stdout.split()
+    for name in files:
+        if name.endswith(".jsonl"):
+            continue
+        try:
+            with open(os.path.join(root, name), encoding="utf-8") as f:
+                text = f.read()
+        except (UnicodeDecodeError, OSError):
+            continue
+        links = []
+        for m in re.finditer(r"\.md#([\w-]+)", text):  # the name before it, read backwards: no backtracking
+            name_before = re.search(r"[\w-]+$", text[max(0, m.start() - 80):m.start()])
+            if name_before:
+                links.append((name_before.group(0) + ".md", m.group(1)))
+        if os.path.basename(name) in known:
+            links += [(os.path.basename(name), a) for a in re.findall(r"\]\(#([\w-]+)\)", text)]
+        for page, anchor in links:
+            if page in known:
+                got = anchor if anchor in known[page][1] else "no such heading"
+                checks.expect(name, f"link {page}#{anchor}", [got], [anchor])
+
+
 def main():
     extension, shorn, pages = sys.argv[1], sys.argv[2], sys.argv[3:]
     wanted = os.environ.get("SHORN_SQLITE_VERSION")
@@ -164,7 +211,8 @@ def main():
     checks = Checks()
     for page in pages:
         check_page(page, extension, checks)
-    print(f"docs: SQLite {sqlite3.sqlite_version}: {checks.passed} examples in {len(pages)} pages as written, "
+    check_links(pages, checks)
+    print(f"docs: SQLite {sqlite3.sqlite_version}: {checks.passed} examples and links in {len(pages)} pages as written, "
           f"{checks.failed} not")
     sys.exit(1 if checks.failed else 0)
 

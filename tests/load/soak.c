@@ -57,9 +57,11 @@
   "\"additionalProperties\":false"
 #define ROW_SCHEMA "{" ROW_SCHEMA_BODY "}"
 
-/* Four times the schema cache of ext/sqlite/connection.c (64 entries), so a
- * reader of random rows evicts all the time. */
+/* Several times what a connection's schema cache holds under CACHE_BYTES,
+ * so that a reader of random rows evicts all the time, while every
+ * connection of the process shares the compiled schemas. */
 #define VARIANTS 256
+#define CACHE_BYTES "262144"
 /* Names each worker registers for its fingerprinted payloads, and the
  * scratch names it registers and deletes again. */
 #define OWN_NAMES 6
@@ -490,7 +492,8 @@ static int open_connection(const char *path, const char *extension, sqlite3 **db
       return FAIL;
     }
   }
-  return OK;
+  rc = sqlite3_exec(*db, "SELECT shorn_config('cache_bytes', " CACHE_BYTES ")", NULL, NULL, NULL);
+  return rc == SQLITE_OK ? OK : fail(worker_id, "shorn_config: %s", sqlite3_errmsg(*db));
 }
 
 /* A row by its indexed key; set_up checks that the planner uses the index. */

@@ -11,12 +11,12 @@ INSERT INTO s VALUES ('{"type":"array","items":{"type":"integer","minimum":0}}')
 
 SELECT '-- a literal';
 SELECT sum(shorn_decode(shorn_encode(i, '{"type":"integer","minimum":0}'), '{"type":"integer","minimum":0}')) FROM n;
-SELECT shorn_stats() ->> '$.compilations', shorn_stats() ->> '$.cached_schemas';
+SELECT shorn_stats() ->> '$.compilations', shorn_stats() ->> '$.entries';
 
 SELECT '-- a column, then a subquery: the same text, compiled already';
 SELECT count(shorn_encode(json_array(i, i + 1), schema)) FROM n, s;
 SELECT count(shorn_encode(json_array(i), (SELECT schema FROM s))) FROM n;
-SELECT shorn_stats() ->> '$.compilations', shorn_stats() ->> '$.cached_schemas';
+SELECT shorn_stats() ->> '$.compilations', shorn_stats() ->> '$.entries';
 
 SELECT '-- each row its own result';
 SELECT group_concat(shorn_decode(shorn_encode(json_array(i, i * 1000), schema), schema), ' ')

@@ -465,7 +465,9 @@ static void test_fingerprints(void) {
   CHECK_STR(decode_bytes(person, enveloped, 2, 3), "error: Unexpected end of input at byte 2");
   CHECK_STR(decode_bytes(person, enveloped, sizeof enveloped, 2),
             "error: Payload was written by a different schema (expected fingerprint da68) at byte 0");
-  CHECK_STR(encode_n(person, grace, strlen(grace), 5), "error: Fingerprint width must be 1, 2, 3 or 4");
+  CHECK_STR(encode_n(person, grace, strlen(grace), 5), "error: Fingerprint width must be 0 (no fingerprint), 1, 2, 3 or 4");
+  CHECK_STR(decode_bytes(person, enveloped, sizeof enveloped, -1),
+            "error: Fingerprint width must be 0 (no fingerprint), 1, 2, 3 or 4");
 }
 
 #define DATETIME "{\"type\":\"string\",\"format\":\"date-time\"}"

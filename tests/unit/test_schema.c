@@ -1,7 +1,8 @@
 /*
  * test_schema.c — JSON Schema translation, signatures and fingerprints:
  * every golden schema vector, the compile rows of the seed examples, and the
- * worked examples and limits of the specification.
+ * published library's worked examples (E1 to E35, the signatures it gives)
+ * and limits.  The rules are docs/format.md#from-json-schema-to-shapes.
  *
  *   build/test_schema [vectors-directory]     (default tests/vectors)
  */
@@ -97,7 +98,7 @@ static void test_examples(void) {
   SIGNATURE("{\"type\":\"number\",\"minimum\":0}", "\"float64\"");             /* E5 */
   SIGNATURE("{}", "\"any\"");                                                  /* E6 */
   SIGNATURE("{\"type\":\"string\",\"format\":\"uuid\"}", "\"uuid\"");          /* E7 */
-  SIGNATURE("{\"type\":\"string\",\"format\":\"date-time\"}", "\"datetime\""); /* E8, DESIGN.md */
+  SIGNATURE("{\"type\":\"string\",\"format\":\"date-time\"}", "\"datetime\""); /* E8, docs/schemas.md */
   SIGNATURE("{\"type\":\"null\"}", "{\"literal\":null}");                      /* E9 */
   SIGNATURE("{\"const\":1e21}", "{\"literal\":1e+21}");                        /* E10 */
   SIGNATURE("{\"enum\":[\"M\",\"F\",\"X\",\"F\"]}", "{\"enum\":[\"F\",\"M\",\"X\"]}"); /* E11 */
@@ -241,7 +242,7 @@ static void test_examples(void) {
   SIGNATURE("{\"anyOf\":[{\"type\":\"string\"}]}",
             "{\"types\":[\"string\"],\"union\":[\"string\"]}"); /* E35 */
 
-  /* The other verified translations of §2.5. */
+  /* Further translations the published library gives. */
   SIGNATURE("{\"type\":\"array\",\"prefixItems\":[]}", "{\"tuple\":[]}");
   SIGNATURE("{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"minItems\":0,\"maxItems\":0}",
             "{\"array\":\"int\",\"length\":0}");

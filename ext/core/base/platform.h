@@ -1,7 +1,7 @@
 /*
  * platform.h — what every file of the core assumes of the compiler and the
- * host: branch hints, inlining, the linkage of internal functions, and
- * little-endian loads and stores.
+ * host: branch hints, inlining, the linkage of internal functions,
+ * little-endian loads and stores, and the hash tables' FNV-1a.
  *
  * Strings inside the core are WTF-8: UTF-8 that may also hold a lone
  * surrogate (ED A0..BF xx), because a JSON escape such as "\ud800" can put
@@ -55,6 +55,10 @@
 /* The number of elements of an array (not a pointer). */
 #define COUNT_OF(a) (sizeof(a) / sizeof *(a))
 
+/* A number macro's value as a string literal, for a message that states it. */
+#define TEXT_OF(x) #x
+#define NUMBER_TEXT(x) TEXT_OF(x)
+
 #define MAX_SAFE_INTEGER 9007199254740991.0 /* 2^53 - 1 */
 
 /* Little-endian words, whatever the host's order: one load or store where
@@ -98,6 +102,17 @@ static inline double load_f32_le(const uint8_t *b) {
   float v;
   memcpy(&v, &bits, 4);
   return v;
+}
+
+/* 32-bit FNV-1a: from FNV1A32_BASIS, each unit xored in, then multiplied
+ * by the prime.  The hash tables' hash, and the fingerprints'. */
+#define FNV1A32_BASIS 0x811C9DC5u
+static inline uint32_t fnv1a32_step(uint32_t h, uint32_t unit) { return (h ^ unit) * 0x01000193u; }
+static inline uint32_t fnv1a32(const void *bytes, size_t n) {
+  const uint8_t *p = bytes;
+  uint32_t h = FNV1A32_BASIS;
+  for (size_t i = 0; i < n; i++) h = fnv1a32_step(h, p[i]);
+  return h;
 }
 
 #endif

@@ -399,7 +399,7 @@ static shorn_code parse(parser *ps, json_value **out) {
     uint8_t c = *p;
     if (c == '[' || c == '{') {
       if (depth == JSON_MAX_DEPTH) {
-        parse_fail(ps, p, "nesting deeper than 10000");
+        parse_fail(ps, p, "nesting deeper than " NUMBER_TEXT(JSON_MAX_DEPTH));
         goto failed;
       }
       if (depth == open_cap) {

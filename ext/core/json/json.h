@@ -47,6 +47,10 @@ static inline const uint8_t *json_skip_space(const uint8_t *p, const uint8_t *en
 SHORN_PRIVATE const uint8_t *json_read_number(const uint8_t *p, const uint8_t *end, double *number,
                                               const char **why);
 
+/* The bytes of a DOM arena that starts on the C stack: a record of a few
+ * kilobytes of JSON then parses with no allocation. */
+#define JSON_DOM_HERE 4096
+
 /* Parse exactly one JSON value (whitespace around it allowed, nothing else).
  * The DOM lives in `a`, and the parser's stacks come from a's allocator;
  * strings without escapes point into `text`, which must outlive it.  Errors

@@ -11,6 +11,7 @@
  */
 #include "bigint.h"
 #include "radix.h"
+#include "core/text/text.h"
 
 #define LIMB_BYTES sizeof(radix_limb)
 
@@ -62,7 +63,7 @@ bigint_status bigint_encode(const shorn_allocator *a, shorn_buffer *b, const cha
   size_t count = n - negative;
   if (!count || (digits[0] == '0' && (count > 1 || negative))) return BIGINT_SPELLING;
   for (size_t i = 0; i < count; i++)
-    if (digits[i] < '0' || digits[i] > '9') return BIGINT_SPELLING;
+    if (!is_digit(digits[i])) return BIGINT_SPELLING;
   if (count > BIGINT_DIGITS_MAX) return BIGINT_TOO_LARGE;
 
   size_t room = radix_binary_room(count);

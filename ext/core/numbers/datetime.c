@@ -4,6 +4,7 @@
  */
 #include "datetime.h"
 #include "core/text/lanes.h"
+#include "core/text/text.h"
 #include "number.h"
 
 #define MS_PER_DAY 86400000LL
@@ -87,7 +88,7 @@ size_t datetime_format(int64_t ms, char out[DATETIME_TEXT_MAX]) {
 static bool read_digits(const char *s, int width, int64_t *v) {
   *v = 0;
   for (int i = 0; i < width; i++) {
-    if (s[i] < '0' || s[i] > '9') return false;
+    if (!is_digit(s[i])) return false;
     *v = *v * 10 + (s[i] - '0');
   }
   return true;

@@ -1170,10 +1170,10 @@ static double decimal_to_double(const char *digits, int count, int64_t e) {
   if (count + e <= -324) return 0.0;
   exact_decimal d = {.scale = {.limb = {1}, .n = 1}};
   for (int i = 0; i < count; i += 9) {
-    uint32_t chunk = 0;
+    uint32_t group = 0;
     int length = count - i < 9 ? count - i : 9;
-    for (int j = 0; j < length; j++) chunk = chunk * 10 + (uint32_t)(digits[i + j] - '0');
-    big_multiply_small(&d.value, POW10_32[length], chunk);
+    for (int j = 0; j < length; j++) group = group * 10 + (uint32_t)(digits[i + j] - '0');
+    big_multiply_small(&d.value, POW10_32[length], group);
   }
   big_multiply_pow10(e >= 0 ? &d.value : &d.scale, e >= 0 ? e : -e);
   int value_scale, scale_scale;

@@ -206,9 +206,10 @@ static bool has_deep_rules(const validation *v) {
  * as the whole of that value?  When it holds a Set, a Map, a dynamic value
  * or deep rules, or is a union the step reaches the discriminant of.
  * Looked at through every branch, so that it holds whichever the bytes
- * take; past `depth` levels of wrappers, yes. */
+ * take; past WHOLE_DEPTH_MAX levels of wrappers, yes. */
+#define WHOLE_DEPTH_MAX 32
 static bool needs_whole(const shape *s, const path_step *step, int depth) {
-  if (depth > 32 || has_deep_rules(s->keywords)) return true;
+  if (depth > WHOLE_DEPTH_MAX || has_deep_rules(s->keywords)) return true;
   switch (s->kind) {
     case SHAPE_SET:
     case SHAPE_MAP:
@@ -231,28 +232,11 @@ static bool needs_whole(const shape *s, const path_step *step, int depth) {
  * below it, and the recursive definitions it opens: every wrapper (a
  * nullable, a union, a reference) and the container each take one. */
 static void count_levels(query *q, query_node n, uint32_t def_count, uint32_t *nesting, uint32_t *ref_depth) {
+  shorn_code rc;
   for (uint32_t hops = 0; hops <= def_count + 1;) {
     ++*nesting;
-    q->d.p = n.at;
-    bool present = false;
-    uint64_t branch;
-    switch (n.shape->kind) {
-      case SHAPE_NULLABLE:
-        if (read_marker(&q->d, &present) || !present) return;
-        n.shape = n.shape->u.inner;
-        break;
-      case SHAPE_UNION:
-        if (read_branch(&q->d, n.shape, &branch)) return;
-        n.shape = n.shape->u.choice.branches[branch];
-        break;
-      case SHAPE_REF:
-        ref_depth[n.shape->u.ref.index]++;
-        n.shape = n.shape->u.ref.target;
-        hops++;
-        break;
-      default: return;
-    }
-    n.at = q->d.p;
+    if (n.shape->kind == SHAPE_REF) ref_depth[n.shape->u.ref.index]++, hops++;
+    if (!query_unwrap(&q->d, &n, &rc)) return;
   }
 }
 
@@ -295,7 +279,7 @@ typedef struct editor {
   walk walk_here;
   level levels_here[8];
   path_segment segments_here[8];
-  uint32_t depth_here[16];
+  uint32_t depth_here[REF_DEPTHS_HERE];
 } editor;
 
 static shorn_code find_levels(editor *ed, const edit *e, walk *w) {
@@ -429,7 +413,7 @@ static shorn_code find_changes(editor *ed, bool *removed) {
 
 shorn_code edit_payload(const shorn_schema *s, const uint8_t *data, size_t length, int fingerprint_width,
                         const edit *edits, size_t count, shorn_buffer *out, bool *removed, shorn_error *error) {
-  _Alignas(8) char dom_here[4096];
+  _Alignas(8) char dom_here[JSON_DOM_HERE];
   /* Field by field: zeroing the whole of it (the query's scratch among it)
    * would cost a small record's edit a sixth of its time. */
   editor ed;
@@ -456,7 +440,7 @@ shorn_code edit_payload(const shorn_schema *s, const uint8_t *data, size_t lengt
 
 shorn_code edit_patch(const shorn_schema *s, const uint8_t *data, size_t length, int fingerprint_width,
                       const json_value *patch, shorn_buffer *out, shorn_error *error) {
-  _Alignas(8) char dom_here[4096];
+  _Alignas(8) char dom_here[JSON_DOM_HERE];
   arena dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator};
   shorn_buffer text = {.allocator = s->allocator};
   json_value *value = NULL;

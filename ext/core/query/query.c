@@ -249,16 +249,12 @@ static bool pass_varints(decoder *d, uint64_t count) {
 /* `count` values of shape `s`; a count checked as pass_count checks one.
  * Runs of leaves are passed in loops of their own. */
 static bool pass_many(decoder *d, const shape *s, uint64_t count) {
-  int64_t width = shape_fixed_width(s);
-  if (width >= 0) return !exceeds(d, count, (uint64_t)width) && pass_bytes(d, count * (uint64_t)width);
-  switch (s->kind) {
-    case SHAPE_INT:
-    case SHAPE_UINT:
-    case SHAPE_DATETIME:
-    case SHAPE_ENUM: return pass_varints(d, count);
-    case SHAPE_STRING:
-    case SHAPE_BYTES: return pass_bodies(d, count);
-    case SHAPE_OBJECT: return pass_objects(d, s, count);
+  uint64_t width = (uint64_t)shape_fixed_width(s);
+  switch (shape_form(s)) {
+    case WIRE_FIXED: return !exceeds(d, count, width) && pass_bytes(d, count * width);
+    case WIRE_VARINT: return pass_varints(d, count);
+    case WIRE_BODY: return pass_bodies(d, count);
+    case WIRE_FIELDS: return pass_objects(d, s, count);
     default:
       for (uint64_t i = 0; i < count; i++)
         if (!pass_value(d, s)) return false;
@@ -270,7 +266,7 @@ static bool pass_many(decoder *d, const shape *s, uint64_t count) {
  * level below `depth`): a count, then a key and a value each. */
 static bool pass_entries(decoder *d, const shape *value, int depth) {
   uint64_t count;
-  if (!pass_count(d, add_widths(value ? value->min_width : 1, 1), &count)) return false;
+  if (!pass_count(d, add_saturating(value ? value->min_width : 1, 1), &count)) return false;
   for (uint64_t i = 0; i < count; i++)
     if (!pass_body(d) || !(value ? pass_value(d, value) : pass_dynamic(d, depth))) return false;
   return true;
@@ -313,14 +309,14 @@ static inline bool pass_step_n(decoder *d, const pass_step *step, uint64_t n) {
 static bool pass_fields(decoder *d, const shape *s, const uint8_t *bitmap, const field *stop) {
   const pass_step *step = s->u.object.plan, *end = step + (stop ? stop->plan_step : s->u.object.plan_length);
   for (; step < end; step++)
-    if ((!step->optional || (bitmap[step->bit >> 3] >> (step->bit & 7) & 1)) && !pass_step_n(d, step, step->n))
+    if ((!step->optional || bitmap_has(bitmap, step->bit)) && !pass_step_n(d, step, step->n))
       return false;
   return !stop || !stop->plan_skip || pass_step_n(d, step, stop->plan_skip);
 }
 
 static bool pass_object(decoder *d, const shape *s) {
   const uint8_t *bitmap = d->p;
-  return pass_bytes(d, (s->u.object.optional_count + 7) / 8) && pass_fields(d, s, bitmap, NULL) &&
+  return pass_bytes(d, bitmap_bytes(s->u.object.optional_count)) && pass_fields(d, s, bitmap, NULL) &&
          (!s->u.object.extras || pass_entries(d, s->u.object.extras, 0));
 }
 
@@ -376,7 +372,7 @@ static bool pass_container(decoder *d, const shape *s) {
     case SHAPE_ARRAY:
     case SHAPE_SET: return pass_elements(d, s);
     case SHAPE_MAP:
-      if (!pass_count(d, add_widths(s->u.map.key->min_width, s->u.map.value->min_width), &n)) return false;
+      if (!pass_count(d, add_saturating(s->u.map.key->min_width, s->u.map.value->min_width), &n)) return false;
       for (uint64_t i = 0; i < n; i++)
         if (!pass_value(d, s->u.map.key) || !pass_value(d, s->u.map.value)) return false;
       return true;
@@ -396,19 +392,11 @@ static bool pass_container(decoder *d, const shape *s) {
  * counts them (leaves hold nothing, so they need no count). */
 static bool pass_value(decoder *d, const shape *s) {
   uint64_t n;
-  switch (s->kind) {
-    case SHAPE_LITERAL:
-    case SHAPE_BOOLEAN:
-    case SHAPE_FLOAT32:
-    case SHAPE_FLOAT64:
-    case SHAPE_UUID: return pass_bytes(d, (uint64_t)shape_fixed_width(s));
-    case SHAPE_INT:
-    case SHAPE_UINT:
-    case SHAPE_DATETIME:
-    case SHAPE_ENUM: return pass_varint(d);
-    case SHAPE_STRING:
-    case SHAPE_BYTES: return pass_body(d);
-    case SHAPE_BIGINT: return read_uvarint(d, &n) == SHORN_OK && pass_bytes(d, n >> 1);
+  switch (shape_form(s)) {
+    case WIRE_FIXED: return pass_bytes(d, (uint64_t)shape_fixed_width(s));
+    case WIRE_VARINT: return pass_varint(d);
+    case WIRE_BODY: return pass_body(d);
+    case WIRE_BIGINT: return read_uvarint(d, &n) == SHORN_OK && pass_bytes(d, n >> 1);
     default: break;
   }
   if (d->nesting == NESTING_MAX) return false;
@@ -445,35 +433,19 @@ static shorn_code skip(query *q, const shape *s, uint64_t count) {
  * as the decoder reads them.  What is left writes the same text from where
  * it now starts. */
 static inline shorn_code resolve(query *q, query_node *n) {
+  shorn_code rc = SHORN_OK;
   for (uint32_t hops = 0;;) {
-    shorn_code rc = SHORN_OK;
-    q->d.p = n->at;
-    switch (n->shape->kind) {
-      case SHAPE_NULLABLE: {
-        bool present = false;
-        if ((rc = read_marker(&q->d, &present)) || !present) return rc; /* null stays the nullable */
-        n->shape = n->shape->u.inner;
-        hops = 0;
-        break;
-      }
-      case SHAPE_UNION: {
-        uint64_t branch;
-        if ((rc = read_branch(&q->d, n->shape, &branch))) return rc;
-        n->shape = n->shape->u.choice.branches[branch];
-        hops = 0;
-        break;
-      }
-      case SHAPE_REF:
-        /* More hops than definitions with no byte read between (a marker
-         * or a branch resets the count): a cycle that reads nothing
-         * ({"$ref":"#"}), which the decoder refuses once a definition
-         * opens too many levels. */
-        if (++hops > q->def_count) return decode_value(&q->d, n->shape);
-        n->shape = n->shape->u.ref.target;
-        break;
-      default: return SHORN_OK;
+    /* More hops than definitions with no byte read between (a marker or a
+     * branch resets the count): a cycle that reads nothing ({"$ref":"#"}),
+     * which the decoder refuses once a definition opens too many levels.
+     * A null stays the nullable. */
+    if (n->shape->kind != SHAPE_REF) {
+      hops = 0;
+    } else if (++hops > q->def_count) {
+      q->d.p = n->at;
+      return decode_value(&q->d, n->shape);
     }
-    n->at = q->d.p;
+    if (!query_unwrap(&q->d, n, &rc)) return rc;
   }
 }
 
@@ -508,7 +480,7 @@ static const field *declared_field(const shape *obj, const path_step *step) {
  * compared is read as a string, UTF-8 checked; their order is not. */
 static shorn_code find_entry(query *q, const shape *value, const path_step *step, query_node *out) {
   uint64_t count;
-  shorn_code rc = read_count(&q->d, add_widths(value->min_width, 1), "Record size", &count);
+  shorn_code rc = read_count(&q->d, add_saturating(value->min_width, 1), "Record size", &count);
   for (uint64_t i = 0; !rc && i < count; i++) {
     const uint8_t *name;
     size_t n;
@@ -583,7 +555,7 @@ static shorn_code find_element(query *q, const query_node *n, const path_step *s
       if ((rc = read_array_length(&q->d, s, &count))) return rc;
       break;
     case SHAPE_MAP: {
-      uint64_t width = add_widths(s->u.map.key->min_width, s->u.map.value->min_width);
+      uint64_t width = add_saturating(s->u.map.key->min_width, s->u.map.value->min_width);
       if ((rc = read_count(&q->d, width, "Map size", &count)) || !pick(step, count, &index)) return rc;
       for (uint64_t i = 0; i < index && !rc; i++)
         if (!(rc = skip_one(q, s->u.map.key))) rc = skip_one(q, s->u.map.value);

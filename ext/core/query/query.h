@@ -54,7 +54,7 @@ typedef struct query {
   shape *pair_items[2];
   uint32_t def_count;
   uint64_t index;       /* the element the last index step found */
-  uint32_t depth_here[16];
+  uint32_t depth_here[REF_DEPTHS_HERE];
 } query;
 
 SHORN_PRIVATE shorn_code query_open(query *q, const shorn_schema *s, const uint8_t *data, size_t length,
@@ -81,6 +81,31 @@ SHORN_PRIVATE bool query_number(query *q, const query_node *node, bool *is_integ
  * as the SQL functions make it of the node's JSON text, without writing
  * the text.  False for anything else, whose text then decides. */
 SHORN_PRIVATE bool query_text(query *q, const query_node *node, const char **text, size_t *length);
+
+/* Past one of the shapes that add no JSON of their own, reading its header
+ * as the decoder reads it: a present nullable to its value, a union to the
+ * branch its index names, a ref to its definition.  False where n is none
+ * of these or a null nullable, or where the header is bad (*rc then says
+ * why); n is then as it was, and d->p past what was read. */
+static inline bool query_unwrap(decoder *d, query_node *n, shorn_code *rc) {
+  bool present = false;
+  uint64_t branch;
+  d->p = n->at;
+  switch (n->shape->kind) {
+    case SHAPE_NULLABLE:
+      if ((*rc = read_marker(d, &present)) || !present) return false;
+      n->shape = n->shape->u.inner;
+      break;
+    case SHAPE_UNION:
+      if ((*rc = read_branch(d, n->shape, &branch))) return false;
+      n->shape = n->shape->u.choice.branches[branch];
+      break;
+    case SHAPE_REF: n->shape = n->shape->u.ref.target; break;
+    default: return false;
+  }
+  n->at = d->p;
+  return true;
+}
 
 /* Settle the node's shape to the one its bytes hold: a definition for a
  * ref, the value or null for a nullable, the branch of a union. */

@@ -171,7 +171,7 @@ static size_t give_back(const machine *m, bool backward, size_t at, size_t from)
 static bool is_word(const machine *m, size_t at) {
   if (at >= m->n) return false;
   uint16_t u = m->s[at];
-  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_';
+  return is_letter(u) || is_digit(u) || u == '_';
 }
 
 /* The text group g captured, again at *pos (before it, when backward); a
@@ -471,8 +471,6 @@ static bool wants_unicode(const uint16_t *s, size_t n) {
  * the matcher. */
 #define RUN_COUNT_MAX 65535
 
-static bool is_decimal(uint16_t c) { return c >= '0' && c <= '9'; }
-static bool is_ascii_letter(uint16_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 /* ---- a run of one class ---------------------------------------------------- */
 
@@ -491,18 +489,18 @@ static bool read_run_atom(const uint16_t *s, size_t n, size_t *at, bool member[2
   uint16_t d = s[(*at)++];
   if (d == 'd' || d == 'w') {
     for (int x = 0; x < 128; x++)
-      if ((x >= '0' && x <= '9') || (d == 'w' && (is_ascii_letter((uint16_t)x) || x == '_')))
+      if (is_digit((uint32_t)x) || (d == 'w' && (is_letter((uint32_t)x) || x == '_')))
         member[x] = true;
     return true;
   }
-  if (d >= 0x80 || d <= ' ' || is_ascii_letter(d) || is_decimal(d)) return false;
+  if (d >= 0x80 || d <= ' ' || is_letter(d) || is_digit(d)) return false;
   *single = d;
   return true;
 }
 
 static bool read_run_count(const uint16_t *s, size_t n, size_t *at, uint64_t *count) {
   size_t from = *at;
-  for (*count = 0; *at < n && is_decimal(s[*at]) && *count <= RUN_COUNT_MAX; (*at)++)
+  for (*count = 0; *at < n && is_digit(s[*at]) && *count <= RUN_COUNT_MAX; (*at)++)
     *count = *count * 10 + (s[*at] - '0');
   return *at > from && *count <= RUN_COUNT_MAX;
 }

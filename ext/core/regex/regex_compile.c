@@ -15,6 +15,7 @@
 #include "regex.h"
 
 #include "core/base/memory.h"
+#include "core/text/text.h"
 #include "unicode.h"
 
 /* Groups open at once; deeper patterns are refused, which keeps the
@@ -142,22 +143,14 @@ static uint32_t next_char(pattern_parser *p) {
   return c;
 }
 
-static bool is_decimal_digit(uint16_t c) { return c >= '0' && c <= '9'; }
 static bool is_octal(uint16_t c) { return c >= '0' && c <= '7'; }
-static int hex_digit_value(uint16_t c) {
-  return c >= '0' && c <= '9'   ? c - '0'
-         : c >= 'a' && c <= 'f' ? c - 'a' + 10
-         : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                : -1;
-}
-static bool is_letter(uint16_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool is_syntax_char(uint16_t c) { return c && c < 0x80 && strchr("^$\\.*+?()[]{}|/", c) != NULL; }
 
 /* `count` hex digits at `at` + `skip`, or -1. */
 static long hex_digits(const pattern_parser *p, size_t skip, int count) {
   long v = 0;
   for (int i = 0; i < count; i++) {
-    int d = has(p, skip + (size_t)i) ? hex_digit_value(peek(p, skip + (size_t)i)) : -1;
+    int d = has(p, skip + (size_t)i) ? hex_digit(peek(p, skip + (size_t)i), true) : -1;
     if (d < 0) return -1;
     v = v * 16 + d;
   }
@@ -191,7 +184,7 @@ static bool load_property(pattern_parser *p, const char *name, uint32_t (**range
 /* May a group name hold c (first, or after the first)?  ECMAScript's
  * identifier characters: ID_Start, ID_Continue, `$`, `_`, ZWNJ and ZWJ. */
 static bool is_name_char(pattern_parser *p, uint32_t c, bool first) {
-  if (c < 0x80) return is_letter((uint16_t)c) || c == '$' || c == '_' || (!first && is_decimal_digit((uint16_t)c));
+  if (c < 0x80) return is_letter(c) || c == '$' || c == '_' || (!first && is_digit(c));
   if (first) return load_property(p, "ID_Start", &p->id_start, &p->id_start_count) &&
                     in_ranges((const uint32_t(*)[2])p->id_start, p->id_start_count, c);
   return c == 0x200C || c == 0x200D ||
@@ -203,7 +196,7 @@ static bool is_name_char(pattern_parser *p, uint32_t c, bool first) {
 static long hex_at(const pattern_parser *p, size_t at, int count) {
   long v = 0;
   for (int i = 0; i < count; i++) {
-    int d = at + (size_t)i < p->n ? hex_digit_value(p->src[at + (size_t)i]) : -1;
+    int d = at + (size_t)i < p->n ? hex_digit(p->src[at + (size_t)i], true) : -1;
     if (d < 0) return -1;
     v = v * 16 + d;
   }
@@ -218,8 +211,8 @@ static uint32_t name_escape_at(const pattern_parser *p, size_t *i) {
   if (at + 1 >= p->n || p->src[at + 1] != 'u') return NONE;
   if (at + 2 < p->n && p->src[at + 2] == '{') {
     uint32_t c = 0;
-    for (at += 3; at < p->n && hex_digit_value(p->src[at]) >= 0 && c <= 0x10FFFF; at++)
-      c = c * 16 + (uint32_t)hex_digit_value(p->src[at]);
+    for (at += 3; at < p->n && hex_digit(p->src[at], true) >= 0 && c <= 0x10FFFF; at++)
+      c = c * 16 + (uint32_t)hex_digit(p->src[at], true);
     if (at >= p->n || p->src[at] != '}' || p->src[at - 1] == '{' || c > 0x10FFFF) return NONE;
     *i = at + 1;
     return c;
@@ -442,7 +435,7 @@ static bool read_property(pattern_parser *p, bool in_class, class_atom *a) {
     if (at_end(p)) return refuse_pattern(p, why);
     uint16_t c = p->src[p->at];
     if (c == '}') break;
-    if (!(is_letter(c) || is_decimal_digit(c) || c == '_' || c == '=') || n == sizeof name - 1)
+    if (!(is_letter(c) || is_digit(c) || c == '_' || c == '=') || n == sizeof name - 1)
       return refuse_pattern(p, why);
     name[n++] = (char)c;
   }
@@ -483,8 +476,8 @@ static bool read_unicode_escape(pattern_parser *p, uint32_t *c) {
   if (!p->unicode || peek(p, 1) != '{') return false;
   uint32_t code = 0;
   size_t i = 2;
-  for (; has(p, i) && hex_digit_value(peek(p, i)) >= 0; i++) {
-    code = code * 16 + (uint32_t)hex_digit_value(peek(p, i));
+  for (; has(p, i) && hex_digit(peek(p, i), true) >= 0; i++) {
+    code = code * 16 + (uint32_t)hex_digit(peek(p, i), true);
     if (code > 0x10FFFF) return false;
   }
   if (i == 2 || peek(p, i) != '}') return false;
@@ -517,7 +510,7 @@ static bool read_escape(pattern_parser *p, bool in_class, class_atom *a) {
     case 'v': a->c = 0x0B; break;
     case 'c': {
       uint16_t next = peek(p, 1);
-      bool control = is_letter(next) || (in_class && !p->unicode && (is_decimal_digit(next) || next == '_'));
+      bool control = is_letter(next) || (in_class && !p->unicode && (is_digit(next) || next == '_'));
       if (has(p, 1) && control) {
         p->at += 2;
         a->c = next % 32;
@@ -528,7 +521,7 @@ static bool read_escape(pattern_parser *p, bool in_class, class_atom *a) {
       return true;
     }
     case '0':
-      if (!has(p, 1) || !is_decimal_digit(peek(p, 1))) {
+      if (!has(p, 1) || !is_digit(peek(p, 1))) {
         a->c = 0;
         break;
       }
@@ -608,7 +601,7 @@ static term read_atom_escape(pattern_parser *p, uint32_t sequence) {
   if (c >= '1' && c <= '9') {
     size_t i = 0;
     uint64_t number = 0;
-    while (has(p, i) && is_decimal_digit(peek(p, i)) && number <= UINT32_MAX)
+    while (has(p, i) && is_digit(peek(p, i)) && number <= UINT32_MAX)
       number = number * 10 + (peek(p, i++) - '0');
     if (number <= p->groups) {
       p->at += i;
@@ -678,7 +671,7 @@ static bool read_braces(pattern_parser *p, uint32_t *min, uint32_t *max) {
   for (;; i++) {
     if (!has(p, i)) return false;
     uint16_t c = peek(p, i);
-    if (is_decimal_digit(c)) {
+    if (is_digit(c)) {
       *bound = *bound >= REGEX_BOUND_INFINITE ? REGEX_BOUND_INFINITE : *bound * 10 + (c - '0');
       digits = true;
     } else if (c == ',' && !comma && digits) {

@@ -199,8 +199,8 @@ static bool reads(const builder *b, const uint32_t *position) {
 /* ---- states --------------------------------------------------------------------- */
 
 static uint32_t hash_words(const uint32_t *w, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) h = (h ^ w[i]) * 16777619u;
+  uint32_t h = FNV1A32_BASIS;
+  for (size_t i = 0; i < n; i++) h = fnv1a32_step(h, w[i]);
   return h;
 }
 

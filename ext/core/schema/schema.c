@@ -1,7 +1,8 @@
 /*
- * schema.c — JSON Schema to wire shapes, as reference-behaviour §1 has it,
- * with the departures DESIGN.md decides (x-shorn shapes, date-time, type
- * arrays of several types, -0 refused).
+ * schema.c — JSON Schema to wire shapes, by the rules of
+ * docs/format.md#from-json-schema-to-shapes, which keeps the published
+ * library's translation with a few departures (x-shorn shapes, date-time,
+ * type arrays of several types, -0 refused; docs/schemas.md).
  *
  * The translator walks the document depth first in exactly the reference's
  * order (union branches in sorted order, additionalProperties before the
@@ -437,8 +438,9 @@ static int compare_by_json(const void *a, const void *b) {
 
 typedef int comparison(const void *, const void *);
 
-/* §1.6 canonical order: strings by UTF-16 code units when every member is a
- * string, otherwise everything by its JSON text.  Returns the comparison. */
+/* Canonical order (docs/format.md#enum-order): strings by UTF-16 code
+ * units when every member is a string, otherwise everything by its JSON
+ * text.  Returns the comparison. */
 static comparison *sort_canonically(ranked *r, uint32_t n) {
   bool strings = true;
   for (uint32_t i = 0; i < n && strings; i++) strings = r[i].value.type == JSON_STRING;
@@ -535,7 +537,7 @@ static bool pointer_member(translator *t, const json_value *object, const json_v
   return x != NULL;
 }
 
-/* §1.10: the node a same-document pointer names. */
+/* The node a same-document pointer names (docs/format.md#references). */
 static const json_value *resolve_pointer(translator *t, const json_value *site, const char *p, uint32_t n) {
   char q[NODE_QUOTE_MAX];
   if (n == 0 || (n == 1 && p[0] == '#')) return t->document;
@@ -566,8 +568,8 @@ static shape *reuse(translator *t, const json_value *site, const pointer_entry *
   return e->shape;
 }
 
-/* §1.11: a $ref back to a pointer being expanded reserves the next
- * definition; the pointer's expansion will fill it. */
+/* A $ref back to a pointer being expanded reserves the next definition;
+ * the pointer's expansion will fill it (docs/format.md#recursive-schemas). */
 static shape *back_edge(translator *t, const json_value *site, uint32_t id) {
   shape *ref = new_shape(t, site, SHAPE_REF);
   if (!ref) return NULL;
@@ -582,7 +584,8 @@ static shape *back_edge(translator *t, const json_value *site, uint32_t id) {
   return ref;
 }
 
-/* §1.11: every $ref, and the root as "#", by the exact pointer text. */
+/* Every $ref, and the root as "#", by the exact pointer text
+ * (docs/format.md#recursive-schemas). */
 static shape *expand(translator *t, const json_value *site, const char *text, uint32_t length) {
   uint32_t id = pointer_index(t, text, length);
   if (id == UINT32_MAX) return translator_nomem(t);
@@ -658,7 +661,7 @@ static bool extension_misplaced(translator *t, const json_value *node, const cha
 
 /* ---- unions ---------------------------------------------------------------- */
 
-/* §1.4: the type a branch declares for union purposes (its "type" when a
+/* docs/format.md#union-schemas: the type a branch declares (its "type" when a
  * string, else the type of a scalar "const"), or NULL. */
 static const char *declared_type(const json_value *type, const json_value *node, uint32_t *length) {
   if (type && type->type == JSON_STRING) {
@@ -701,7 +704,8 @@ static shape *literal_null(translator *t, const json_value *node) {
   return sh;
 }
 
-/* §1.4 (c): ArkType's uuid, a pattern branch and const branches. */
+/* The union's uuid collapse step (docs/format.md#union-schemas): ArkType's
+ * uuid, a pattern branch and const branches. */
 static bool all_uuid(const union_branch *b, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     if (declares(&b[i], "null")) continue;
@@ -755,10 +759,10 @@ static bool distinct_cases(property **props, const uint32_t *counts, uint32_t n,
   return true;
 }
 
-/* §1.4.1: the first of the first branch's keys, in UTF-16 order, that holds
- * a distinct scalar const in every branch; every branch must be an object.
- * On success *key is set (NULL when there is none) and cases[i] is branch
- * i's const. */
+/* docs/format.md#discriminants: the first of the first branch's keys, in
+ * UTF-16 order, that holds a distinct scalar const in every branch; every
+ * branch must be an object.  On success *key is set (NULL when there is
+ * none) and cases[i] is branch i's const. */
 static bool find_discriminant(translator *t, const union_branch *b, uint32_t n, const json_value **key,
                               const json_value **cases) {
   *key = NULL;
@@ -793,7 +797,8 @@ static shape *new_union(translator *t, const json_value *site, uint32_t n) {
   return sh;
 }
 
-/* §1.4 (d): branches in the canonical order of their cases. */
+/* The union's discriminated step (docs/format.md#union-schemas): branches
+ * in the canonical order of their cases. */
 static shape *translate_discriminated(translator *t, const json_value *site, const union_branch *b,
                                       uint32_t n, const json_value *key, const json_value **cases) {
   ranked *r = mem_alloc(t->allocator, (size_t)n * sizeof *r);
@@ -817,9 +822,6 @@ static shape *translate_discriminated(translator *t, const json_value *site, con
   return values ? sh : NULL;
 }
 
-static const char *const json_kind_names[KIND_COUNT] = {"array",  "boolean", "null",
-                                                        "number", "object",  "string"};
-
 /* A declared type as a JSON kind, "integer" counting as "number". */
 static bool kind_named(const char *name, uint32_t n, json_kind *kind) {
   if (n == 7 && memcmp(name, "integer", 7) == 0) name = "number", n = 6;
@@ -831,7 +833,8 @@ static bool kind_named(const char *name, uint32_t n, json_kind *kind) {
   return false;
 }
 
-/* §1.4 (e): each branch's JSON kind, looking through one $ref.  *disjoint
+/* The union's type-disjoint step (docs/format.md#union-schemas): each
+ * branch's JSON kind, looking through one $ref.  *disjoint
  * is false when a branch declares none or two declare the same.  A type
  * name that is not a JSON type is refused here: the reference would list
  * it in the union and no value could ever select that branch. */
@@ -876,7 +879,8 @@ static shape *translate_disjoint(translator *t, const json_value *site, const un
   return sh;
 }
 
-/* §1.4, steps (a) to (g). */
+/* docs/format.md#union-schemas, its steps in order: all null, nullable
+ * pair, uuid collapse, discriminated, type-disjoint, refused. */
 static shape *translate_union(translator *t, const json_value *site, const union_branch *b, uint32_t n) {
   uint32_t nulls = 0, other = 0;
   for (uint32_t i = 0; i < n; i++) {
@@ -922,8 +926,8 @@ static shape *translate_any_of(translator *t, const json_value *node, const char
   return sh;
 }
 
-/* §1.5 and DESIGN.md: all null; one type and null; or two or more distinct
- * types, which mean the anyOf of one copy of the node per type. */
+/* docs/format.md#type-arrays: all null; one type and null; or two or more
+ * distinct types, which mean the anyOf of one copy of the node per type. */
 static shape *translate_type_array(translator *t, const json_value *node, const json_value *types) {
   char q[NODE_QUOTE_MAX];
   uint32_t n = types->length, nulls = 0;
@@ -965,7 +969,8 @@ static shape *translate_type_array(translator *t, const json_value *node, const 
 
 /* ---- arrays ---------------------------------------------------------------- */
 
-/* minItems = maxItems, both numbers, fixes the count (§1.8). */
+/* minItems = maxItems, both numbers, fixes the count
+ * (docs/format.md#array-schemas). */
 static bool fixed_length(translator *t, const json_value *node, int64_t *length) {
   const json_value *min = member(node, "minItems"), *max = member(node, "maxItems");
   *length = -1;
@@ -1057,7 +1062,8 @@ static shape *translate_map(translator *t, const json_value *node) {
 
 /* ---- objects --------------------------------------------------------------- */
 
-/* Every string in "required" must name a property (§1.9 step 4). */
+/* Every string in "required" must name a property
+ * (docs/format.md#object-schemas). */
 static bool mark_required(translator *t, const json_value *node, const property *p, field *fields,
                           uint32_t n) {
   char q[NODE_QUOTE_MAX];
@@ -1121,7 +1127,8 @@ static shape *build_object(translator *t, const json_value *node, const property
   return sh;
 }
 
-/* §1.9: the extras first (definition numbering depends on it), then a
+/* docs/format.md#object-schemas: the extras first (definition numbering
+ * depends on it, docs/format.md#recursive-schemas), then a
  * record when nothing is declared, else the fields in key order. */
 static shape *translate_object(translator *t, const json_value *node) {
   const json_value *props = member(node, "properties"),
@@ -1161,7 +1168,7 @@ static bool all_scalars(const json_value *list) {
   return true;
 }
 
-/* §1.6: deduplicated, in canonical order. */
+/* Deduplicated, in canonical order (docs/format.md#enum-order). */
 static shape *translate_enum(translator *t, const json_value *node, const json_value *list) {
   uint32_t n = list->length, kept = 0;
   if (n == 0) return refuse_node(t, node, "An empty \"enum\" admits no value");
@@ -1207,14 +1214,16 @@ static shape *translate_string(translator *t, const json_value *node, extension 
   return new_shape(t, node, kind);
 }
 
-/* §1.7: unsigned when a number bound keeps the value non-negative. */
+/* Unsigned when a number bound keeps the value non-negative
+ * (docs/format.md#signed-or-unsigned). */
 static bool is_unsigned(const json_value *node) {
   const json_value *min = member(node, "minimum"), *above = member(node, "exclusiveMinimum");
   return (min && min->type == JSON_NUMBER && min->u.number >= 0) ||
          (above && above->type == JSON_NUMBER && above->u.number >= -1);
 }
 
-/* §1.3 with no "type": a combinator keyword is refused, anything else is
+/* docs/format.md#decision-order with no "type": a combinator keyword is
+ * refused, anything else is
  * the dynamic shape. */
 static shape *translate_untyped(translator *t, const json_value *node) {
   if (member(node, "$ref")) return refuse_node(t, node, "\"$ref\" must be a string");
@@ -1225,7 +1234,8 @@ static shape *translate_untyped(translator *t, const json_value *node) {
   return new_shape(t, node, SHAPE_ANY);
 }
 
-/* §1.3 rule 6, with x-shorn. */
+/* The decision order's "type" rule, with x-shorn
+ * (docs/format.md#decision-order). */
 static shape *translate_type(translator *t, const json_value *node, const json_value *type) {
   char q[NODE_QUOTE_MAX];
   extension ext;
@@ -1250,7 +1260,8 @@ static shape *translate_type(translator *t, const json_value *node, const json_v
                 quote(q, type->u.string, type->length));
 }
 
-/* §1.3 rules 4 to 6, with `type` standing for the node's "type". */
+/* The decision order's const, enum and type rules, with `type` standing for
+ * the node's "type" (docs/format.md#decision-order). */
 static shape *translate_typed(translator *t, const json_value *node, const json_value *type) {
   const json_value *value = member(node, "const");
   if (value)
@@ -1261,7 +1272,7 @@ static shape *translate_typed(translator *t, const json_value *node, const json_
   return translate_type(t, node, type);
 }
 
-/* §1.3: the first rule that applies decides. */
+/* docs/format.md#decision-order: the first rule that applies decides. */
 static shape *decide(translator *t, const json_value *node) {
   if (node->type != JSON_OBJECT) return not_a_schema(t, node);
   const json_value *ref = member(node, "$ref");

@@ -362,14 +362,12 @@ const validation *validation_join(arena *a, const validation *first, const valid
 
 /* ---- formats, as Valibot checks them ---------------------------------------- */
 
-static bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
-static bool is_ascii_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static bool is_ascii_alnum(char c) { return is_ascii_digit(c) || is_ascii_alpha(c); }
-static bool is_hex(char c) { return is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+static bool is_ascii_alnum(char c) { return is_digit(c) || is_letter(c); }
+static bool is_hex(char c) { return hex_digit(c, true) >= 0; }
 
 /* Two digits at s, their value in *v. */
 static bool two_digits(const char *s, int *v) {
-  if (!is_ascii_digit(s[0]) || !is_ascii_digit(s[1])) return false;
+  if (!is_digit(s[0]) || !is_digit(s[1])) return false;
   *v = (s[0] - '0') * 10 + (s[1] - '0');
   return true;
 }
@@ -398,7 +396,7 @@ static bool email_format(const char *s, size_t n) {
     if (*p == '.') dot = p;
   if (!dot || end - dot < 3) return false;
   for (const char *p = dot + 1; p < end; p++)
-    if (!is_ascii_alpha(*p)) return false;
+    if (!is_letter(*p)) return false;
   run = 0;
   for (const char *p = d; p < dot; p++) {
     if (*p == '.' || *p == '-') {
@@ -419,7 +417,7 @@ static bool octet(const char *s, size_t n, bool zeros) {
   if (n < 1 || n > 3) return false;
   int v = 0;
   for (size_t i = 0; i < n; i++) {
-    if (!is_ascii_digit(s[i])) return false;
+    if (!is_digit(s[i])) return false;
     v = v * 10 + (s[i] - '0');
   }
   if (n == 3) return s[0] != '0' && v <= 255;
@@ -529,8 +527,8 @@ static bool ipv6_format(const char *s, size_t n) {
 /* v.isoDate(): YYYY-MM-DD, month 01-12, day 01-31 (February 30 too). */
 static bool date_format(const char *s, size_t n) {
   int month, day;
-  return n == 10 && is_ascii_digit(s[0]) && is_ascii_digit(s[1]) && is_ascii_digit(s[2]) &&
-         is_ascii_digit(s[3]) && s[4] == '-' && two_digits(s + 5, &month) && month >= 1 && month <= 12 &&
+  return n == 10 && is_digit(s[0]) && is_digit(s[1]) && is_digit(s[2]) &&
+         is_digit(s[3]) && s[4] == '-' && two_digits(s + 5, &month) && month >= 1 && month <= 12 &&
          s[7] == '-' && two_digits(s + 8, &day) && day >= 1 && day <= 31;
 }
 
@@ -618,7 +616,7 @@ static bool uri_authority(const char *s, size_t n) {
   if (host == n) return true;
   if (s[host] != ':') return false;
   for (size_t i = host + 1; i < n; i++)
-    if (!is_ascii_digit(s[i])) return false;
+    if (!is_digit(s[i])) return false;
   return true;
 }
 
@@ -626,7 +624,7 @@ static bool uri_authority(const char *s, size_t n) {
  * ASCII (an IRI's other characters percent-encoded), as JSON Schema's
  * "uri" asks; a relative reference has no scheme and is refused. */
 static bool uri_format(const char *s, size_t n) {
-  if (!is_ascii_alpha(s[0])) return false;
+  if (!is_letter(s[0])) return false;
   size_t i = 1;
   while (i < n && (is_ascii_alnum(s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.')) i++;
   if (i == n || s[i] != ':') return false;

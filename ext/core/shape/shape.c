@@ -1,9 +1,10 @@
 /*
  * shape.c — wire shapes after translation: their JSON text, which the fold
- * compares and the signature is (reference §2); the fold of a recursive
- * document (§1.12); minimum widths, slots and the build checks (§1.13,
- * §4.19); the lookup tables encode.c and decode.c read; the fingerprints
- * (§3).
+ * compares and the signature is; the fold of a recursive document; minimum
+ * widths, slots and the build checks; the lookup tables encode.c and
+ * decode.c read; the fingerprints.  docs/format.md describes each, under
+ * #signature, #recursive-schemas, #minimum-widths, #build-refusals and
+ * #fingerprint.
  *
  * A shape may be reached from several places (schema.c reuses the shape of
  * a $ref wherever the pointer recurs), so every walk here is over the
@@ -20,7 +21,8 @@
 #include "core/numbers/number.h"
 #include "core/text/text.h"
 
-/* The format version the fingerprint seed mixes in (reference §3.1). */
+/* The format version the fingerprint seed mixes in
+ * (docs/format.md#fingerprint). */
 #define WIRE_FORMAT_VERSION 1
 
 /* The longest text of shapes one compile may write: the signature, or all
@@ -89,19 +91,14 @@ static bool put_shapes(text_writer *w, shape *const *list, uint32_t n) {
   return true;
 }
 
-static const char *const leaf_texts[] = {
-    [SHAPE_ANY] = "\"any\"",     [SHAPE_BOOLEAN] = "\"boolean\"",   [SHAPE_FLOAT64] = "\"float64\"",
-    [SHAPE_INT] = "\"int\"",     [SHAPE_STRING] = "\"string\"",     [SHAPE_UINT] = "\"uint\"",
-    [SHAPE_UUID] = "\"uuid\"",   [SHAPE_DATETIME] = "\"datetime\"", [SHAPE_BIGINT] = "\"bigint\"",
-    [SHAPE_BYTES] = "\"bytes\"", [SHAPE_FLOAT32] = "\"float32\"",
-};
+/* A name, quoted: it needs no escape. */
+static bool put_name(text_writer *w, const char *name) {
+  return PUT(w, "\"") && put(w, name, strlen(name)) && PUT(w, "\"");
+}
 
-static const char *const kind_texts[KIND_COUNT] = {"\"array\"",  "\"boolean\"", "\"null\"",
-                                                   "\"number\"", "\"object\"",  "\"string\""};
-
-/* `{"name":S}`, `name` given with its quotes and colon. */
-static bool write_wrapped(text_writer *w, const char *name, const shape *inner) {
-  return PUT(w, "{") && put(w, name, strlen(name)) && write_shape(w, inner) && PUT(w, "}");
+/* `{"name":S}`, for a shape of one child. */
+static bool write_wrapped(text_writer *w, const shape *sh, const shape *inner) {
+  return PUT(w, "{") && put_name(w, shape_wires[sh->kind].name) && PUT(w, ":") && write_shape(w, inner) && PUT(w, "}");
 }
 
 static bool write_array(text_writer *w, const shape *sh) {
@@ -149,8 +146,7 @@ static bool write_union(text_writer *w, const shape *sh) {
   } else {
     if (!PUT(w, "{\"types\":[")) return false;
     for (uint32_t i = 0; i < sh->u.choice.count; i++) {
-      const char *name = kind_texts[sh->u.choice.types[i]];
-      if ((i && !PUT(w, ",")) || !put(w, name, strlen(name))) return false;
+      if ((i && !PUT(w, ",")) || !put_name(w, json_kind_names[sh->u.choice.types[i]])) return false;
     }
   }
   return PUT(w, "],\"union\":[") && put_shapes(w, sh->u.choice.branches, sh->u.choice.count) &&
@@ -165,17 +161,17 @@ static bool write_body(text_writer *w, const shape *sh) {
       return PUT(w, "{\"enum\":[") &&
              put_scalars(w, sh->u.enumeration.members, sh->u.enumeration.count) && PUT(w, "]}");
     case SHAPE_ARRAY: return write_array(w, sh);
-    case SHAPE_SET: return write_wrapped(w, "\"set\":", sh->u.array.element);
+    case SHAPE_SET: return write_wrapped(w, sh, sh->u.array.element);
     case SHAPE_MAP:
       return PUT(w, "{\"map\":[") && write_shape(w, sh->u.map.key) && PUT(w, ",") &&
              write_shape(w, sh->u.map.value) && PUT(w, "]}");
     case SHAPE_TUPLE: return write_tuple(w, sh);
     case SHAPE_OBJECT: return write_object(w, sh);
-    case SHAPE_RECORD: return write_wrapped(w, "\"record\":", sh->u.record);
-    case SHAPE_NULLABLE: return write_wrapped(w, "\"nullable\":", sh->u.inner);
+    case SHAPE_RECORD: return write_wrapped(w, sh, sh->u.record);
+    case SHAPE_NULLABLE: return write_wrapped(w, sh, sh->u.inner);
     case SHAPE_UNION: return write_union(w, sh);
     case SHAPE_REF: return PUT(w, "{\"ref\":") && put_count(w, sh->u.ref.index) && PUT(w, "}");
-    default: return put(w, leaf_texts[sh->kind], strlen(leaf_texts[sh->kind]));
+    default: return put_name(w, shape_wires[sh->kind].name);
   }
 }
 
@@ -310,7 +306,8 @@ static int compare_edges(const void *a, const void *b) {
 /* Propagate along the edges, sorted by `from`, from the definitions that
  * admit null on their own.  Each definition turns true once, so this is
  * linear where re-evaluating every definition until nothing changes (as
- * §1.12 step 4 describes it) can take one pass per definition. */
+ * docs/format.md#recursive-schemas describes it) can take one pass per
+ * definition. */
 static bool propagate_null(bool *admits, uint32_t n, const edge_list *edges) {
   const shorn_allocator *a = edges->allocator;
   uint32_t *queue = mem_alloc(a, (size_t)n * sizeof *queue),
@@ -334,8 +331,8 @@ static bool propagate_null(bool *admits, uint32_t n, const edge_list *edges) {
   return ok;
 }
 
-/* §1.12 step 4: the least fixed point of "admits null" over the
- * definitions.  NULL when out of memory. */
+/* The fold's null step (docs/format.md#recursive-schemas): the least fixed
+ * point of "admits null" over the definitions.  NULL when out of memory. */
 static bool *definitions_admitting_null(const shorn_schema *s) {
   bool *admits = mem_calloc(s->allocator, s->def_count, sizeof *admits);
   edge_list edges = {.allocator = s->allocator};
@@ -352,7 +349,7 @@ static bool *definitions_admitting_null(const shorn_schema *s) {
   return NULL;
 }
 
-/* ---- the fold (§1.12) --------------------------------------------------------- */
+/* ---- the fold (docs/format.md#recursive-schemas) ----------------------------- */
 
 typedef struct folder {
   shorn_schema *schema;
@@ -433,7 +430,8 @@ static bool write_texts(text_writer *w, const shorn_schema *s) {
   return true;
 }
 
-/* §1.12 steps 1-3: every text first, then the folds. */
+/* The root and inner folds (docs/format.md#recursive-schemas): every text
+ * first, then the folds. */
 static bool fold_all(folder *f) {
   shorn_schema *s = f->schema;
   text_writer *w = &f->writer;
@@ -452,8 +450,9 @@ static bool fold_all(folder *f) {
   return true;
 }
 
-/* §1.12 step 5: a nullable directly over a ref to a definition that admits
- * null is the ref alone. */
+/* The fold's markers-dropped step (docs/format.md#recursive-schemas): a
+ * nullable directly over a ref to a definition that admits null is the ref
+ * alone. */
 static void drop_markers(shape **slot, const bool *admits) {
   shape *sh = *slot, **child;
   if (sh->kind == SHAPE_NULLABLE && sh->u.inner->kind == SHAPE_REF &&
@@ -491,23 +490,16 @@ shorn_code shape_fold(shorn_schema *s, shorn_error *error) {
   return rc ? rc : error_nomem(error);
 }
 
-/* ---- widths, slots, build checks (§1.13, §4.19) ------------------------------ */
-
-static uint64_t add_saturating(uint64_t a, uint64_t b) {
-  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
+/* ---- widths, slots, build checks (docs/format.md#minimum-widths) ------------- */
 
 static uint64_t multiply_saturating(uint64_t a, uint64_t b) {
   return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
 static void measure(shape *sh) {
-  uint64_t width = 1, slots = 0;
+  int64_t fixed = shape_fixed_width(sh);
+  uint64_t width = fixed >= 0 ? (uint64_t)fixed : 1, slots = 0;
   switch (sh->kind) {
-    case SHAPE_LITERAL: width = 0; break;
-    case SHAPE_FLOAT64: width = 8; break;
-    case SHAPE_FLOAT32: width = 4; break;
-    case SHAPE_UUID: width = 16; break;
     case SHAPE_ARRAY: {
       const shape *e = sh->u.array.element;
       if (sh->u.array.length < 0) break;
@@ -525,7 +517,7 @@ static void measure(shape *sh) {
       }
       break;
     case SHAPE_OBJECT:
-      width = (sh->u.object.optional_count + 7) / 8 + (sh->u.object.extras ? 1 : 0);
+      width = bitmap_bytes(sh->u.object.optional_count) + (sh->u.object.extras ? 1 : 0);
       for (uint32_t i = 0; i < sh->u.object.count; i++) {
         const field *f = &sh->u.object.fields[i];
         if (!f->optional) width = add_saturating(width, f->value->min_width);
@@ -558,7 +550,7 @@ static shorn_code refuse_shape(finisher *f, const shape *sh, const char *message
   return error_set(f->error, SHORN_ERROR_SCHEMA, "%s", message);
 }
 
-/* The build refusals of §1.13, in this project's words. */
+/* The build refusals (docs/format.md#build-refusals). */
 #define NO_BYTES \
   " must take at least one byte, so that a count cannot outgrow the payload; these take none"
 
@@ -569,7 +561,8 @@ static shorn_code check(finisher *f, const shape *sh) {
       if (sh->u.array.length < 0) return refuse_shape(f, sh, "Array elements" NO_BYTES);
       if (sh->slots > SHORN_MAX_ELEMENTS)
         return refuse_shape(f, sh,
-                      "This fixed array would decode to more than 1000000 elements from no input");
+                      "This fixed array would decode to more than " NUMBER_TEXT(SHORN_MAX_ELEMENTS)
+                      " elements from no input");
       return SHORN_OK;
     case SHAPE_TUPLE:
       if (sh->u.tuple.rest && !sh->u.tuple.rest->min_width)
@@ -628,19 +621,13 @@ static bool index_object(finisher *f, shape *sh) {
  * into a run of its kind; an array's, an object's or any other value's is
  * a step of its own. */
 static pass_op pass_op_of(const shape *value, uint64_t *n) {
-  int64_t width = shape_fixed_width(value);
   *n = 1;
-  if (width >= 0) return *n = (uint64_t)width, PASS_BYTES;
-  switch (value->kind) {
-    case SHAPE_INT:
-    case SHAPE_UINT:
-    case SHAPE_DATETIME:
-    case SHAPE_ENUM: return PASS_VARINTS;
-    case SHAPE_STRING:
-    case SHAPE_BYTES: return PASS_BODIES;
-    case SHAPE_ARRAY:
-    case SHAPE_SET: return PASS_ARRAY;
-    case SHAPE_OBJECT: return PASS_OBJECT;
+  switch (shape_form(value)) {
+    case WIRE_FIXED: return *n = (uint64_t)shape_fixed_width(value), PASS_BYTES;
+    case WIRE_VARINT: return PASS_VARINTS;
+    case WIRE_BODY: return PASS_BODIES;
+    case WIRE_ELEMENTS: return PASS_ARRAY;
+    case WIRE_FIELDS: return PASS_OBJECT;
     default: return PASS_VALUE;
   }
 }
@@ -743,7 +730,8 @@ static shorn_code finish_shape(finisher *f, shape *sh) {
   return check(f, sh);
 }
 
-/* §2: one shape, or {"defs":[…],"root":…} for a recursive document. */
+/* docs/format.md#signature: one shape, or {"defs":[…],"root":…} for a
+ * recursive document. */
 static bool write_signature_text(text_writer *w, const shorn_schema *s) {
   if (!s->def_count) return write_shape(w, s->root);
   return PUT(w, "{\"defs\":[") && put_shapes(w, s->defs, s->def_count) && PUT(w, "],\"root\":") &&
@@ -761,7 +749,7 @@ static shorn_code write_signature(finisher *f) {
   if (!rc) s->signature_length = text.length;
   shorn_buffer_free(&text);
   if (rc) return rc;
-  for (int width = 1; width <= 4; width++)
+  for (int width = 1; width <= FINGERPRINT_WIDTH_MAX; width++)
     s->fingerprints[width] = shape_fingerprint_hash(s->signature, s->signature_length, width);
   return SHORN_OK;
 }
@@ -782,18 +770,17 @@ shorn_code shape_finish(shorn_schema *s, const shape **refused, shorn_error *err
   return rc;
 }
 
-/* ---- fingerprints (§3) ------------------------------------------------------- */
+/* ---- fingerprints (docs/format.md#fingerprint) ------------------------------- */
 
 static uint32_t hash_unit(uint32_t h, uint32_t unit) {
-  h = (h ^ (unit & 0xFF)) * 0x01000193u;
-  return (h ^ (unit >> 8)) * 0x01000193u;
+  return fnv1a32_step(fnv1a32_step(h, unit & 0xFF), unit >> 8);
 }
 
 /* FNV-1a over the signature's UTF-16 code units, low byte first.  The
  * signature is UTF-8: its lone surrogates are written as \u escapes. */
 uint32_t shape_fingerprint_hash(const char *signature, size_t length, int width) {
   const uint8_t *p = (const uint8_t *)signature, *end = p + length;
-  uint32_t h = 0x811C9DC5u ^ (WIRE_FORMAT_VERSION << 4) ^ (uint32_t)width;
+  uint32_t h = FNV1A32_BASIS ^ (WIRE_FORMAT_VERSION << 4) ^ (uint32_t)width;
   while (p < end) {
     uint32_t c = *p++;
     if (c >= 0xC0) {
@@ -816,10 +803,15 @@ const char *shorn_schema_signature(const shorn_schema *schema, size_t *length) {
   return schema->signature;
 }
 
+shorn_code fingerprint_width_refused(bool none_allowed, shorn_error *error) {
+  return error_set(error, SHORN_ERROR_USAGE,
+                   none_allowed ? "Fingerprint width must be 0 (no fingerprint), 1, 2, 3 or 4"
+                                : "Fingerprint width must be 1, 2, 3 or 4");
+}
+
 shorn_code shorn_schema_fingerprint(const shorn_schema *schema, int width, unsigned char out[4],
                                     shorn_error *error) {
-  if (width < 1 || width > 4)
-    return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
+  if (!fingerprint_width_ok(width, false)) return fingerprint_width_refused(false, error);
   fingerprint_bytes(schema, width, out);
   return SHORN_OK;
 }

@@ -56,6 +56,9 @@ typedef enum json_kind {
   KIND_COUNT
 } json_kind;
 
+static const char *const json_kind_names[KIND_COUNT] = {"array",  "boolean", "null",
+                                                        "number", "object",  "string"};
+
 /* A literal, enum member or discriminant case. */
 typedef struct scalar {
   json_type type; /* JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER or JSON_STRING */
@@ -108,10 +111,22 @@ typedef struct field {
   uint64_t plan_skip;
 } field;
 
+/* The bytes of a presence bitmap of `bits` bits, the last one padded with
+ * zero bits. */
+static inline uint32_t bitmap_bytes(uint32_t bits) { return (bits + 7) / 8; }
+
+/* Bit `bit` of a presence bitmap, the first bit the low bit of byte 0. */
+static inline bool bitmap_has(const uint8_t *bitmap, uint32_t bit) {
+  return bitmap[bit >> 3] >> (bit & 7) & 1;
+}
+
 /* Whether an object's presence bitmap has the field: a required one always. */
 static inline bool field_present(const field *f, const uint8_t *bitmap) {
-  return !f->optional || (bitmap[f->bit >> 3] >> (f->bit & 7) & 1);
+  return !f->optional || bitmap_has(bitmap, f->bit);
 }
+
+/* a + b, or UINT64_MAX where that passes it: how widths and slots add. */
+static inline uint64_t add_saturating(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
 struct shape {
   shape_kind kind;
@@ -168,25 +183,80 @@ struct shape {
   } u;
 };
 
+/* How a value of a shape kind lies in the bytes: the leaves first, then
+ * the forms that hold other values. */
+typedef enum wire_form {
+  WIRE_FIXED,    /* `width` bytes, the same for every value */
+  WIRE_VARINT,   /* one varint (ZigZag for a signed number) */
+  WIRE_BODY,     /* a varint byte length, then the bytes */
+  WIRE_BIGINT,   /* a varint of the magnitude's length << 1 | sign, then the magnitude */
+  WIRE_DYNAMIC,  /* a tag byte (dynamic_tag), then what the tag says */
+  WIRE_MARKER,   /* a presence byte, 0 or 1, then the inner value after a 1 */
+  WIRE_BRANCH,   /* a varint branch index, then a value of that branch */
+  WIRE_REF,      /* a value of the definition, as its body lays it out */
+  WIRE_ELEMENTS, /* a varint count (none for a fixed array), then the elements */
+  WIRE_ENTRIES,  /* a varint count, then a key and a value each */
+  WIRE_ITEMS,    /* each item in order, then a counted rest when there is one */
+  WIRE_FIELDS    /* a presence bitmap over the optional fields, the fields, then counted extras */
+} wire_form;
+
+/* What each shape kind is on the wire, a row a kind, as SQLite's json.c
+ * keeps jsonbType[]: the walkers read forms and widths here, so a new kind
+ * is a row, and their own switches keep only what each does differently. */
+typedef struct shape_wire {
+  wire_form form;
+  int8_t width;          /* WIRE_FIXED: the bytes of every value; else -1 */
+  json_kind decodes_to;  /* the JSON type of every value decoded; KIND_COUNT when it varies */
+  const char *name;      /* the kind's name in the signature */
+} shape_wire;
+
+static const shape_wire shape_wires[] = {
+    /*                  form           width decodes to    name */
+    [SHAPE_ANY] =      {WIRE_DYNAMIC,  -1,   KIND_COUNT,   "any"},
+    [SHAPE_BOOLEAN] =  {WIRE_FIXED,    1,    KIND_BOOLEAN, "boolean"},
+    [SHAPE_FLOAT64] =  {WIRE_FIXED,    8,    KIND_NUMBER,  "float64"},
+    [SHAPE_INT] =      {WIRE_VARINT,   -1,   KIND_NUMBER,  "int"},
+    [SHAPE_STRING] =   {WIRE_BODY,     -1,   KIND_STRING,  "string"},
+    [SHAPE_UINT] =     {WIRE_VARINT,   -1,   KIND_NUMBER,  "uint"},
+    [SHAPE_UUID] =     {WIRE_FIXED,    16,   KIND_STRING,  "uuid"},
+    [SHAPE_DATETIME] = {WIRE_VARINT,   -1,   KIND_STRING,  "datetime"},
+    [SHAPE_BIGINT] =   {WIRE_BIGINT,   -1,   KIND_STRING,  "bigint"},
+    [SHAPE_BYTES] =    {WIRE_BODY,     -1,   KIND_STRING,  "bytes"},
+    [SHAPE_FLOAT32] =  {WIRE_FIXED,    4,    KIND_NUMBER,  "float32"},
+    [SHAPE_LITERAL] =  {WIRE_FIXED,    0,    KIND_COUNT,   "literal"},
+    [SHAPE_ENUM] =     {WIRE_VARINT,   -1,   KIND_COUNT,   "enum"},
+    [SHAPE_ARRAY] =    {WIRE_ELEMENTS, -1,   KIND_ARRAY,   "array"},
+    [SHAPE_SET] =      {WIRE_ELEMENTS, -1,   KIND_ARRAY,   "set"},
+    [SHAPE_MAP] =      {WIRE_ENTRIES,  -1,   KIND_ARRAY,   "map"},
+    [SHAPE_TUPLE] =    {WIRE_ITEMS,    -1,   KIND_ARRAY,   "tuple"},
+    [SHAPE_OBJECT] =   {WIRE_FIELDS,   -1,   KIND_OBJECT,  "object"},
+    [SHAPE_RECORD] =   {WIRE_ENTRIES,  -1,   KIND_OBJECT,  "record"},
+    [SHAPE_NULLABLE] = {WIRE_MARKER,   -1,   KIND_COUNT,   "nullable"},
+    [SHAPE_UNION] =    {WIRE_BRANCH,   -1,   KIND_COUNT,   "union"},
+    [SHAPE_REF] =      {WIRE_REF,      -1,   KIND_COUNT,   "ref"},
+};
+
+static inline wire_form shape_form(const shape *s) { return shape_wires[s->kind].form; }
+
+/* ZigZag, how a signed integer becomes a varint: 0, -1, 1, -2, … as 0, 1,
+ * 2, 3, …, so that a small magnitude takes few bytes either side of 0. */
+static inline uint64_t zigzag_encode(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t zigzag_decode(uint64_t z) {
+  return (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
+}
+
 /* The width of a shape whose every value takes the same bytes, else -1:
  * a run of them is passed over in one step. */
-static inline int64_t shape_fixed_width(const shape *s) {
-  switch (s->kind) {
-    case SHAPE_LITERAL: return 0;
-    case SHAPE_BOOLEAN: return 1;
-    case SHAPE_FLOAT32: return 4;
-    case SHAPE_FLOAT64: return 8;
-    case SHAPE_UUID: return 16;
-    default: return -1;
-  }
-}
+static inline int64_t shape_fixed_width(const shape *s) { return shape_wires[s->kind].width; }
 
 /* The hash of a field name in an object's index: 32-bit FNV-1a over the
  * bytes, then a final avalanche (MurmurHash3's) so that the low bits, the
- * ones a power-of-two table keeps, depend on every byte. */
+ * ones a power-of-two table keeps, depend on every byte.  Its loop is
+ * spelled here, not a call of fnv1a32: GCC then keeps the encoder's field
+ * loop around it in registers. */
 static inline uint32_t key_hash(const char *s, size_t n) {
-  uint32_t h = 0x811C9DC5u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 0x01000193u;
+  uint32_t h = FNV1A32_BASIS;
+  for (size_t i = 0; i < n; i++) h = fnv1a32_step(h, (uint8_t)s[i]);
   h ^= h >> 16;
   h *= 0x85EBCA6Bu;
   h ^= h >> 13;
@@ -223,6 +293,9 @@ static inline const field *object_find_field(const shape *obj, const char *key, 
   return object_find_hashed(obj, key, n, key_hash(key, n));
 }
 
+/* The most bytes a fingerprint takes; it takes at least one. */
+#define FINGERPRINT_WIDTH_MAX 4
+
 struct shorn_schema {
   const shorn_allocator *allocator; /* the compile's: for the schema and every call's scratch */
   arena arena; /* owns every shape and string below; its allocator is the schema's */
@@ -231,13 +304,13 @@ struct shorn_schema {
   uint32_t def_count;
   char *signature;
   size_t signature_length;
-  uint32_t fingerprints[5]; /* the hash for each width 1..4, from the signature */
+  uint32_t fingerprints[FINGERPRINT_WIDTH_MAX + 1]; /* the hash for each width 1..4, from the signature */
   pattern_engine *patterns; /* NULL until a pattern is compiled */
 };
 
 /* The `width`-byte fingerprint, most significant byte first: the low bytes
  * of that width's hash. */
-static inline void fingerprint_bytes(const shorn_schema *s, int width, uint8_t out[4]) {
+static inline void fingerprint_bytes(const shorn_schema *s, int width, uint8_t out[FINGERPRINT_WIDTH_MAX]) {
   for (int i = 0; i < width; i++) out[i] = (uint8_t)(s->fingerprints[width] >> (8 * (width - 1 - i)));
 }
 
@@ -246,7 +319,11 @@ static inline void fingerprint_bytes(const shorn_schema *s, int width, uint8_t o
  * and dynamic limits let a legitimate value reach. */
 #define NESTING_MAX 8192
 
-/* shape.c: the post-processing of a recursive document (reference §1.12):
+/* The recursive definitions whose depths a walk counts in an array on the
+ * C stack; a schema of more allocates one. */
+#define REF_DEPTHS_HERE 16
+
+/* shape.c: the fold of a recursive document (docs/format.md#recursive-schemas):
  * fold copies of definitions into refs, settle which definitions admit null,
  * drop nullable markers over those. */
 SHORN_PRIVATE shorn_code shape_fold(shorn_schema *s, shorn_error *error);
@@ -257,13 +334,22 @@ SHORN_PRIVATE shorn_code shape_fold(shorn_schema *s, shorn_error *error);
  * in the schema it came from. */
 SHORN_PRIVATE shorn_code shape_finish(shorn_schema *s, const shape **refused, shorn_error *error);
 
-/* shape.c: the "admits null" rule (reference §1.5.1).  A ref admits null
- * when `definitions` says its definition does; with NULL, never. */
+/* shape.c: the "admits null" rule (docs/format.md#nullable-schemas).  A
+ * ref admits null when `definitions` says its definition does; with NULL,
+ * never. */
 SHORN_PRIVATE bool shape_admits_null(const shape *sh, const bool *definitions);
 
 /* shape.c, for the tests: every object's pass plan rebuilt with a step per
  * field, none folded, so that the folded plans can be held to it. */
 SHORN_PRIVATE TEST_HOOK bool shape_plan_field_by_field(shorn_schema *s);
+
+/* Whether a call takes a fingerprint of `width` bytes: 1 to 4, or 0 (no
+ * fingerprint) where `none_allowed`.  Else fingerprint_width_refused is
+ * the usage error, its message saying which widths the call takes. */
+static inline bool fingerprint_width_ok(int width, bool none_allowed) {
+  return width >= (none_allowed ? 0 : 1) && width <= FINGERPRINT_WIDTH_MAX;
+}
+SHORN_PRIVATE shorn_code fingerprint_width_refused(bool none_allowed, shorn_error *error);
 
 /* shape.c: the FNV-1a fingerprint hash of a signature for a width. */
 SHORN_PRIVATE uint32_t shape_fingerprint_hash(const char *signature, size_t length, int width);

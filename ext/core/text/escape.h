@@ -64,19 +64,19 @@ static inline uint8_t *json_escape_ascii(uint8_t *o, uint8_t c) {
   return o;
 }
 
-/* The value of a hex digit, or -1. */
-static inline int json_hex_digit(uint8_t c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  c |= 0x20;
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
+/* The value of a hex digit of a byte or a UTF-16 unit, or -1; 'A' to 'F'
+ * only when `either_case`, as hex_byte writes them only when `upper`. */
+static inline int hex_digit(uint32_t c, bool either_case) {
+  if (c - '0' < 10) return (int)(c - '0');
+  if (either_case) c |= 0x20;
+  return c - 'a' < 6 ? (int)(c - 'a' + 10) : -1;
 }
 
 /* The value of four hex digits, or -1 when they are not all hex digits. */
 static inline int json_hex4(const uint8_t *p) {
   int v = 0;
   for (int i = 0; i < 4; i++) {
-    int h = json_hex_digit(p[i]);
+    int h = hex_digit(p[i], true);
     if (h < 0) return -1;
     v = v << 4 | h;
   }

@@ -9,8 +9,10 @@
 #include "core/base/platform.h"
 #include "simd.h"
 
-/* An ASCII digit, '0' to '9'. */
-static inline bool is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
+/* An ASCII digit, '0' to '9', or letter, of a byte or a UTF-16 unit; a
+ * negative char is none. */
+static inline bool is_digit(uint32_t c) { return c - '0' < 10; }
+static inline bool is_letter(uint32_t c) { return (c | 0x20) - 'a' < 26; }
 
 /* Strict UTF-8 (the WHATWG fatal decoder): no overlong forms, no surrogates,
  * nothing above U+10FFFF, no truncated or stray sequences.  s[0..readable)

@@ -18,7 +18,7 @@
 #include "core/text/text.h"
 #include "unique.h"
 
-#define SAFE_INTEGER_MAX 9007199254740991ull /* 2^53 - 1 */
+#define SAFE_INTEGER_MAX ((uint64_t)MAX_SAFE_INTEGER)
 
 /* Room for a key quoted in a message; longer ones are cut. */
 #define KEY_QUOTE_MAX 72
@@ -192,7 +192,7 @@ shorn_code read_int(decoder *d, int64_t *value) {
     d->p += n;
   else if ((rc = read_zigzag_bytes(d, &z)))
     return rc;
-  *value = (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
+  *value = zigzag_decode(z);
   return SHORN_OK;
 }
 
@@ -439,7 +439,7 @@ static shorn_code decode_map_entries(decoder *d, const shape *s, uint64_t count,
 }
 
 static shorn_code decode_map(decoder *d, const shape *s) {
-  uint64_t count, width = add_widths(s->u.map.key->min_width, s->u.map.value->min_width);
+  uint64_t count, width = add_saturating(s->u.map.key->min_width, s->u.map.value->min_width);
   shorn_code rc = read_count(d, width, "Map size", &count);
   if (rc) return rc;
   EMIT_CHAR(d, '[');
@@ -495,7 +495,7 @@ static shorn_code emit_key(decoder *d, const uint8_t *key, size_t n, bool comma)
 
 /* A record (or a dynamic object): count, then key and value per entry. */
 static shorn_code decode_record(decoder *d, const shape *value, int depth) {
-  uint64_t count, width = add_widths(value ? value->min_width : 1, 1);
+  uint64_t count, width = add_saturating(value ? value->min_width : 1, 1);
   shorn_code rc = read_count(d, width, "Record size", &count);
   if (rc) return rc;
   EMIT_CHAR(d, '{');
@@ -515,7 +515,7 @@ ALWAYS_INLINE shorn_code read_bitmap(decoder *d, const shape *s, const uint8_t *
   uint32_t k = s->u.object.optional_count;
   *bitmap = NULL;
   if (!k) return SHORN_OK;
-  size_t bytes = (k + 7) / 8;
+  size_t bytes = bitmap_bytes(k);
   shorn_code rc = take(d, bitmap, bytes);
   if (rc) return rc;
   if ((k & 7) && ((*bitmap)[bytes - 1] >> (k & 7)))
@@ -615,7 +615,7 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
 
   const shape *extras = s->u.object.extras;
   uint64_t count;
-  if ((rc = read_count(d, add_widths(extras->min_width, 1), "Record size", &count))) return rc;
+  if ((rc = read_count(d, add_saturating(extras->min_width, 1), "Record size", &count))) return rc;
   key_reader keys = {0};
   const uint8_t *key = NULL, *repeated = NULL;
   size_t n = 0, repeated_length = 0;
@@ -805,14 +805,13 @@ shorn_code decode_value(decoder *d, const shape *s) {
 }
 
 shorn_code read_fingerprint(decoder *d, const shorn_schema *s, int width) {
-  if (width < 0 || width > 4)
-    return error_set(d->error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
-  uint8_t want[4];
+  if (!fingerprint_width_ok(width, true)) return fingerprint_width_refused(true, d->error);
+  uint8_t want[FINGERPRINT_WIDTH_MAX];
   fingerprint_bytes(s, width, want);
   for (int i = 0; i < width; i++) {
     if (d->p >= d->end) return end_of_input(d, d->p);
     if (*d->p != want[i]) {
-      char hex[8];
+      char hex[2 * FINGERPRINT_WIDTH_MAX];
       hex_bytes(hex, want, (size_t)width);
       return fail_at(d, d->start,
                      "Payload was written by a different schema (expected fingerprint %.*s)",
@@ -828,12 +827,12 @@ shorn_code shorn_decode(const shorn_schema *s, const unsigned char *data, size_t
   /* An empty payload may come without a pointer (SQLite gives NULL for an
    * empty BLOB), and NULL + 0 is no pointer arithmetic C allows. */
   if (!length) data = (const unsigned char *)"";
-  uint32_t depth_here[16] = {0};
+  uint32_t depth_here[REF_DEPTHS_HERE] = {0};
   decoder d = {.start = data, .p = data, .end = data + length, .out = out, .error = error,
                .allocator = s->allocator, .ref_depth = depth_here};
   shorn_code rc = read_fingerprint(&d, s, fingerprint_width);
   if (rc) return rc;
-  if (s->def_count > 16 &&
+  if (s->def_count > REF_DEPTHS_HERE &&
       !(d.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *d.ref_depth)))
     return error_nomem(error);
   size_t mark = out ? out->length : 0;

@@ -27,8 +27,6 @@ static inline bool exceeds(const decoder *d, uint64_t count, uint64_t width) {
   return width && count > remaining(d) / width;
 }
 
-static inline uint64_t add_widths(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
-
 /* The readers of what heads a value, each with the decoder's checks and
  * messages.  A payload's `width`-byte fingerprint (a usage error past 4). */
 SHORN_PRIVATE shorn_code read_fingerprint(decoder *d, const shorn_schema *s, int width);

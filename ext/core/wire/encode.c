@@ -88,11 +88,10 @@ static inline shorn_code at_index(encoder *e, shorn_code rc, uint64_t i) {
 }
 
 static bool is_identifier(const char *s, size_t n) {
-  if (!n || (s[0] >= '0' && s[0] <= '9')) return false;
+  if (!n || is_digit(s[0])) return false;
   for (size_t i = 0; i < n; i++) {
     char c = s[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-          c == '$'))
+    if (!(is_letter(c) || is_digit(c) || c == '_' || c == '$'))
       return false;
   }
   return true;
@@ -137,7 +136,7 @@ static inline shorn_code put_uvarint(encoder *e, uint64_t v) {
 }
 
 static inline shorn_code put_zigzag(encoder *e, int64_t v) {
-  return put_uvarint(e, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+  return put_uvarint(e, zigzag_encode(v));
 }
 
 static inline shorn_code put_bytes(encoder *e, const void *p, size_t n) {
@@ -232,7 +231,6 @@ static json_kind kind_of(const json_value *v) {
 /* Room for a value quoted in a message: two fit in one with room to spare. */
 #define VALUE_QUOTE_MAX 48
 
-static const char *const kind_names[KIND_COUNT] = {"array", "boolean", "null", "number", "object", "string"};
 
 /* A short rendering of a JSON value for a message: its text when it is a
  * scalar, its type otherwise.  cap >= 8. */
@@ -244,7 +242,7 @@ static void describe_value(const json_value *v, char *out, size_t cap) {
   } else if (v->type == JSON_STRING) {
     text_quote(out, cap, v->u.string, v->length);
   } else if (v->type == JSON_ARRAY || v->type == JSON_OBJECT) {
-    snprintf(out, cap, "an %s", kind_names[kind_of(v)]);
+    snprintf(out, cap, "an %s", json_kind_names[kind_of(v)]);
   } else {
     snprintf(out, cap, "%s", v->type == JSON_NULL ? "null" : v->type == JSON_TRUE ? "true" : "false");
   }
@@ -347,7 +345,7 @@ static shorn_code encode_record(encoder *e, const json_value *v, const shape *va
 }
 
 static shorn_code put_bitmap(encoder *e, const shape *s, size_t slots) {
-  uint32_t bytes = (s->u.object.optional_count + 7) / 8;
+  uint32_t bytes = bitmap_bytes(s->u.object.optional_count);
   if (!bytes) return SHORN_OK;
   if (!buffer_reserve(e->out, bytes)) return encoder_nomem(e);
   uint8_t *bitmap = e->out->data + e->out->length;
@@ -513,8 +511,8 @@ static shorn_code encode_uuid(encoder *e, const json_value *v) {
       continue;
     }
     int hi = s[i], lo = s[i + 1];
-    hi = hi >= '0' && hi <= '9' ? hi - '0' : hi >= 'a' && hi <= 'f' ? hi - 'a' + 10 : -1;
-    lo = lo >= '0' && lo <= '9' ? lo - '0' : lo >= 'a' && lo <= 'f' ? lo - 'a' + 10 : -1;
+    hi = hex_digit((uint32_t)hi, false);
+    lo = hex_digit((uint32_t)lo, false);
     if (hi < 0 || lo < 0) return encode_fail(e, "Expected a lowercase UUID");
     *o++ = (uint8_t)(hi << 4 | lo);
     i += 2;
@@ -648,7 +646,7 @@ static shorn_code encode_union(encoder *e, const shape *s, const json_value *v) 
     }
   } else {
     branch = s->u.choice.by_kind[kind_of(v)];
-    if (branch < 0) return encode_fail(e, "No union branch holds %s", kind_names[kind_of(v)]);
+    if (branch < 0) return encode_fail(e, "No union branch holds %s", json_kind_names[kind_of(v)]);
   }
   shorn_code rc = put_uvarint(e, (uint64_t)branch);
   return rc ? rc : encode_value(e, s->u.choice.branches[branch], v);
@@ -734,7 +732,7 @@ static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) 
 /* An encoder's first storage, on the C stack: a record then costs no
  * allocation but its output, which matters most to small records. */
 typedef struct encoder_storage {
-  uint32_t depth[16];
+  uint32_t depth[REF_DEPTHS_HERE];
   const json_value *scratch[64];
   path_segment path[16];
   validator validator;
@@ -761,7 +759,7 @@ static ALWAYS_INLINE shorn_code encoder_open(encoder *e, encoder_storage *here, 
                  .validator_here = &here->validator};
   /* Only the depths the schema's definitions use are set: clearing them
    * all costs a small record's encode more than its fields. */
-  if (s->def_count > 16 && !(e->ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e->ref_depth))) {
+  if (s->def_count > REF_DEPTHS_HERE && !(e->ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e->ref_depth))) {
     e->ref_depth = here->depth;
     return error_nomem(error);
   }
@@ -812,7 +810,7 @@ static shorn_code encode_dom(const shorn_schema *s, const shape *sh, const json_
 static shorn_code encode_tree(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
                               shorn_buffer *out, shorn_error *error, bool checked) {
   /* The DOM starts on the C stack, as the encoder's storage does. */
-  _Alignas(8) char dom_here[4096];
+  _Alignas(8) char dom_here[JSON_DOM_HERE];
   arena dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator};
   json_value *value;
   shorn_code rc = json_parse(&dom, json, length, &value, error);
@@ -1226,7 +1224,7 @@ static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, 
 
 static const uint8_t *read_object(reader *r, const shape *s, const uint8_t *p) {
   encoder *e = r->e;
-  uint32_t count = s->u.object.count, bytes = (s->u.object.optional_count + 7) / 8;
+  uint32_t count = s->u.object.count, bytes = bitmap_bytes(s->u.object.optional_count);
   size_t bitmap = e->out->length, first = r->spans_used;
   if (bytes && !buffer_reserve(e->out, bytes)) return encoder_nomem(e), NULL;
   if (!spans_reserve(r, count)) return NULL;
@@ -1405,8 +1403,7 @@ static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_
 
 static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
                                  shorn_buffer *out, shorn_error *error, bool checked) {
-  if (fingerprint_width < 0 || fingerprint_width > 4)
-    return error_set(error, SHORN_ERROR_USAGE, "Fingerprint width must be 1, 2, 3 or 4");
+  if (!fingerprint_width_ok(fingerprint_width, true)) return fingerprint_width_refused(true, error);
   shorn_code rc = encode_one_pass(s, json, length, fingerprint_width, out, error, checked);
   return rc != SHORN_ERROR_ENCODE ? rc : encode_tree(s, json, length, fingerprint_width, out, error, checked);
 }

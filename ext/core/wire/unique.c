@@ -38,10 +38,7 @@ static uint64_t known_varint(const uint8_t **p) {
   }
 }
 
-static double zigzag_value(const uint8_t **p) {
-  uint64_t z = known_varint(p);
-  return (z & 1) ? -(double)(z >> 1) - 1 : (double)(z >> 1);
-}
+static double zigzag_value(const uint8_t **p) { return (double)zigzag_decode(known_varint(p)); }
 
 static bool put_identity(shorn_buffer *id, uint8_t kind, const void *bytes, size_t n) {
   return buffer_byte(id, kind) && buffer_append(id, bytes, n);
@@ -116,12 +113,6 @@ static int identity(shorn_buffer *id, const shape *s, const uint8_t *p, size_t n
   return ok ? 1 : -1;
 }
 
-static uint32_t hash_bytes(const uint8_t *p, size_t n) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
-  return h;
-}
-
 static const uint8_t *entry(const unique_set *u, uint32_t i, uint32_t *length) {
   const uint8_t *at = u->identities.data + u->offsets[i];
   memcpy(length, at, 4);
@@ -142,7 +133,7 @@ static bool rehash(unique_set *u) {
   for (uint32_t i = 0; i < u->count; i++) {
     uint32_t length;
     const uint8_t *bytes = entry(u, i, &length);
-    uint32_t h = hash_bytes(bytes, length) & (size - 1);
+    uint32_t h = fnv1a32(bytes, length) & (size - 1);
     while (slots[h]) h = (h + 1) & (size - 1);
     slots[h] = i + 1;
   }
@@ -168,7 +159,7 @@ int unique_add(unique_set *u, const shape *s, const uint8_t *bytes, size_t n) {
     if (!rehash(u)) return -1;
     id = u->identities.data + start + 4;
   }
-  uint32_t h = hash_bytes(id, length) & u->mask;
+  uint32_t h = fnv1a32(id, length) & u->mask;
   for (; u->slots[h]; h = (h + 1) & u->mask) {
     uint32_t other_length;
     const uint8_t *other = entry(u, u->slots[h] - 1, &other_length);

@@ -1,0 +1,412 @@
+/*
+ * cache.c — compiled schemas shared by the connections of a process, and
+ * each connection's cache of what a text, a name or a fingerprint stands
+ * for (docs/registry.md, "The schema cache").
+ *
+ * The process table is keyed by the schema's text and guarded by a mutex of
+ * SQLite's; a schema is compiled under it, so that connections missing the
+ * same text at once compile it once.  A connection finds its own entries
+ * without the mutex: the table is taken only on the connection's miss and
+ * when an entry lets go of its schema.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "sqlite/cache.h"
+
+#include "core/base/memory.h"
+
+#ifndef SQLITE_MUTEX_STATIC_MAIN /* before 3.35 it was SQLITE_MUTEX_STATIC_MASTER */
+#define SQLITE_MUTEX_STATIC_MAIN 2
+#endif
+
+/* ---- hashing ------------------------------------------------------------- */
+
+static inline uint64_t rotate(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+#define PRIME1 0x9E3779B185EBCA87ull
+#define PRIME2 0xC2B2AE3D27D4EB4Full
+
+static inline uint64_t round_word(uint64_t acc, uint64_t word) { return rotate(acc + word * PRIME2, 31) * PRIME1; }
+
+/* Four words at a time in four independent lanes (xxHash64's round): a
+ * column's schema text is hashed on every row that misses the entry found
+ * last, and a byte at a time cost a third of a row's decode. */
+uint64_t shorn_text_hash(const char *text, size_t n) {
+  const uint8_t *p = (const uint8_t *)text;
+  uint64_t a = PRIME1 + PRIME2, b = PRIME2, c = 0, d = 0 - PRIME1, h;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    a = round_word(a, load_le64(p + i));
+    b = round_word(b, load_le64(p + i + 8));
+    c = round_word(c, load_le64(p + i + 16));
+    d = round_word(d, load_le64(p + i + 24));
+  }
+  h = rotate(a, 1) + rotate(b, 7) + rotate(c, 12) + rotate(d, 18) + n;
+  for (; i + 8 <= n; i += 8) h = rotate(h ^ round_word(0, load_le64(p + i)), 27) * PRIME1 + PRIME2;
+  for (; i < n; i++) h = rotate(h ^ (p[i] * PRIME1), 11) * PRIME2;
+  h ^= h >> 33;
+  h *= PRIME2;
+  h ^= h >> 29;
+  return h ^ (h >> 32);
+}
+
+/* ---- the process table --------------------------------------------------- */
+
+static struct {
+  sqlite3_mutex *mutex; /* while connections > 0 */
+  int connections;
+  shorn_compiled **buckets;
+  size_t bucket_count, count, bytes;
+  unsigned long long compilations;
+} shared;
+
+int shorn_shared_open(void) {
+  sqlite3_mutex *guard = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_MAIN);
+  sqlite3_mutex_enter(guard);
+  if (!shared.connections) shared.mutex = sqlite3_mutex_alloc(SQLITE_MUTEX_FAST);
+  int rc = shared.mutex ? SQLITE_OK : SQLITE_NOMEM;
+  if (rc == SQLITE_OK) shared.connections++;
+  sqlite3_mutex_leave(guard);
+  return rc;
+}
+
+void shorn_shared_close(void) {
+  sqlite3_mutex *guard = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_MAIN);
+  sqlite3_mutex_enter(guard);
+  if (--shared.connections == 0) {
+    /* Every schema went with the entries and statements that held it. */
+    sqlite3_free(shared.buckets);
+    sqlite3_mutex_free(shared.mutex);
+    memset(&shared, 0, sizeof shared);
+  }
+  sqlite3_mutex_leave(guard);
+}
+
+void shorn_shared_counts(unsigned long long *schemas, unsigned long long *bytes, unsigned long long *compilations) {
+  sqlite3_mutex_enter(shared.mutex);
+  *schemas = shared.count;
+  *bytes = shared.bytes;
+  *compilations = shared.compilations;
+  sqlite3_mutex_leave(shared.mutex);
+}
+
+static void *counting_realloc(void *context, void *block, size_t size) {
+  shorn_compiled *c = context;
+  sqlite3_uint64 before = c->compiling && block ? sqlite3_msize(block) : 0;
+  void *p = sqlite3_realloc64(block, size);
+  if (c->compiling && (p || !size)) c->bytes += (size_t)(p ? sqlite3_msize(p) : 0) - (size_t)before;
+  return p;
+}
+
+static void counting_free(void *context, void *block) {
+  shorn_compiled *c = context;
+  if (c->compiling && block) c->bytes -= (size_t)sqlite3_msize(block);
+  sqlite3_free(block);
+}
+
+/* Compile `text` with SQLite's allocator, counting what the schema holds. */
+static shorn_compiled *compile_counted(const char *text, int n, uint64_t hash, shorn_error *error) {
+  shorn_compiled *c = sqlite3_malloc64(sizeof *c + (size_t)n + 1);
+  if (!c) {
+    error->code = SHORN_ERROR_NOMEM;
+    return NULL;
+  }
+  memset(c, 0, sizeof *c);
+  c->allocator = (shorn_allocator){counting_realloc, counting_free, c};
+  c->compiling = true;
+  c->bytes = (size_t)sqlite3_msize(c);
+  if (shorn_schema_compile(text, (size_t)n, &c->allocator, &c->schema, error) != SHORN_OK) {
+    sqlite3_free(c);
+    return NULL;
+  }
+  c->compiling = false;
+  c->hash = hash;
+  c->text_length = n;
+  memcpy(c->text, text, (size_t)n);
+  c->text[n] = 0;
+  return c;
+}
+
+/* Twice the buckets when the table holds more schemas than buckets; a
+ * table that cannot grow keeps longer chains. */
+static void shared_grow(void) {
+  size_t count = shared.bucket_count ? 2 * shared.bucket_count : 64;
+  shorn_compiled **buckets = sqlite3_malloc64(count * sizeof *buckets);
+  if (!buckets) return;
+  memset(buckets, 0, count * sizeof *buckets);
+  for (size_t i = 0; i < shared.bucket_count; i++)
+    for (shorn_compiled *c = shared.buckets[i], *next; c; c = next) {
+      next = c->next;
+      c->next = buckets[c->hash & (count - 1)];
+      buckets[c->hash & (count - 1)] = c;
+    }
+  sqlite3_free(shared.buckets);
+  shared.buckets = buckets;
+  shared.bucket_count = count;
+}
+
+shorn_compiled *shorn_compiled_get(const char *text, int n, uint64_t hash, unsigned long long *compilations,
+                                   shorn_error *error) {
+  sqlite3_mutex_enter(shared.mutex);
+  shorn_compiled *c = NULL;
+  if (shared.count >= shared.bucket_count) shared_grow();
+  if (shared.buckets) {
+    c = shared.buckets[hash & (shared.bucket_count - 1)];
+    while (c && !(c->hash == hash && c->text_length == n && memcmp(c->text, text, (size_t)n) == 0)) c = c->next;
+  }
+  if (c) {
+    c->refs++;
+  } else if (!shared.buckets) {
+    error->code = SHORN_ERROR_NOMEM;
+  } else {
+    shared.compilations++;
+    (*compilations)++;
+    if ((c = compile_counted(text, n, hash, error))) {
+      c->refs = 1;
+      shorn_compiled **bucket = &shared.buckets[hash & (shared.bucket_count - 1)];
+      c->next = *bucket;
+      *bucket = c;
+      shared.count++;
+      shared.bytes += c->bytes;
+    }
+  }
+  sqlite3_mutex_leave(shared.mutex);
+  return c;
+}
+
+void shorn_compiled_retain(shorn_compiled *c) {
+  sqlite3_mutex_enter(shared.mutex);
+  c->refs++;
+  sqlite3_mutex_leave(shared.mutex);
+}
+
+void shorn_compiled_release(void *p) {
+  shorn_compiled *c = p;
+  if (!c) return;
+  sqlite3_mutex_enter(shared.mutex);
+  bool last = --c->refs == 0;
+  if (last) {
+    shorn_compiled **link = &shared.buckets[c->hash & (shared.bucket_count - 1)];
+    while (*link != c) link = &(*link)->next;
+    *link = c->next;
+    shared.count--;
+    shared.bytes -= c->bytes;
+  }
+  sqlite3_mutex_leave(shared.mutex);
+  if (last) {
+    shorn_schema_free(c->schema);
+    sqlite3_free(c);
+  }
+}
+
+/* ---- a connection's cache ------------------------------------------------ */
+
+/* Where an entry is: in the table and the ring (a text entry), in the
+ * table alone (an alias), in the transient place, or nowhere, left to the
+ * statement that pins it. */
+enum { PLACE_LOOSE, PLACE_RING, PLACE_ALIAS, PLACE_TRANSIENT };
+
+/* Once the cache is full, one miss in ADMIT_ONE_IN takes an entry's place. */
+#define ADMIT_ONE_IN 8
+
+static bool entry_valid(const shorn_cache *cache, const shorn_cache_entry *e) {
+  return e->kind == SHORN_KEY_TEXT || e->generation == cache->generation;
+}
+
+static bool entry_is(const shorn_cache_entry *e, shorn_key kind, const char *key, int n) {
+  return e->kind == kind && e->key_length == n && memcmp(e->key, key, (size_t)n) == 0;
+}
+
+static void entry_free(shorn_cache_entry *e) {
+  shorn_compiled_release(e->compiled);
+  sqlite3_free(e);
+}
+
+static void unlink_from(shorn_cache_entry **link, shorn_cache_entry *e, size_t offset) {
+  while (*link != e) link = (shorn_cache_entry **)((char *)*link + offset);
+  *link = *(shorn_cache_entry **)((char *)e + offset);
+}
+
+static void ring_remove(shorn_cache *cache, shorn_cache_entry *e) {
+  if (e->after == e) {
+    cache->hand = NULL;
+  } else {
+    e->before->after = e->after;
+    e->after->before = e->before;
+    if (cache->hand == e) cache->hand = e->after;
+  }
+}
+
+/* Take `e` out of the table (and the ring, with its aliases), or out of the
+ * transient place; freed unless a statement pins it. */
+static void entry_let_go(shorn_cache *cache, shorn_cache_entry *e) {
+  if (e->place == PLACE_RING || e->place == PLACE_ALIAS) {
+    unlink_from(&cache->buckets[e->hash & (cache->bucket_count - 1)], e, offsetof(shorn_cache_entry, next));
+    cache->count--;
+    cache->bytes -= e->bytes;
+  }
+  if (e->place == PLACE_RING) {
+    ring_remove(cache, e);
+    while (e->aliases) entry_let_go(cache, e->aliases);
+  } else if (e->place == PLACE_ALIAS) {
+    unlink_from(&e->target->aliases, e, offsetof(shorn_cache_entry, next_alias));
+  } else if (e->place == PLACE_TRANSIENT) {
+    cache->transient = NULL;
+  }
+  if (cache->last == e) cache->last = NULL;
+  e->place = PLACE_LOOSE;
+  if (!e->pins) entry_free(e);
+}
+
+void shorn_cache_unpin(void *p) {
+  shorn_cache_entry *e = p;
+  if (--e->pins == 0 && e->place == PLACE_LOOSE) entry_free(e);
+}
+
+/* The clock: the first entry at or after the hand not found since the hand
+ * last passed it, every entry passed over losing that mark. */
+static void evict_one(shorn_cache *cache, const shorn_cache_entry *keep) {
+  shorn_cache_entry *e = cache->hand;
+  while (e->referenced || e == keep) {
+    e->referenced = false;
+    e = e->after;
+  }
+  cache->hand = e->after;
+  entry_let_go(cache, e);
+}
+
+static void evict_to(shorn_cache *cache, size_t bytes, const shorn_cache_entry *keep) {
+  while (cache->bytes > bytes && cache->hand && !(cache->hand == keep && keep->after == keep))
+    evict_one(cache, keep);
+}
+
+void shorn_cache_limit(shorn_cache *cache, size_t limit) {
+  cache->limit = limit;
+  evict_to(cache, limit, NULL);
+}
+
+shorn_cache_entry *shorn_cache_find(shorn_cache *cache, shorn_key kind, const char *key, int n, uint64_t *hash) {
+  shorn_cache_entry *e = cache->last;
+  if (e && entry_is(e, kind, key, n) && entry_valid(cache, e)) {
+    cache->hits++;
+    (e->target ? e->target : e)->referenced = true;
+    return e;
+  }
+  *hash = shorn_text_hash(key, (size_t)n) ^ kind;
+  e = cache->bucket_count ? cache->buckets[*hash & (cache->bucket_count - 1)] : NULL;
+  while (e && !(e->hash == *hash && entry_is(e, kind, key, n))) e = e->next;
+  if (e && !entry_valid(cache, e)) {
+    entry_let_go(cache, e);
+    e = NULL;
+  }
+  if (!e) {
+    cache->misses++;
+    return NULL;
+  }
+  cache->hits++;
+  (e->target ? e->target : e)->referenced = true;
+  cache->last = e;
+  return e;
+}
+
+static bool table_grow(shorn_cache *cache) {
+  size_t count = cache->bucket_count ? 2 * cache->bucket_count : 64;
+  shorn_cache_entry **buckets = sqlite3_malloc64(count * sizeof *buckets);
+  if (!buckets) return cache->bucket_count != 0;
+  memset(buckets, 0, count * sizeof *buckets);
+  for (size_t i = 0; i < cache->bucket_count; i++)
+    for (shorn_cache_entry *e = cache->buckets[i], *next; e; e = next) {
+      next = e->next;
+      e->next = buckets[e->hash & (count - 1)];
+      buckets[e->hash & (count - 1)] = e;
+    }
+  sqlite3_free(cache->buckets);
+  cache->buckets = buckets;
+  cache->bucket_count = count;
+  return true;
+}
+
+static void table_insert(shorn_cache *cache, shorn_cache_entry *e, unsigned char place) {
+  shorn_cache_entry **bucket = &cache->buckets[e->hash & (cache->bucket_count - 1)];
+  e->next = *bucket;
+  *bucket = e;
+  e->place = place;
+  cache->count++;
+  cache->bytes += e->bytes;
+}
+
+/* Into the ring just behind the hand: the last entry the clock looks at. */
+static void ring_insert(shorn_cache *cache, shorn_cache_entry *e) {
+  shorn_cache_entry *hand = cache->hand;
+  if (!hand) {
+    e->before = e->after = cache->hand = e;
+  } else {
+    e->after = hand;
+    e->before = hand->before;
+    hand->before->after = e;
+    hand->before = e;
+  }
+}
+
+/* A new entry for `key`, holding `compiled` (the caller's reference, let go
+ * when memory runs out). */
+static shorn_cache_entry *entry_new(shorn_cache *cache, shorn_key kind, const char *key, int n, uint64_t hash,
+                                    shorn_compiled *compiled) {
+  size_t stored = kind == SHORN_KEY_TEXT ? 0 : (size_t)n;
+  shorn_cache_entry *e = NULL;
+  if (cache->count < cache->bucket_count || table_grow(cache)) e = sqlite3_malloc64(sizeof *e + stored);
+  if (!e) {
+    shorn_compiled_release(compiled);
+    return NULL;
+  }
+  memset(e, 0, sizeof *e);
+  e->compiled = compiled;
+  e->key = kind == SHORN_KEY_TEXT ? compiled->text : memcpy(e->stored_key, key, stored);
+  e->key_length = n;
+  e->kind = (unsigned char)kind;
+  e->hash = hash;
+  e->generation = cache->generation;
+  e->bytes = (size_t)sqlite3_msize(e) + (kind == SHORN_KEY_TEXT ? compiled->bytes : 0);
+  return e;
+}
+
+shorn_cache_entry *shorn_cache_store(shorn_cache *cache, uint64_t hash, shorn_compiled *compiled) {
+  shorn_cache_entry *e = entry_new(cache, SHORN_KEY_TEXT, compiled->text, compiled->text_length, hash, compiled);
+  if (!e) return NULL;
+  if (cache->bytes + e->bytes <= cache->limit || cache->full_misses++ % ADMIT_ONE_IN == 0) {
+    table_insert(cache, e, PLACE_RING);
+    ring_insert(cache, e);
+    evict_to(cache, cache->limit, e);
+  } else {
+    /* Used by this call (and its statement, if pinned), then let go at the
+     * next refusal. */
+    if (cache->transient) entry_let_go(cache, cache->transient);
+    e->place = PLACE_TRANSIENT;
+    cache->transient = e;
+  }
+  cache->last = e;
+  return e;
+}
+
+shorn_cache_entry *shorn_cache_alias(shorn_cache *cache, shorn_key kind, const char *key, int n, uint64_t hash,
+                                     shorn_cache_entry *target) {
+  if (target->place != PLACE_RING) return target;
+  shorn_compiled_retain(target->compiled);
+  shorn_cache_entry *e = entry_new(cache, kind, key, n, hash, target->compiled);
+  if (!e) return NULL;
+  table_insert(cache, e, PLACE_ALIAS);
+  e->target = target;
+  e->next_alias = target->aliases;
+  target->aliases = e;
+  evict_to(cache, cache->limit, target);
+  cache->last = e;
+  return e;
+}
+
+void shorn_cache_free(shorn_cache *cache) {
+  while (cache->hand) entry_let_go(cache, cache->hand);
+  if (cache->transient) entry_let_go(cache, cache->transient);
+  sqlite3_free(cache->buckets);
+  memset(cache, 0, sizeof *cache);
+}
