@@ -363,11 +363,16 @@ static void check_decode(tally *t, const char *id, const char *schema, const cha
 static void check_encode(tally *t, const char *id, const char *schema, const char *json, const char *hex,
                          bool checked) {
   sql_result r = sql_encode_with(checked ? encode_sql : unchecked_sql, json, schema);
+  /* Text past the double range under a number shape: the library's
+   * validated codec writes it as Infinity, shorn_encode refuses it as
+   * z.number() does, and the structure alone writes the vector's bytes. */
+  bool infinite = checked && hex && !r.ok && strcmp(r.text, "shorn_encode: Expected a finite number at $") == 0;
   if (!hex)
     verdict(t, refused_by(&r, "shorn_encode: "), id, "encoded to %s; want a refusal in UTF-8", r.text);
-  else
+  else if (!infinite)
     verdict(t, r.ok && strcmp(r.text, hex) == 0, id, "encoded to %s, want %s", r.text, hex);
   free(r.text);
+  if (infinite) check_encode(t, id, schema, json, hex, false);
 }
 
 /* ---- the files ------------------------------------------------------------ */

@@ -69,10 +69,23 @@ class Schema:
         self.decodes = []   # (hex, JSON text) of successful decode rows
 
 
+def has_infinity(value):
+    if isinstance(value, float):
+        return math.isinf(value)
+    if isinstance(value, list):
+        return any(has_infinity(v) for v in value)
+    if isinstance(value, dict):
+        return any(has_infinity(v) for v in value.values())
+    return False
+
+
 def load(vectors):
     schemas = {row["id"]: Schema(row) for row in read_jsonl(os.path.join(vectors, "schemas.jsonl"))}
     for row in read_jsonl(os.path.join(vectors, "encode.jsonl")):
-        if "error" not in row:
+        # Text past the double range: the command, as shorn_encode, refuses
+        # it where the schema wants a number (tests/vectors.c checks those
+        # rows unchecked).
+        if "error" not in row and not has_infinity(json.loads(row["json"])):
             s = schemas[row["schema_id"]]
             # A JSON text may spread over lines; its newlines are all white space.
             s.values.append(row["json"].replace("\n", " "))

@@ -5,7 +5,7 @@
                              the vectors that compiles and is not listed yet
   corpus.py seeds DIR        write DIR/<harness>/ seed inputs for every harness
 
-A decode, round trip or encode input starts with two bytes, little endian,
+A decode, round trip, encode or onepass input starts with two bytes, little endian,
 that pick a schema by its line in schemas.jsonl (modulo the line count); the
 rest is the payload or the JSON text.  A query input has the same two bytes,
 then one byte giving the length of a path, the path, and the payload.  A
@@ -163,7 +163,7 @@ def write_seeds(out):
         i = index.get(text)
         return None if i is None else bytes([i & 0xFF, i >> 8])
 
-    counts = dict.fromkeys(["decode", "roundtrip", "encode", "compile", "query", "edit", "pattern"], 0)
+    counts = dict.fromkeys(["decode", "roundtrip", "encode", "onepass", "compile", "query", "edit", "pattern"], 0)
     malformed = set()  # schemas with seeds of malformed paths already
 
     def seed(harness, data):
@@ -188,6 +188,7 @@ def write_seeds(out):
                     malformed.add(p)
             if name == "encode.jsonl":
                 seed("encode", p + value(r, "json").encode("utf-8", "surrogatepass"))
+                seed("onepass", p + value(r, "json").encode("utf-8", "surrogatepass"))
     for r in rows("seed-examples.jsonl"):
         p = prefix(r["schema"][1])
         if p and "hex" in r:

@@ -78,13 +78,18 @@ static shorn_schema *compile(const char *schema) {
 }
 
 /* One encode (of JSON text) or decode (of bytes), measured. */
+/* Whether an encode is shorn_encode_unchecked's, not shorn_encode's. */
+static bool unchecked;
+
 static outcome measured(const char *schema, const void *in, size_t n, bool encoding) {
   outcome o;
   shorn_schema *s = compile(schema);
   shorn_buffer out = {.allocator = &counting_allocator};
   shorn_error e;
   counting_mark();
-  shorn_code rc = encoding ? shorn_encode(s, in, n, 0, &out, &e) : shorn_decode(s, in, n, 0, &out, &e);
+  shorn_code rc = !encoding  ? shorn_decode(s, in, n, 0, &out, &e)
+                  : unchecked ? shorn_encode_unchecked(s, in, n, 0, &out, &e)
+                              : shorn_encode(s, in, n, 0, &out, &e);
   finish(&o, n, out.length);
   describe(&o, rc, &e, &out, encoding);
   shorn_buffer_free(&out);
@@ -437,9 +442,13 @@ static void test_json_depth(void) {
 }
 
 /* The float64 a JSON number encodes to, as 16 hex digits. */
+/* The bytes of a float64 read from `json`, by the structure alone: the
+ * validated mode refuses what is past the double range (test_codec.c). */
 static const char *float64_of(const char *json) {
   static char text[sizeof ((outcome *)0)->text];
+  unchecked = true;
   strcpy(text, encode("{\"type\":\"number\"}", json).text);
+  unchecked = false;
   return text;
 }
 

@@ -37,6 +37,11 @@ static char many_definitions[4096];
  * an arena's first block. */
 static char big_string[3 + 100000], many_entries[4096], many_extras[4096], deep_error[4096];
 
+/* Past the first storage of the encoder's one pass: an escaped string
+ * longer than its decoding room, in an object whose members arrive out
+ * of wire order with more bytes than its room for reordering them. */
+static char out_of_order[4096];
+
 /* BigInts long enough that both conversions take work space of the
  * schema's allocator, one of them through several of the built-in
  * conversion's splits. */
@@ -54,6 +59,10 @@ static void make_values(void) {
   o += sprintf(o, "{\"a\":1,\"c\":3");
   for (int i = 0; i < 20; i++) o += sprintf(o, ",\"%c%d\":%d", 'b' + 2 * (i % 2), i, i);
   strcpy(o, "}");
+  o = out_of_order;
+  o += sprintf(o, "{\"b\":\"");
+  for (int i = 0; i < 600; i++) o += sprintf(o, "ab\\n");
+  strcpy(o, "\",\"a\":1}");
   o = long_bigints;
   o += sprintf(o, "[\"-");
   for (int i = 0; i < 3000; i++) *o++ = (char)('1' + i % 9);
@@ -73,6 +82,9 @@ static workload workloads[] = {
      "{\"name\":\"Grace\",\"age\":45,\"sex\":\"F\",\"email\":\"grace@example.org\"}", NULL},
     {"record", "{\"type\":\"object\",\"additionalProperties\":" STRING "}",
      many_entries, NULL},
+    {"members out of order",
+     "{\"type\":\"object\",\"properties\":{\"a\":" UINT ",\"b\":" STRING "},\"required\":[\"a\",\"b\"]}",
+     out_of_order, NULL},
     {"open object",
      "{\"type\":\"object\",\"properties\":{\"a\":" UINT ",\"c\":" UINT "},\"required\":[\"a\"],"
      "\"additionalProperties\":" UINT "}",

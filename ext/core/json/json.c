@@ -14,7 +14,7 @@
 
 #include "core/text/error.h"
 #include "core/numbers/number.h"
-#include "core/text/scan.h"
+#include "token.h"
 #include "core/text/simd.h"
 #include "core/text/text.h"
 
@@ -61,11 +61,6 @@ static const uint8_t *unexpected(parser *ps, const uint8_t *p) {
   return parse_fail(ps, p, what);
 }
 
-/* Minified JSON has no white space at all, hence the one test first. */
-static inline const uint8_t *skip_space(const uint8_t *p, const uint8_t *end) {
-  while (p < end && *p <= ' ' && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
-  return p;
-}
 
 /* Room for one more value on the stack: the slot a value is parsed into,
  * and kept by bumping depth_of_stack.  NULL when memory ran out. */
@@ -192,79 +187,43 @@ static bool unescape(parser *ps, const uint8_t *s, size_t n, json_value *v) {
   return true;
 }
 
-/* A string; p is at its opening quote. */
-static const uint8_t *parse_any_string(parser *ps, const uint8_t *p, json_value *v) {
-  const uint8_t *body = ++p, *end = ps->end;
-  /* Bad UTF-8 is reported once the string's end is found, so that the
-   * string's other faults come first. */
-  bool escaped = false, bad_utf8 = false;
-  p += simd()->string_end(body, (size_t)(end - body), &escaped, &bad_utf8);
-  if (p >= end) return parse_fail(ps, body - 1, "unterminated string");
-  if (*p < 0x20) return parse_fail(ps, p, "control character in string");
+/* A string token at p, its opening quote: its body, or NULL with t->why
+ * and t->at set.  Bad UTF-8 is reported once the string's end is found, so
+ * that the string's other faults come first. */
+const uint8_t *json_any_string_token(const uint8_t *p, const uint8_t *end, json_string_token *t) {
+  const uint8_t *body = ++p;
+  bool bad_utf8 = false;
+  t->escaped = false;
+  p += simd()->string_end(body, (size_t)(end - body), &t->escaped, &bad_utf8);
+  t->at = p;
+  if (p >= end) return t->at = body - 1, t->why = "unterminated string", NULL;
+  if (*p < 0x20) return t->why = "control character in string", NULL;
   if (*p == '\\') {
-    if (end - p < 2) return parse_fail(ps, body - 1, "unterminated string");
-    return parse_fail(ps, p, p[1] == 'u' ? "invalid \\u escape" : "invalid escape");
+    if (end - p < 2) return t->at = body - 1, t->why = "unterminated string", NULL;
+    return t->why = p[1] == 'u' ? "invalid \\u escape" : "invalid escape", NULL;
   }
-  size_t n = (size_t)(p - body);
-  if (n > UINT32_MAX) return parse_fail(ps, body - 1, "string too long");
-  if (bad_utf8) return parse_fail(ps, body - 1, "invalid UTF-8 in string");
-  v->type = JSON_STRING;
-  v->flags = 0;
-  if (!escaped) {
-    v->u.string = (const char *)body;
-    v->length = (uint32_t)n;
-  } else if (!unescape(ps, body, n, v)) {
-    return nomem(ps);
-  }
+  t->at = body - 1;
+  if ((size_t)(p - body) > UINT32_MAX) return t->why = "string too long", NULL;
+  if (bad_utf8) return t->why = "invalid UTF-8 in string", NULL;
+  t->body = body;
+  t->length = (uint32_t)(p - body);
   return p + 1;
 }
 
-/* parse_any_string, but a string that ends within the sixteen bytes after
- * its quote with none but plain ASCII before (most keys and short values)
- * is found inline from one block, without parse_any_string's call and its
- * scan's set-up.  Near the text's end the block is its last sixteen bytes,
- * its lanes shifted down to the string's, so a record's last key and value
- * take the inline path too. */
-#if defined(__SSE2__)
-/* The escape stops of the sixteen bytes at `at`, and in *high those above
- * ASCII. */
-static ALWAYS_INLINE unsigned block_stops(const uint8_t *at, unsigned *high) {
-  __m128i block = _mm_loadu_si128((const __m128i *)at);
-  *high = (unsigned)_mm_movemask_epi8(block);
-  return scan_stops(block, SCAN_ESCAPES);
-}
-#endif
-
+/* A string into v; p is at its opening quote. */
 static ALWAYS_INLINE const uint8_t *parse_string(parser *ps, const uint8_t *p, json_value *v) {
-#if defined(__SSE2__)
-  const uint8_t *body = p + 1;
-  unsigned stops = 0, high = 0;
-  if (ps->end - body >= 16) {
-    stops = block_stops(body, &high);
-  } else if (ps->end - ps->start >= 16) {
-    /* Apart from the usual block, so that strings with sixteen bytes
-     * after them do not pay for a shift by a variable. */
-    unsigned lane = (unsigned)(body - (ps->end - 16)); /* 16 at most: no lanes left */
-    stops = block_stops(ps->end - 16, &high) >> lane;
-    high >>= lane;
+  json_string_token t;
+  const uint8_t *after = json_read_string(ps->start, p, ps->end, &t);
+  if (!after) return parse_fail(ps, t.at, t.why);
+  v->type = JSON_STRING;
+  v->flags = 0;
+  if (!t.escaped) {
+    v->u.string = (const char *)t.body;
+    v->length = t.length;
+  } else if (!unescape(ps, t.body, t.length, v)) {
+    return nomem(ps);
   }
-  if (!stops) {
-    /* Sixteen plain bytes: a host name or an address may end in the next. */
-    if (high || ps->end - body < 32) return parse_any_string(ps, p, v);
-    stops = block_stops(body + 16, &high) << 16;
-    high <<= 16;
-    if (!stops) return parse_any_string(ps, p, v);
-  }
-  unsigned n = (unsigned)__builtin_ctz(stops);
-  if (body[n] == '"' && !(high & ((1u << n) - 1))) {
-    v->type = JSON_STRING;
-    v->flags = 0;
-    v->u.string = (const char *)body;
-    v->length = n;
-    return body + n + 1;
-  }
-#endif
-  return parse_any_string(ps, p, v);
+  return after;
 }
 
 
@@ -300,10 +259,13 @@ static inline const uint8_t *read_digit_run(const uint8_t *p, const uint8_t *end
   return p;
 }
 
-static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) {
-  const uint8_t *s = p, *e = ps->end;
+/* Inline for the parser, whose inner loop it is; json_read_number below
+ * for the encoder's one pass. */
+static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *p, const uint8_t *e, double *number,
+                                                 const char **why) {
+  const uint8_t *s = p;
   if (p < e && *p == '-') p++;
-  if (p >= e || !is_digit(*p)) return parse_fail(ps, s, "invalid number");
+  if (p >= e || !is_digit(*p)) return *why = "invalid number", NULL;
   /* Most numbers in JSON have few digits and no exponent, and those are
    * read here: the digits, as an integer below 10^15, are exact in a
    * double, and so is the power of ten that divides them, so one division
@@ -313,13 +275,13 @@ static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) 
   const uint8_t *first = p, *point = NULL;
   if (*p == '0') {
     p++;
-    if (p < e && is_digit(*p)) return parse_fail(ps, s, "leading zero in number");
+    if (p < e && is_digit(*p)) return *why = "leading zero in number", NULL;
   } else {
     p = read_digit_run(p, e, &digits);
   }
   if (p < e && *p == '.') {
     point = ++p;
-    if (p >= e || !is_digit(*p)) return parse_fail(ps, s, "digit expected after '.'");
+    if (p >= e || !is_digit(*p)) return *why = "digit expected after '.'", NULL;
     p = read_digit_run(p, e, &digits);
   }
   ptrdiff_t digit_count = p - first - (point != NULL);
@@ -330,30 +292,41 @@ static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) 
     p++;
     bool minus = p < e && *p == '-';
     if (p < e && (*p == '+' || *p == '-')) p++;
-    if (p >= e || !is_digit(*p)) return parse_fail(ps, s, "digit expected in exponent");
+    if (p >= e || !is_digit(*p)) return *why = "digit expected in exponent", NULL;
     int64_t written = 0;
     for (; p < e && is_digit(*p); p++)
       if (written < INT64_C(1000000000000000)) written = written * 10 + (*p - '0');
     exponent += minus ? -written : written;
     exact = false;
   }
-  v->type = JSON_NUMBER;
-  v->flags = 0;
-  v->length = 0;
   bool negative = *s == '-';
   if (exact) {
     double x = (double)digits, scale = 1;
     for (int64_t i = exponent; i < 0; i++) scale *= 10;
     x /= scale;
-    v->u.number = negative ? -x : x; /* "-0" keeps its sign */
+    *number = negative ? -x : x; /* "-0" keeps its sign */
   } else if (digit_count <= 19) {
     /* The digits are exact in 64 bits, so the fast paths need not read
      * them again. */
-    v->u.number = number_from_decimal((const char *)s, (size_t)(p - s), negative, digits, exponent);
+    *number = number_from_decimal((const char *)s, (size_t)(p - s), negative, digits, exponent);
   } else {
-    v->u.number = number_parse((const char *)s, (size_t)(p - s));
+    *number = number_parse((const char *)s, (size_t)(p - s));
   }
   return p;
+}
+
+const uint8_t *json_read_number(const uint8_t *p, const uint8_t *end, double *number, const char **why) {
+  return number_token(p, end, number, why);
+}
+
+static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) {
+  const char *why;
+  const uint8_t *after = number_token(p, ps->end, &v->u.number, &why);
+  if (!after) return parse_fail(ps, p, why);
+  v->type = JSON_NUMBER;
+  v->flags = 0;
+  v->length = 0;
+  return after;
 }
 
 static const uint8_t *parse_word(parser *ps, const uint8_t *p, const char *word, size_t n, json_type type,
@@ -421,7 +394,7 @@ static shorn_code parse(parser *ps, json_value **out) {
   /* Three states: a value is expected (the loop's top), a value has ended
    * (`after`), an object member's key is expected (`key`). */
   for (;;) {
-    p = skip_space(p, end);
+    p = json_skip_space(p, end);
     if (p >= end) goto unexpected;
     uint8_t c = *p;
     if (c == '[' || c == '{') {
@@ -441,7 +414,7 @@ static shorn_code parse(parser *ps, json_value **out) {
       open[depth].first = ps->depth_of_stack;
       open[depth].type = c == '[' ? JSON_ARRAY : JSON_OBJECT;
       depth++;
-      p = skip_space(p + 1, end);
+      p = json_skip_space(p + 1, end);
       if (p < end && *p == (c == '[' ? ']' : '}')) {
         depth--;
         if (!close_container(ps, &open[depth], p++)) goto failed;
@@ -456,7 +429,7 @@ static shorn_code parse(parser *ps, json_value **out) {
     for (;;) {
       if (depth == 0) goto done;
       open_container *top = &open[depth - 1];
-      p = skip_space(p, end);
+      p = json_skip_space(p, end);
       if (p >= end) goto unexpected;
       if (*p == ',') {
         p++;
@@ -470,7 +443,7 @@ static shorn_code parse(parser *ps, json_value **out) {
     continue;
 
   key:
-    p = skip_space(p, end);
+    p = json_skip_space(p, end);
     if (p >= end) goto unexpected;
     if (*p != '"') {
       parse_fail(ps, p, "object key expected");
@@ -483,7 +456,7 @@ static shorn_code parse(parser *ps, json_value **out) {
     }
     if (!(p = parse_string(ps, p, k))) goto failed;
     ps->depth_of_stack++;
-    p = skip_space(p, end);
+    p = json_skip_space(p, end);
     if (p >= end) goto unexpected;
     if (*p != ':') {
       parse_fail(ps, p, "':' expected after object key");
@@ -500,7 +473,7 @@ failed:
 
 done:
   array_free(ps->arena->allocator, open, open_here);
-  p = skip_space(p, end);
+  p = json_skip_space(p, end);
   if (p < end) {
     parse_fail(ps, p, "text after the value");
     return SHORN_ERROR_JSON;

@@ -35,6 +35,18 @@ typedef struct json_value {
 /* Nesting deeper than this is refused (the parser itself does not recurse). */
 #define JSON_MAX_DEPTH 10000
 
+/* Minified JSON has no white space at all, hence the one test first. */
+static inline const uint8_t *json_skip_space(const uint8_t *p, const uint8_t *end) {
+  while (p < end && *p <= ' ' && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
+  return p;
+}
+
+/* A number token at p, read as the parser reads it, for a reader that
+ * builds no DOM (the encoder; token.h has the string token): the position
+ * after it, or NULL with the reason the parser would give at p. */
+SHORN_PRIVATE const uint8_t *json_read_number(const uint8_t *p, const uint8_t *end, double *number,
+                                              const char **why);
+
 /* The bytes of a DOM arena that starts on the C stack: a record of a few
  * kilobytes of JSON then parses with no allocation. */
 #define JSON_DOM_HERE 4096

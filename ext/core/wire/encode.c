@@ -19,6 +19,7 @@
 #include "encode.h"
 #include "core/text/error.h"
 #include "core/json/json.h"
+#include "core/json/token.h"
 #include "core/numbers/number.h"
 #include "core/shape/shape.h"
 #include "core/text/text.h"
@@ -288,7 +289,16 @@ static void sort_keys(const json_value **keys, const json_value **tmp, size_t n)
   memcpy(keys, tmp, n * sizeof *keys);
 }
 
+/* Whether the n keys are in strictly rising UTF-16 order. */
+static bool keys_in_order(const json_value *const *keys, size_t n) {
+  for (size_t i = 1; i < n; i++)
+    if (utf16_compare(keys[i - 1]->u.string, keys[i - 1]->length, keys[i]->u.string, keys[i]->length) >= 0)
+      return false;
+  return true;
+}
+
 static shorn_code encode_value(encoder *e, const shape *s, const json_value *v);
+static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v);
 static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth);
 
 static inline shorn_code encode_element(encoder *e, const shape *element, const json_value *v,
@@ -300,11 +310,19 @@ static inline shorn_code encode_element(encoder *e, const shape *element, const 
  * keys at scratch[first..first+n), sorted, repeats dropped, then count and
  * key and value per entry.  `value` NULL means dynamic values at `depth`. */
 static shorn_code encode_entries(encoder *e, size_t first, size_t n, const shape *value, int depth) {
-  if (!scratch_reserve(e, n)) return encoder_nomem(e);
-  sort_keys(e->scratch + first, e->scratch + e->scratch_used, n);
   const json_value **keys = e->scratch + first;
   size_t unique = 0;
-  for (size_t i = 0; i < n; i++) {
+  /* Keys written from a payload, or by a writer that sorts them, arrive
+   * in order: one pass over them says so, and then none repeats either. */
+  if (keys_in_order(keys, n)) {
+    unique = n;
+  } else if (!scratch_reserve(e, n)) {
+    return encoder_nomem(e);
+  } else {
+    keys = e->scratch + first;
+    sort_keys(keys, e->scratch + e->scratch_used, n);
+  }
+  for (size_t i = unique; i < n; i++) {
     const json_value *k = keys[i], *next = i + 1 < n ? keys[i + 1] : NULL;
     if (next && next->length == k->length && memcmp(next->u.string, k->u.string, k->length) == 0)
       continue; /* a later member repeats this key and wins */
@@ -562,11 +580,15 @@ static shorn_code encode_number(encoder *e, const shape *s, const json_value *v)
       if (number && is_safe_integer(x)) return put_zigzag(e, (int64_t)x);
       if (number && is_integral(x)) return encode_fail(e, "Expected a safe integer (at most 2^53 - 1 in magnitude)");
       return number ? encode_fail(e, "Expected an integer") : expected_type(e, "an integer", v);
+    /* Text past the double range reads as Infinity, which the validators
+     * refuse (z.number() among them): the validated mode does too. */
     case SHAPE_FLOAT64:
       if (!number) return expected_type(e, "a number", v);
+      if (unlikely(!isfinite(x)) && e->checked) return encode_fail(e, "Expected a finite number");
       return put_f64(e, x);
     default:
       if (!number) return expected_type(e, "a number", v);
+      if (unlikely(!isfinite(x)) && e->checked) return encode_fail(e, "Expected a finite number");
       return put_f32(e, x);
   }
 }
@@ -738,67 +760,87 @@ static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) 
   return rc;
 }
 
+/* An encoder's first storage, on the C stack: a record then costs no
+ * allocation but its output, which matters most to small records. */
+typedef struct encoder_storage {
+  uint32_t depth[REF_DEPTHS_HERE];
+  const json_value *scratch[64];
+  path_segment path[16];
+  validator validator;
+} encoder_storage;
+
+/* Make `e` ready to write at `place` (NULL: the root) into `out`, or into
+ * `discarded` when `out` is NULL. */
+static ALWAYS_INLINE shorn_code encoder_open(encoder *e, encoder_storage *here, const shorn_schema *s,
+                                             const encode_place *place, shorn_buffer *out, shorn_buffer *discarded,
+                                             shorn_error *error, bool checked) {
+  *discarded = (shorn_buffer){.allocator = s->allocator};
+  *e = (encoder){.out = out ? out : discarded,
+                 .error = error,
+                 .allocator = s->allocator,
+                 .ref_depth = here->depth,
+                 .nesting = place ? place->nesting : 0,
+                 .scratch = here->scratch,
+                 .scratch_capacity = 64,
+                 .scratch_here = here->scratch,
+                 .path = here->path,
+                 .path_capacity = 16,
+                 .path_here = here->path,
+                 .checked = checked,
+                 .validator_here = &here->validator};
+  /* Only the depths the schema's definitions use are set: clearing them
+   * all costs a small record's encode more than its fields. */
+  if (s->def_count > REF_DEPTHS_HERE && !(e->ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e->ref_depth))) {
+    e->ref_depth = here->depth;
+    return error_nomem(error);
+  }
+  if (place && place->ref_depth)
+    memcpy(e->ref_depth, place->ref_depth, s->def_count * sizeof *e->ref_depth);
+  else if (e->ref_depth == here->depth)
+    memset(here->depth, 0, s->def_count * sizeof *here->depth);
+  return SHORN_OK;
+}
+
+static ALWAYS_INLINE void encoder_close(encoder *e, encoder_storage *here, shorn_buffer *discarded) {
+  if (e->ref_depth != here->depth) mem_free(e->allocator, e->ref_depth);
+  array_free(e->allocator, (void *)e->scratch, here->scratch);
+  array_free(e->allocator, e->path, here->path);
+  if (e->validator) validator_release(e->validator);
+  if (discarded->data) shorn_buffer_free(discarded);
+}
+
+static shorn_code put_fingerprint(encoder *e, const shorn_schema *s, int width) {
+  uint8_t prefix[4];
+  fingerprint_bytes(s, width, prefix);
+  return put_bytes(e, prefix, (size_t)width);
+}
+
 /* The value at `place` (NULL: the root), after the fingerprint's
  * `fingerprint_width` bytes. */
 static shorn_code encode_dom(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,
                              int fingerprint_width, shorn_buffer *out, shorn_error *error, bool checked) {
-  /* Only the depths the schema's definitions use are set: clearing them
-   * all costs a small record's encode more than its fields. */
-  uint32_t depth_here[REF_DEPTHS_HERE];
-  const json_value *scratch_here[64];
-  path_segment path_here[16];
-  /* Without `out` the value is checked into a buffer of the call's own. */
-  shorn_buffer discarded = {.allocator = s->allocator};
-  if (!out) out = &discarded;
-  validator validator_here;
-  encoder e = {.out = out,
-               .error = error,
-               .allocator = s->allocator,
-               .ref_depth = depth_here,
-               .nesting = place ? place->nesting : 0,
-               .scratch = scratch_here,
-               .scratch_capacity = 64,
-               .scratch_here = scratch_here,
-               .path = path_here,
-               .path_capacity = 16,
-               .path_here = path_here,
-               .checked = checked,
-               .validator_here = &validator_here};
-  size_t mark = out->length;
-  shorn_code rc = SHORN_OK;
-  if (s->def_count > REF_DEPTHS_HERE &&
-      !(e.ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e.ref_depth)))
-    rc = error_nomem(error);
-  if (!rc && place && place->ref_depth)
-    memcpy(e.ref_depth, place->ref_depth, s->def_count * sizeof *e.ref_depth);
-  else if (!rc && e.ref_depth == depth_here)
-    memset(depth_here, 0, s->def_count * sizeof *depth_here);
-  if (!rc && fingerprint_width) {
-    uint8_t prefix[4];
-    fingerprint_bytes(s, fingerprint_width, prefix);
-    rc = put_bytes(&e, prefix, (size_t)fingerprint_width);
-  }
+  encoder_storage here;
+  shorn_buffer discarded;
+  encoder e;
+  shorn_code rc = encoder_open(&e, &here, s, place, out, &discarded, error, checked);
+  size_t mark = e.out->length;
+  if (!rc && fingerprint_width) rc = put_fingerprint(&e, s, fingerprint_width);
   if (!rc) rc = encode_value(&e, sh, value);
   /* The path below the place was collected innermost first; the place's
    * own steps go on after it, its innermost first too. */
   for (size_t i = place ? place->path_length : 0; rc == SHORN_ERROR_ENCODE && i-- > 0;)
     rc = at_segment(&e, rc, place->path[i].key, place->path[i].key_length, place->path[i].index);
   if (rc == SHORN_ERROR_ENCODE && !format_path(&e)) rc = error_nomem(error);
-  if (rc) out->length = mark;
-  if (e.ref_depth != depth_here) mem_free(s->allocator, e.ref_depth);
-  array_free(s->allocator, (void *)e.scratch, scratch_here);
-  array_free(s->allocator, e.path, path_here);
-  if (e.validator) validator_release(e.validator);
-  if (discarded.data) shorn_buffer_free(&discarded);
+  if (rc) e.out->length = mark;
+  encoder_close(&e, &here, &discarded);
   return rc;
 }
 
-static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
-                                 shorn_buffer *out, shorn_error *error, bool checked) {
-  if (!fingerprint_width_ok(fingerprint_width, true)) return fingerprint_width_refused(true, error);
-  /* The DOM and the scratch stack start on the C stack: a record of a few
-   * kilobytes of JSON then costs no allocation but its output, which
-   * matters most to small records. */
+/* The DOM's way: the text parsed whole, then walked by the shape.  It
+ * decides every text the one pass below leaves to it, a refusal above all. */
+static shorn_code encode_tree(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
+                              shorn_buffer *out, shorn_error *error, bool checked) {
+  /* The DOM starts on the C stack, as the encoder's storage does. */
   _Alignas(8) char dom_here[JSON_DOM_HERE];
   arena dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator};
   json_value *value;
@@ -813,6 +855,605 @@ shorn_code encode_refuse_null_member(shorn_error *error) {
   snprintf(error->message + n, sizeof error->message - n, "%s",
            " (an optional member without a value is left out, not null: omit it, or shorn_remove it)");
   return error->code;
+}
+
+/* ---- one pass ---------------------------------------------------------------
+ *
+ * The text read once, guided by the shape, its values written as they are
+ * read: no DOM.  A scalar is read into a json_value of its own and handed
+ * to encode_value, so its rules are the walk's own.  An object's members
+ * are written where they arrive, each one's bytes noted; when they did not
+ * arrive in wire order (or a key repeats, the last winning) the object's
+ * bytes are put in order in one copy.  A record's entries the same, sorted
+ * only when their keys were not already in order.
+ *
+ * The pass only ever succeeds or gives up: whatever it does not take for
+ * certain (a refusal, a keyword that needs the whole container, a
+ * discriminated union, a Map, a value nested deeper than it reads) it
+ * leaves to the DOM's way, which then decides the bytes or the refusal, its
+ * message and path.  So the pass never says why, and needs not. */
+
+/* How deep the pass reads before it leaves a value to the DOM's way, so
+ * that the C stack it uses is bounded well below the walk's own. */
+#define PASS_DEPTH_MAX 256
+
+/* Where a member's or an entry's bytes are in the output, and an entry's
+ * key in them. */
+typedef struct written_span {
+  size_t start, end;
+  size_t key_at;
+  uint32_t key_length;
+} written_span;
+
+#define SPAN_ABSENT SIZE_MAX
+
+typedef struct reader {
+  encoder *e;
+  const uint8_t *start, *end;
+  written_span *spans; /* a stack: each open object's or record's members */
+  size_t spans_used, spans_capacity;
+  written_span *spans_here;
+  uint8_t *moved; /* a container's bytes while they are put in order */
+  size_t moved_capacity;
+  uint8_t *moved_here;
+  uint8_t *unescaped; /* a string's escapes decoded, for the json_value read */
+  size_t unescaped_capacity;
+  uint8_t *unescaped_here;
+  uint32_t depth;
+} reader;
+
+static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p);
+static const uint8_t *read_dynamic(reader *r, const uint8_t *p, int depth);
+
+static inline const uint8_t *skip_space_at(const reader *r, const uint8_t *p) { return json_skip_space(p, r->end); }
+
+/* Memory ran out: the pass says so, as the tree would, rather than leave
+ * the text to it. */
+static bool pass_nomem(reader *r) {
+  encoder_nomem(r->e);
+  return false;
+}
+
+static bool spans_reserve(reader *r, size_t n) {
+  if (r->spans_capacity - r->spans_used >= n) return true;
+  written_span *s = array_grow(r->e->allocator, r->spans, &r->spans_capacity, r->spans_used + n, sizeof *s,
+                              r->spans_here);
+  if (!s) return pass_nomem(r);
+  r->spans = s;
+  return true;
+}
+
+/* A string token into v, its escapes decoded into the reader's storage,
+ * which holds it until the next string. */
+static const uint8_t *read_text_string(reader *r, const uint8_t *p, json_value *v) {
+  json_string_token t;
+  p = json_read_string(r->start, p, r->end, &t);
+  if (!p) return NULL;
+  v->type = JSON_STRING;
+  v->flags = 0;
+  v->length = t.length;
+  v->u.string = (const char *)t.body;
+  if (!t.escaped) return p;
+  if (r->unescaped_capacity < (size_t)t.length + 1) {
+    uint8_t *u = array_grow(r->e->allocator, r->unescaped, &r->unescaped_capacity, (size_t)t.length + 1, 1,
+                            r->unescaped_here);
+    if (!u) return pass_nomem(r), NULL;
+    r->unescaped = u;
+  }
+  bool lone_surrogate = false;
+  uint8_t *o = json_unescape(r->unescaped, t.body, t.length, false, &lone_surrogate);
+  if (lone_surrogate) v->flags |= JSON_LONE_SURROGATE;
+  v->length = (uint32_t)(o - r->unescaped);
+  v->u.string = (const char *)r->unescaped;
+  return p;
+}
+
+static const uint8_t *read_word(const reader *r, const uint8_t *p, const char *word, size_t n, json_type type,
+                                json_value *v) {
+  if ((size_t)(r->end - p) < n || memcmp(p, word, n) != 0) return NULL;
+  *v = (json_value){.type = (uint8_t)type};
+  return p + n;
+}
+
+/* A scalar at p into v (p < end). */
+static const uint8_t *read_scalar(reader *r, const uint8_t *p, json_value *v) {
+  const char *why;
+  switch (*p) {
+    case '"': return read_text_string(r, p, v);
+    case 't': return read_word(r, p, "true", 4, JSON_TRUE, v);
+    case 'f': return read_word(r, p, "false", 5, JSON_FALSE, v);
+    case 'n': return read_word(r, p, "null", 4, JSON_NULL, v);
+    default:
+      *v = (json_value){.type = JSON_NUMBER};
+      return json_read_number(p, r->end, &v->u.number, &why);
+  }
+}
+
+/* After a container's item: the position after its comma (more follow) or
+ * after its closing bracket (*closed), or NULL. */
+static inline const uint8_t *next_item(const reader *r, const uint8_t *p, uint8_t close, bool *closed) {
+  p = skip_space_at(r, p);
+  if (p < r->end && *p == ',') return skip_space_at(r, p + 1);
+  *closed = true;
+  return p < r->end && *p == close ? p + 1 : NULL;
+}
+
+/* A count of items written before them, once they are read: one byte
+ * set aside at `at`, and the items moved along when it takes more. */
+static bool put_count_at(encoder *e, size_t at, uint64_t count) {
+  shorn_buffer *out = e->out;
+  if (count < 0x80) {
+    out->data[at] = (uint8_t)count;
+    return true;
+  }
+  uint8_t varint[10];
+  size_t n = 0;
+  uint64_t v = count;
+  for (; v >= 0x80; v >>= 7) varint[n++] = (uint8_t)(v | 0x80);
+  varint[n++] = (uint8_t)v;
+  if (!buffer_reserve(out, n - 1)) return encoder_nomem(e), false;
+  memmove(out->data + at + n, out->data + at + 1, out->length - at - 1);
+  memcpy(out->data + at, varint, n);
+  out->length += n - 1;
+  return true;
+}
+
+static inline bool set_count_aside(encoder *e, size_t *at) {
+  *at = e->out->length;
+  if (!buffer_reserve(e->out, 1)) return encoder_nomem(e), false;
+  e->out->length++;
+  return true;
+}
+
+/* The items of an array from p, its first (a '[' before it and no ']'),
+ * each of `element` (NULL: dynamic values at `depth`), their count in
+ * *count; a Set's checked for repeats in `unique`. */
+static const uint8_t *read_item_run(reader *r, const shape *element, int depth, unique_set *unique,
+                                    const uint8_t *p, uint64_t *count) {
+  uint64_t n = 0;
+  bool closed = false;
+  while (p && !closed) {
+    if (n == SHORN_MAX_ELEMENTS) return NULL;
+    size_t start = r->e->out->length;
+    p = element ? read_value(r, element, p) : read_dynamic(r, p, depth);
+    int added = p && unique ? unique_add(unique, element, r->e->out->data + start, r->e->out->length - start) : 1;
+    if (added <= 0) return added < 0 ? pass_nomem(r), NULL : NULL;
+    n++;
+    if (p) p = next_item(r, p, ']', &closed);
+  }
+  *count = n;
+  return p;
+}
+
+/* The items of an array at p, its '['. */
+static const uint8_t *read_items(reader *r, const shape *element, int depth, unique_set *unique,
+                                 const uint8_t *p, uint64_t *count) {
+  p = skip_space_at(r, p + 1);
+  if (p < r->end && *p == ']') {
+    *count = 0;
+    return p + 1;
+  }
+  return read_item_run(r, element, depth, unique, p, count);
+}
+
+/* An array's keywords, when there are any here, are its count's. */
+static bool count_passes(const reader *r, const shape *s, uint64_t n) {
+  json_value counted = {.type = JSON_ARRAY, .length = (uint32_t)n};
+  return !r->e->checked || !s->keywords || validation_passes(s->keywords, &counted);
+}
+
+static const uint8_t *read_array(reader *r, const shape *s, const uint8_t *p) {
+  uint64_t n;
+  size_t count_at = 0;
+  int64_t fixed = s->u.array.length;
+  if (fixed < 0 && !set_count_aside(r->e, &count_at)) return NULL;
+  if (s->kind == SHAPE_SET) {
+    unique_set set = {.identities.allocator = r->e->allocator};
+    p = read_items(r, s->u.array.element, 0, &set, p, &n);
+    unique_free(&set);
+  } else {
+    p = read_items(r, s->u.array.element, 0, NULL, p, &n);
+  }
+  if (!p || (fixed >= 0 && n != (uint64_t)fixed) || !count_passes(r, s, n)) return NULL;
+  return fixed >= 0 || put_count_at(r->e, count_at, n) ? p : NULL;
+}
+
+static const uint8_t *read_tuple(reader *r, const shape *s, const uint8_t *p) {
+  uint32_t fixed = s->u.tuple.count;
+  bool closed = fixed == 0;
+  p = skip_space_at(r, p + 1);
+  if (closed && p < r->end && *p == ']') p++;
+  else closed = false;
+  for (uint32_t i = 0; i < fixed; i++) {
+    if (closed) return NULL;
+    if (!(p = read_value(r, s->u.tuple.items[i], p))) return NULL;
+    p = next_item(r, p, ']', &closed);
+    if (!p) return NULL;
+  }
+  if (!s->u.tuple.rest) return closed && count_passes(r, s, fixed) ? p : NULL;
+  size_t count_at;
+  if (!set_count_aside(r->e, &count_at)) return NULL;
+  uint64_t n = 0;
+  if (!closed && !(p = read_item_run(r, s->u.tuple.rest, 0, NULL, p, &n))) return NULL;
+  return count_passes(r, s, fixed + n) && put_count_at(r->e, count_at, n) ? p : NULL;
+}
+
+/* A member's bytes back in place: most are a few, which copy_few moves
+ * for less than a call of memcpy costs. */
+static inline void copy_span(uint8_t *o, const uint8_t *s, size_t n) {
+  if (n <= 64)
+    copy_few(o, s, n);
+  else
+    memcpy(o, s, n);
+}
+
+/* The output's bytes from `from` on copied aside, to be copied back in
+ * another order: the reader's storage for them, or NULL. */
+static const uint8_t *move_aside(reader *r, size_t from) {
+  shorn_buffer *out = r->e->out;
+  size_t n = out->length - from;
+  if (r->moved_capacity < n) {
+    uint8_t *m = array_grow(r->e->allocator, r->moved, &r->moved_capacity, n, 1, r->moved_here);
+    if (!m) return pass_nomem(r), NULL;
+    r->moved = m;
+  }
+  if (n) memcpy(r->moved, out->data + from, n);
+  out->length = from;
+  return r->moved;
+}
+
+/* An object's members put in wire order: the bytes from `from` on copied
+ * aside, and each present member's copied back in the order of the spans
+ * at `first`, `count` of them. */
+static bool put_in_order(reader *r, size_t from, size_t first, size_t count) {
+  shorn_buffer *out = r->e->out;
+  const uint8_t *moved = move_aside(r, from);
+  if (!moved) return false;
+  for (size_t i = 0; i < count; i++) {
+    const written_span *m = &r->spans[first + i];
+    if (m->start == SPAN_ABSENT || m->start == m->end) continue;
+    copy_span(out->data + out->length, moved + (m->start - from), m->end - m->start);
+    out->length += m->end - m->start;
+  }
+  return true;
+}
+
+/* Stable merge sort of entry spans by their keys (in `keys`, the bytes
+ * from `from` on), in UTF-16 order. */
+static void sort_spans(written_span *spans, written_span *tmp, size_t n, const uint8_t *keys, size_t from) {
+  if (n < 2) return;
+  size_t half = n / 2;
+  sort_spans(spans, tmp, half, keys, from);
+  sort_spans(spans + half, tmp, n - half, keys, from);
+  size_t i = 0, j = half, k = 0;
+  while (i < half && j < n) {
+    const written_span *a = &spans[i], *b = &spans[j];
+    if (utf16_compare((const char *)keys + (b->key_at - from), b->key_length, (const char *)keys + (a->key_at - from),
+                      a->key_length) < 0)
+      tmp[k++] = spans[j++];
+    else
+      tmp[k++] = spans[i++];
+  }
+  while (i < half) tmp[k++] = spans[i++];
+  while (j < n) tmp[k++] = spans[j++];
+  memcpy(spans, tmp, n * sizeof *spans);
+}
+
+/* A record's entries at spans[first..first+n), written from `from` on in
+ * the order they arrived: sorted by key, the last of repeated keys kept;
+ * *unique their count after. */
+static bool sort_entries(reader *r, size_t from, size_t first, size_t n, uint64_t *unique) {
+  shorn_buffer *out = r->e->out;
+  const uint8_t *keys = spans_reserve(r, n) ? move_aside(r, from) : NULL;
+  if (!keys) return false;
+  written_span *spans = r->spans + first;
+  sort_spans(spans, r->spans + first + n, n, keys, from);
+  uint64_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    const written_span *m = &spans[i];
+    if (i + 1 < n && spans[i + 1].key_length == m->key_length &&
+        memcmp(keys + (spans[i + 1].key_at - from), keys + (m->key_at - from), m->key_length) == 0)
+      continue; /* a later member repeats this key and wins */
+    copy_span(out->data + out->length, keys + (m->start - from), m->end - m->start);
+    out->length += m->end - m->start;
+    kept++;
+  }
+  *unique = kept;
+  return true;
+}
+
+/* A key token at p, decoded when it has escapes, into k; p after its ':'
+ * and the space after that. */
+static const uint8_t *read_key(reader *r, const uint8_t *p, json_value *k) {
+  if (p >= r->end || *p != '"' || !(p = read_text_string(r, p, k))) return NULL;
+  p = skip_space_at(r, p);
+  return p < r->end && *p == ':' ? skip_space_at(r, p + 1) : NULL;
+}
+
+/* The entries of a record or a dynamic object at p, its '{': their count,
+ * then each key written as a string and its value after it (`value`, or
+ * NULL: dynamic at `depth`). */
+static const uint8_t *read_entries(reader *r, const shape *value, int depth, const uint8_t *p) {
+  encoder *e = r->e;
+  size_t count_at, from, first = r->spans_used;
+  if (!set_count_aside(e, &count_at)) return NULL;
+  from = e->out->length;
+  bool sorted = true, closed = false;
+  p = skip_space_at(r, p + 1);
+  if (p < r->end && *p == '}') closed = true, p++;
+  while (!closed) {
+    json_value k;
+    if (!(p = read_key(r, p, &k)) || !spans_reserve(r, 1)) return NULL;
+    written_span *m = &r->spans[r->spans_used++];
+    m->start = e->out->length;
+    if (put_string_value(e, &k)) return NULL;
+    m->key_length = k.length;
+    m->key_at = e->out->length - k.length;
+    if (m > r->spans + first) {
+      const written_span *before = m - 1;
+      sorted = sorted && utf16_compare((const char *)e->out->data + before->key_at, before->key_length,
+                                       (const char *)e->out->data + m->key_at, m->key_length) < 0;
+    }
+    size_t index = r->spans_used - 1;
+    if (!(p = value ? read_value(r, value, p) : read_dynamic(r, p, depth))) return NULL;
+    r->spans[index].end = e->out->length;
+    if (!(p = next_item(r, p, '}', &closed))) return NULL;
+  }
+  uint64_t n = r->spans_used - first;
+  if (!sorted && !sort_entries(r, from, first, n, &n)) return NULL;
+  r->spans_used = first;
+  return n <= SHORN_MAX_ELEMENTS && put_count_at(e, count_at, n) ? p : NULL;
+}
+
+/* The field the text names at p, the key and its ':' read (*p after
+ * them), or NULL with *p at the member's value when the object declares
+ * none of that name.  The field declared after the last one matched is
+ * tried first, and as its key is spelled in JSON ("key":, which the shape
+ * keeps): text written from the same schema lists the fields in that
+ * order, so the key then costs one comparison, neither a scan nor a hash. */
+static const uint8_t *member_field(reader *r, const shape *s, uint32_t guess, const uint8_t *p, const field **f) {
+  if (guess < s->u.object.count) {
+    const field *g = &s->u.object.fields[guess];
+    if ((size_t)(r->end - p) >= g->json_key_length && short_equal(g->json_key, (const char *)p, g->json_key_length)) {
+      *f = g;
+      return skip_space_at(r, p + g->json_key_length);
+    }
+  }
+  json_value k;
+  if (!(p = read_key(r, p, &k))) return NULL;
+  *f = object_find_field(s, k.u.string, k.length);
+  return p;
+}
+
+/* An object's members, as encode_object_members places them. */
+static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, size_t first, bool *in_order) {
+  encoder *e = r->e;
+  uint32_t guess = s->u.object.declared_first, last = 0;
+  bool closed = false;
+  p = skip_space_at(r, p + 1);
+  if (p < r->end && *p == '}') return p + 1;
+  while (!closed) {
+    const field *f;
+    if (!(p = member_field(r, s, guess, p, &f))) return NULL;
+    if (f) {
+      uint32_t i = (uint32_t)(f - s->u.object.fields);
+      /* A repeated key is out of order too: its last value is the one kept. */
+      *in_order = *in_order && i + 1 > last;
+      last = i + 1;
+      guess = f->declared_next;
+      size_t start = e->out->length;
+      if (!(p = read_value(r, f->value, p))) return NULL;
+      r->spans[first + i].start = start;
+      r->spans[first + i].end = e->out->length;
+    } else if (s->u.object.reject_unknown || s->u.object.extras) {
+      return NULL;
+    } else {
+      /* additionalProperties: false drops the member; its value is read
+       * as a dynamic one to hold the text to JSON's rules. */
+      size_t mark = e->out->length;
+      p = read_dynamic(r, p, 0);
+      e->out->length = mark;
+      if (!p) return NULL;
+    }
+    if (!(p = next_item(r, p, '}', &closed))) return NULL;
+  }
+  return p;
+}
+
+static const uint8_t *read_object(reader *r, const shape *s, const uint8_t *p) {
+  encoder *e = r->e;
+  uint32_t count = s->u.object.count, bytes = bitmap_bytes(s->u.object.optional_count);
+  size_t bitmap = e->out->length, first = r->spans_used;
+  if (bytes && !buffer_reserve(e->out, bytes)) return encoder_nomem(e), NULL;
+  if (!spans_reserve(r, count)) return NULL;
+  if (bytes) memset(e->out->data + bitmap, 0, bytes);
+  e->out->length += bytes;
+  for (uint32_t i = 0; i < count; i++) r->spans[first + i].start = SPAN_ABSENT;
+  r->spans_used += count;
+  bool in_order = true;
+  if (!(p = read_members(r, s, p, first, &in_order))) return NULL;
+  for (uint32_t i = 0; i < count; i++) {
+    const field *f = &s->u.object.fields[i];
+    bool present = r->spans[first + i].start != SPAN_ABSENT;
+    if (!present && !f->optional) return NULL;
+    if (present && f->optional) e->out->data[bitmap + (f->bit >> 3)] |= (uint8_t)(1u << (f->bit & 7));
+  }
+  if (!in_order && !put_in_order(r, bitmap + bytes, first, count)) return NULL;
+  r->spans_used = first;
+  /* An open object's extras: none, since the pass leaves the others. */
+  return !s->u.object.extras || !put_uvarint(e, 0) ? p : NULL;
+}
+
+/* A dynamic value at p: a scalar by encode_dynamic, a container read here. */
+static const uint8_t *read_dynamic(reader *r, const uint8_t *p, int depth) {
+  encoder *e = r->e;
+  if (p >= r->end) return NULL;
+  if (*p != '[' && *p != '{') {
+    json_value v;
+    p = read_scalar(r, p, &v);
+    return p && !encode_dynamic(e, &v, depth) ? p : NULL;
+  }
+  if (depth == SHORN_MAX_DYNAMIC_DEPTH || r->depth == PASS_DEPTH_MAX) return NULL;
+  r->depth++;
+  if (*p == '{') {
+    p = put_tag(e, DYNAMIC_OBJECT) ? NULL : read_entries(r, NULL, depth + 1, p);
+  } else {
+    size_t count_at;
+    uint64_t n;
+    if (put_tag(e, DYNAMIC_ARRAY) || !set_count_aside(e, &count_at)) return NULL;
+    p = read_items(r, NULL, depth + 1, NULL, p, &n);
+    if (p && !put_count_at(e, count_at, n)) p = NULL;
+  }
+  r->depth--;
+  return p;
+}
+
+/* The branch of a discriminated union an object at p, its '{', selects
+ * when its first member is the discriminant, else -1.  JSON.parse keeps
+ * the last of repeated keys, and the text is not read further here: so
+ * only a branch whose field holding the discriminant is a literal is
+ * taken, which a later member of that name and another value fails. */
+static int discriminated_branch(reader *r, const shape *s, const uint8_t *p) {
+  json_value k, tag;
+  p = read_key(r, skip_space_at(r, p + 1), &k);
+  if (!p || k.length != s->u.choice.on_length || memcmp(k.u.string, s->u.choice.on, k.length) != 0 ||
+      p >= r->end || *p == '[' || *p == '{' || !read_scalar(r, p, &tag))
+    return -1;
+  for (uint32_t i = 0; i < s->u.choice.count; i++)
+    if (scalar_equals(&s->u.choice.cases[i], &tag, false))
+      return s->u.choice.holders[i] && s->u.choice.holders[i]->value->kind == SHAPE_LITERAL ? (int)i : -1;
+  return -1;
+}
+
+/* A container at p under shape s, which has no keywords for it but an
+ * array's count. */
+static const uint8_t *read_container(reader *r, const shape *s, const uint8_t *p) {
+  encoder *e = r->e;
+  bool object = *p == '{';
+  switch (s->kind) {
+    case SHAPE_OBJECT: return object ? read_object(r, s, p) : NULL;
+    case SHAPE_RECORD: return object ? read_entries(r, s->u.record, 0, p) : NULL;
+    case SHAPE_ARRAY:
+    case SHAPE_SET: return object ? NULL : read_array(r, s, p);
+    case SHAPE_TUPLE: return object ? NULL : read_tuple(r, s, p);
+    case SHAPE_ANY: return read_dynamic(r, p, 0);
+    case SHAPE_NULLABLE: return put_bytes(e, "\1", 1) ? NULL : read_value(r, s->u.inner, p);
+    case SHAPE_UNION: {
+      int branch = !s->u.choice.on ? s->u.choice.by_kind[object ? KIND_OBJECT : KIND_ARRAY]
+                   : object        ? discriminated_branch(r, s, p)
+                                   : -1;
+      if (branch < 0 || put_uvarint(e, (uint64_t)branch)) return NULL;
+      return read_value(r, s->u.choice.branches[branch], p);
+    }
+    case SHAPE_REF: {
+      uint32_t *depth = &e->ref_depth[s->u.ref.index];
+      if (*depth == SHORN_MAX_RECURSION) return NULL;
+      ++*depth;
+      p = read_value(r, s->u.ref.target, p);
+      --*depth;
+      return p;
+    }
+    default: return NULL;
+  }
+}
+
+/* A value at p (after any space) under shape s. */
+static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
+  encoder *e = r->e;
+  if (p >= r->end) return NULL;
+  if (*p != '[' && *p != '{') {
+    /* Past encode_value's nesting guard, which the pass's own depth keeps
+     * far from, when there are no keywords to check. */
+    json_value v;
+    p = read_scalar(r, p, &v);
+    if (!p) return NULL;
+    /* A string or a number whose keywords, if any, pass without the full
+     * check: straight to its bytes, past the walk's dispatch. */
+    bool passes = !e->checked || !s->keywords || validation_passes(s->keywords, &v);
+    if (passes && s->kind == SHAPE_STRING && v.type == JSON_STRING) return put_string_value(e, &v) ? NULL : p;
+    if (passes && v.type == JSON_NUMBER &&
+        (s->kind == SHAPE_UINT || s->kind == SHAPE_INT || s->kind == SHAPE_FLOAT64 || s->kind == SHAPE_FLOAT32))
+      return encode_number(e, s, &v) ? NULL : p;
+    return !(e->checked && s->keywords ? encode_value(e, s, &v) : encode_shape(e, s, &v)) ? p : NULL;
+  }
+  json_type type = *p == '[' ? JSON_ARRAY : JSON_OBJECT;
+  if (e->nesting == NESTING_MAX || r->depth == PASS_DEPTH_MAX) return NULL;
+  /* Keywords on a container need it whole, but an array's count. */
+  if (e->checked && s->keywords && (s->keywords->types & (1u << type)) &&
+      !(type == JSON_ARRAY && s->keywords->arrays_sized &&
+        (s->kind == SHAPE_ARRAY || s->kind == SHAPE_SET || s->kind == SHAPE_TUPLE)))
+    return NULL;
+  e->nesting++;
+  r->depth++;
+  p = read_container(r, s, p);
+  r->depth--;
+  e->nesting--;
+  return p;
+}
+
+/* The text in one pass, fingerprint first: SHORN_OK when it wrote the
+ * bytes, SHORN_ERROR_NOMEM when memory ran out, else SHORN_ERROR_ENCODE
+ * with nothing written and `error` as it was: the text is left to
+ * encode_tree, which says why. */
+static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
+                                  shorn_buffer *out, shorn_error *error, bool checked) {
+  encoder_storage here;
+  shorn_buffer discarded;
+  encoder e;
+  written_span spans_here[32];
+  uint8_t unescaped_here[256], moved_here[1024];
+  reader r = {.e = &e,
+              .start = (const uint8_t *)json,
+              .end = (const uint8_t *)json + length,
+              .spans = spans_here,
+              .spans_capacity = 32,
+              .spans_here = spans_here,
+              .moved = moved_here,
+              .moved_capacity = sizeof moved_here,
+              .moved_here = moved_here,
+              .unescaped = unescaped_here,
+              .unescaped_capacity = sizeof unescaped_here,
+              .unescaped_here = unescaped_here};
+  shorn_code code_before = error->code;
+  shorn_where where_before = error->where;
+  error->code = SHORN_OK;
+  shorn_code rc = encoder_open(&e, &here, s, NULL, out, &discarded, error, checked);
+  size_t mark = e.out->length;
+  const uint8_t *p = NULL;
+  if (!rc && (!fingerprint_width || !put_fingerprint(&e, s, fingerprint_width)))
+    p = read_value(&r, s->root, skip_space_at(&r, r.start));
+  if (error->code == SHORN_ERROR_NOMEM) {
+    rc = SHORN_ERROR_NOMEM;
+  } else if (!p || skip_space_at(&r, p) != r.end) {
+    /* A scalar refused on the way said so in `error`. */
+    rc = SHORN_ERROR_ENCODE;
+    error->where = where_before;
+    error->message[0] = error->path[0] = 0;
+  }
+  if (rc != SHORN_ERROR_NOMEM) error->code = code_before;
+  if (rc) e.out->length = mark;
+  encoder_close(&e, &here, &discarded);
+  array_free(s->allocator, r.spans, spans_here);
+  array_free(s->allocator, r.unescaped, unescaped_here);
+  array_free(s->allocator, r.moved, moved_here);
+  return rc;
+}
+
+static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
+                                 shorn_buffer *out, shorn_error *error, bool checked) {
+  if (!fingerprint_width_ok(fingerprint_width, true)) return fingerprint_width_refused(true, error);
+  shorn_code rc = encode_one_pass(s, json, length, fingerprint_width, out, error, checked);
+  return rc != SHORN_ERROR_ENCODE ? rc : encode_tree(s, json, length, fingerprint_width, out, error, checked);
+}
+
+bool encode_by_one_pass(const shorn_schema *s, const char *json, size_t length, shorn_buffer *out, bool checked) {
+  shorn_error error = {0};
+  return encode_one_pass(s, json, length, 0, out, &error, checked) == SHORN_OK;
+}
+
+shorn_code encode_by_tree(const shorn_schema *s, const char *json, size_t length, shorn_buffer *out,
+                          shorn_error *error, bool checked) {
+  return encode_tree(s, json, length, 0, out, error, checked);
 }
 
 shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,

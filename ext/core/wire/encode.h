@@ -37,4 +37,13 @@ SHORN_PRIVATE shorn_code encode_at(const shorn_schema *s, const shape *sh, const
  * write "no value".  Returns the error's code. */
 SHORN_PRIVATE shorn_code encode_refuse_null_member(shorn_error *error);
 
+/* For the tests, each of the two ways shorn_encode has: the one pass alone
+ * (true when it wrote the bytes, false when it would leave the text to the
+ * tree), and the tree alone (the DOM parsed whole, then walked), which
+ * decides every text the pass leaves. */
+SHORN_PRIVATE TEST_HOOK bool encode_by_one_pass(const shorn_schema *s, const char *json, size_t length,
+                                                shorn_buffer *out, bool checked);
+SHORN_PRIVATE TEST_HOOK shorn_code encode_by_tree(const shorn_schema *s, const char *json, size_t length,
+                                                  shorn_buffer *out, shorn_error *error, bool checked);
+
 #endif
