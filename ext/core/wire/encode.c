@@ -748,10 +748,12 @@ static shorn_code check_keywords(encoder *e, const shape *s, const json_value *v
 static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) {
   if (unlikely(e->nesting == NESTING_MAX))
     return encode_fail(e, "Value nests deeper than %d levels", NESTING_MAX);
-  /* A date-time in another spelling is refused as one, rather than by the
-   * pattern Zod writes beside the format, which says less. */
-  if (unlikely(s->keywords != NULL) && !(s->kind == SHAPE_DATETIME && !datetime_spelled(v))) {
+  if (unlikely(s->keywords != NULL)) {
     shorn_code rc = check_keywords(e, s, v);
+    /* A date-time in another spelling is refused as one, rather than by the
+     * pattern Zod writes beside the format, which says less; the spelling
+     * is read again only then, not on every date-time. */
+    if (rc == SHORN_ERROR_ENCODE && s->kind == SHAPE_DATETIME && !datetime_spelled(v)) return refuse_datetime(e, v);
     if (rc) return rc;
   }
   e->nesting++;
