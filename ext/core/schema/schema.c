@@ -106,6 +106,7 @@ typedef struct translator {
   uint32_t object_index_count, object_index_mask;
   node_keywords *keywords; /* open addressing by node */
   uint32_t keyword_count, keyword_mask;
+  validation_compiler compiler; /* every node's keywords, one compile sharing the subschemas */
   const shape *last_result; /* what the last translate_node returned */
   shorn_buffer scratch; /* a pointer segment, a JSON text being made */
   uint32_t depth;       /* open levels */
@@ -724,9 +725,10 @@ static bool uuid_keywords(translator *t, const union_branch *b, uint32_t n, shap
   uint32_t count = 0;
   for (uint32_t i = 0; i < n; i++)
     if (!declares(&b[i], "null")) nodes[count++] = b[i].node;
-  validation_compiler c = {t->schema, t->error, NULL};
-  shorn_code rc = validation_compile_any_of(&c, nodes, count, &uuid->keywords);
-  if (rc == SHORN_ERROR_SCHEMA) locate(t, c.refused, t->error);
+  validation_compiler *c = &t->compiler;
+  c->refused = NULL;
+  shorn_code rc = validation_compile_any_of(c, nodes, count, &uuid->keywords);
+  if (rc == SHORN_ERROR_SCHEMA) locate(t, c->refused, t->error);
   mem_free(t->allocator, nodes);
   return rc == SHORN_OK;
 }
@@ -1300,7 +1302,34 @@ static node_keywords *keyword_slot(const translator *t, const json_value *node) 
   return &t->keywords[i];
 }
 
-static bool keywords_of(translator *t, const json_value *node, const validation **out) {
+/* A $ref in a subschema no shape holds: a target, or NULL and the schema's
+ * error as it was, the reference being one no check can follow. */
+static const json_value *resolve_for_keywords(void *context, const json_value *site, const char *ref,
+                                              uint32_t length) {
+  translator *t = context;
+  shorn_error before = *t->error;
+  const json_value *target = resolve_pointer(t, site, ref, length);
+  if (!target && t->error->code != SHORN_ERROR_NOMEM) *t->error = before;
+  return target;
+}
+
+/* The validated mode's refusal of a schema whose keyword no check stands
+ * for, kept with the schema: the unchecked mode takes it. */
+static bool note_uncheckable(translator *t) {
+  validation_compiler *c = &t->compiler;
+  if (!c->uncheckable || t->schema->uncheckable) return true;
+  shorn_error *e = arena_alloc(&t->schema->arena, sizeof *e);
+  if (!e) return translator_nomem(t);
+  *e = (shorn_error){0};
+  error_set(e, SHORN_ERROR_SCHEMA,
+            "\"%s\" cannot be checked here: shorn_encode_unchecked takes this schema", c->uncheckable_keyword);
+  e->where = SHORN_WHERE_PATH;
+  locate(t, c->uncheckable, e);
+  t->schema->uncheckable = e;
+  return true;
+}
+
+static bool keywords_of(translator *t, const json_value *node, bool shapeless, const validation **out) {
   if (t->keyword_count >= t->keyword_mask / 2) {
     uint32_t old_size = t->keyword_mask ? t->keyword_mask + 1 : 0, size = old_size ? 2 * old_size : 64;
     node_keywords *old = t->keywords, *grown = mem_calloc(t->allocator, size, sizeof *grown);
@@ -1313,10 +1342,11 @@ static bool keywords_of(translator *t, const json_value *node, const validation 
   }
   node_keywords *slot = keyword_slot(t, node);
   if (!slot->node) {
-    validation_compiler c = {t->schema, t->error, NULL};
-    shorn_code rc = validation_compile(&c, node, &slot->keywords);
-    if (rc == SHORN_ERROR_SCHEMA) locate(t, c.refused, t->error);
-    if (rc) return false;
+    validation_compiler *c = &t->compiler;
+    c->refused = NULL;
+    shorn_code rc = validation_compile(c, node, shapeless, &slot->keywords);
+    if (rc == SHORN_ERROR_SCHEMA) locate(t, c->refused, t->error);
+    if (rc || !note_uncheckable(t)) return false;
     slot->node = node;
     t->keyword_count++;
   }
@@ -1330,7 +1360,7 @@ static bool keywords_of(translator *t, const json_value *node, const validation 
  * it: the same wire shape, its keywords joined to the node's. */
 static shape *with_keywords(translator *t, const json_value *node, shape *sh) {
   const validation *own;
-  if (!keywords_of(t, node, &own)) return NULL;
+  if (!keywords_of(t, node, sh->kind == SHAPE_ANY, &own)) return NULL;
   if (!own) return sh;
   const json_value *ref = member(node, "$ref");
   const validation *joined = validation_join(&t->schema->arena, sh->keywords, own);
@@ -1394,6 +1424,8 @@ shorn_code schema_translate(shorn_schema *s, const json_value *document, shorn_e
                   .document = document,
                   .error = error,
                   .scratch = {.allocator = s->allocator}};
+  t.compiler = (validation_compiler){
+      .schema = s, .error = error, .resolve = resolve_for_keywords, .resolve_context = &t};
   shorn_code rc = translate_document(&t);
   mem_free(t.allocator, t.pointers);
   mem_free(t.allocator, t.pointer_slots);
@@ -1403,6 +1435,7 @@ shorn_code schema_translate(shorn_schema *s, const json_value *document, shorn_e
     mem_free(t.allocator, t.object_indexes[i].sorted);
   mem_free(t.allocator, t.object_indexes);
   mem_free(t.allocator, t.keywords);
+  validation_compiler_release(&t.compiler);
   shorn_buffer_free(&t.scratch);
   return rc;
 }

@@ -44,6 +44,23 @@
 #define OBJECTS TYPE_BIT(JSON_OBJECT)
 #define ALL_TYPES 0x7F
 
+/* properties, patternProperties and additionalProperties of a node no shape
+ * holds; only the patterns beside a shape, which holds the rest. */
+struct object_applicators {
+  const json_value *names; /* "properties", an object; NULL when absent */
+  const validation *const *named; /* one for each of its members */
+  const json_value *pattern_names; /* "patternProperties", an object; NULL when absent */
+  const pattern *const *patterns;
+  const validation *const *patterned;
+  const validation *additional; /* NULL when absent */
+};
+
+struct item_applicators {
+  const validation *const *prefix; /* prefixItems */
+  uint32_t prefix_count;
+  const validation *rest; /* items; NULL when absent */
+};
+
 /* ---- compiling ------------------------------------------------------------- */
 
 typedef struct rule_list {
@@ -115,7 +132,7 @@ static bool implied_by_integer_shape(rule_kind kind, double b) {
   }
 }
 
-static shorn_code compile_numbers(validation_compiler *c, const json_value *node, rule_list *list) {
+static shorn_code compile_numbers(validation_compiler *c, const json_value *node, bool shaped, rule_list *list) {
   static const struct {
     const char *name;
     rule_kind kind;
@@ -123,7 +140,7 @@ static shorn_code compile_numbers(validation_compiler *c, const json_value *node
                 {"exclusiveMinimum", RULE_EXCLUSIVE_MINIMUM},
                 {"maximum", RULE_MAXIMUM},
                 {"exclusiveMaximum", RULE_EXCLUSIVE_MAXIMUM}};
-  bool integer = integer_shape(node);
+  bool integer = shaped && integer_shape(node);
   shorn_code rc;
   for (size_t i = 0; i < COUNT_OF(bounds); i++) {
     const json_value *v = number_keyword(node, bounds[i].name);
@@ -161,6 +178,8 @@ static bool has_pattern(const json_value *node, int depth) {
   return false;
 }
 
+static const pattern *compile_pattern(validation_compiler *c, const json_value *p, const char *keyword);
+
 static shorn_code compile_strings(validation_compiler *c, const json_value *node, const json_value *top,
                                   rule_list *list) {
   static const char *const names[2] = {"minLength", "maxLength"};
@@ -169,13 +188,8 @@ static shorn_code compile_strings(validation_compiler *c, const json_value *node
   if (rc) return rc;
   const json_value *p = keyword(node, "pattern");
   if (p && p->type == JSON_STRING) {
-    shorn_schema *s = c->schema;
-    if (!s->patterns && !(s->patterns = pattern_engine_new(s->allocator))) return error_nomem(c->error);
-    const pattern *compiled = NULL;
-    char why[SHORN_MESSAGE_MAX / 2];
-    rc = pattern_compile(s->patterns, p->u.string, p->length, &compiled, why, sizeof why);
-    if (rc == SHORN_ERROR_NOMEM) return error_nomem(c->error);
-    if (rc) return refuse(c, p, "Invalid \"pattern\": %s", why);
+    const pattern *compiled = compile_pattern(c, p, "pattern");
+    if (!compiled) return c->error->code;
     rule r = {.kind = RULE_PATTERN, .u.pattern = {compiled, p->u.string, p->length}};
     if ((rc = add_rule(c, list, r, STRINGS))) return rc;
   }
@@ -194,9 +208,7 @@ static shorn_code compile_node(validation_compiler *c, const json_value *node, c
                                int depth, rule_list *list);
 
 /* A validation of `count` rules, with the summary validation_passes reads. */
-static validation *new_validation(arena *a, const rule *rules, uint32_t count, uint8_t types) {
-  validation *v = arena_alloc(a, sizeof *v);
-  if (!v) return NULL;
+static void summarize(validation *v, const rule *rules, uint32_t count, uint8_t types) {
   *v = (validation){.rules = rules, .count = count, .types = types, .numbers_bounded = true, .strings_sized = true,
                     .arrays_sized = true, .low = -INFINITY, .high = INFINITY, .string_bytes_max = UINT64_MAX,
                     .items_max = INFINITY};
@@ -231,11 +243,26 @@ static validation *new_validation(arena *a, const rule *rules, uint32_t count, u
       case RULE_PATTERN:
       case RULE_FORMAT: v->strings_sized = false; break;
       case RULE_UNIQUE_ITEMS: v->arrays_sized = false; break;
+      case RULE_UNEVALUATED_PROPERTIES:
+      case RULE_UNEVALUATED_ITEMS: v->collects = true; /* fall through */
       case RULE_ONE_OF_VALUES:
-      case RULE_ANY_OF: v->numbers_bounded = v->strings_sized = v->arrays_sized = false; break;
+      case RULE_ANY_OF:
+      case RULE_NEVER:
+      case RULE_TYPE:
+      case RULE_SUBSCHEMA:
+      case RULE_NOT:
+      case RULE_ONE_OF:
+      case RULE_IF:
+      case RULE_ITEMS:
+      case RULE_CONTAINS: v->numbers_bounded = v->strings_sized = v->arrays_sized = false; break;
       default: break;
     }
   }
+}
+
+static validation *new_validation(arena *a, const rule *rules, uint32_t count, uint8_t types) {
+  validation *v = arena_alloc(a, sizeof *v);
+  if (v) summarize(v, rules, count, types);
   return v;
 }
 
@@ -256,25 +283,147 @@ static shorn_code compile_apart(validation_compiler *c, const json_value *node, 
   return rc;
 }
 
-static shorn_code compile_arrays(validation_compiler *c, const json_value *node, rule_list *list) {
+/* A pattern of the schema, compiled once into its engine; NULL with the
+ * schema refused or out of memory. */
+static const pattern *compile_pattern(validation_compiler *c, const json_value *p, const char *keyword) {
+  shorn_schema *s = c->schema;
+  if (!s->patterns && !(s->patterns = pattern_engine_new(s->allocator))) return error_nomem(c->error), NULL;
+  const pattern *compiled = NULL;
+  char why[SHORN_MESSAGE_MAX / 2];
+  shorn_code rc = pattern_compile(s->patterns, p->u.string, p->length, &compiled, why, sizeof why);
+  if (rc == SHORN_ERROR_NOMEM) return error_nomem(c->error), NULL;
+  if (rc) return refuse(c, p, "Invalid \"%s\": %s", keyword, why), NULL;
+  return compiled;
+}
+
+static shorn_code compile_general(validation_compiler *c, const json_value *node, int depth, const validation **out);
+
+/* The subschemas of an array keyword (allOf, prefixItems, …), each
+ * compiled whole; *count 0 when the keyword is absent or not an array. */
+static shorn_code compile_list(validation_compiler *c, const json_value *list, int depth, const validation ***out,
+                               uint32_t *count) {
+  *out = NULL;
+  *count = 0;
+  if (!list || list->type != JSON_ARRAY || !list->length) return SHORN_OK;
+  const validation **each = arena_alloc(&c->schema->arena, list->length * sizeof *each);
+  if (!each) return error_nomem(c->error);
+  for (uint32_t i = 0; i < list->length; i++) {
+    shorn_code rc = compile_general(c, &list->u.items[i], depth + 1, &each[i]);
+    if (rc) return rc;
+  }
+  *out = each;
+  *count = list->length;
+  return SHORN_OK;
+}
+
+/* The subschemas that are the members of an object keyword (properties,
+ * dependentSchemas, …), in its member order; NULL when it has none. */
+static shorn_code compile_members(validation_compiler *c, const json_value *object, int depth,
+                                  const validation ***out) {
+  *out = NULL;
+  if (!object || object->type != JSON_OBJECT || !object->length) return SHORN_OK;
+  const validation **each = arena_alloc(&c->schema->arena, object->length * sizeof *each);
+  if (!each) return error_nomem(c->error);
+  for (uint32_t i = 0; i < object->length; i++) {
+    shorn_code rc = compile_general(c, &object->u.items[2 * i + 1], depth + 1, &each[i]);
+    if (rc) return rc;
+  }
+  *out = each;
+  return SHORN_OK;
+}
+
+static shorn_code add_sub(validation_compiler *c, rule_list *list, rule_kind kind, const json_value *node,
+                          int depth, uint8_t types) {
+  rule r = {.kind = kind};
+  shorn_code rc = compile_general(c, node, depth + 1, &r.u.sub);
+  return rc ? rc : add_rule(c, list, r, types);
+}
+
+/* contains, with minContains and maxContains, which say nothing alone. */
+static shorn_code compile_contains(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
+  const json_value *contains = keyword(node, "contains");
+  if (!contains) return SHORN_OK;
+  const json_value *min = count_keyword(node, "minContains"), *max = count_keyword(node, "maxContains");
+  rule r = {.kind = RULE_CONTAINS, .bound = min ? min->u.number : 1, .u.contains.most = max ? max->u.number : INFINITY};
+  shorn_code rc = compile_general(c, contains, depth + 1, &r.u.contains.sub);
+  return rc ? rc : add_rule(c, list, r, ARRAYS);
+}
+
+static shorn_code compile_dependents(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
+  const json_value *fields = keyword(node, "dependentRequired"), *schemas = keyword(node, "dependentSchemas");
+  shorn_code rc;
+  if (fields && fields->type == JSON_OBJECT && fields->length &&
+      (rc = add_rule(c, list, (rule){.kind = RULE_DEPENDENT_REQUIRED, .u.dependent.object = fields}, OBJECTS)))
+    return rc;
+  rule r = {.kind = RULE_DEPENDENT_SCHEMAS, .u.dependent.object = schemas};
+  if ((rc = compile_members(c, schemas, depth, (const validation ***)&r.u.dependent.schemas))) return rc;
+  return r.u.dependent.schemas ? add_rule(c, list, r, OBJECTS) : SHORN_OK;
+}
+
+/* properties, patternProperties and additionalProperties: with
+ * `patterns_only`, patternProperties alone, beside a shape that holds the
+ * declared members. */
+static shorn_code compile_property_schemas(validation_compiler *c, const json_value *node, int depth,
+                                           bool patterns_only, rule_list *list) {
+  const json_value *named = patterns_only ? NULL : keyword(node, "properties"),
+                   *patterned = keyword(node, "patternProperties"),
+                   *additional = patterns_only ? NULL : keyword(node, "additionalProperties");
+  bool has_patterns = patterned && patterned->type == JSON_OBJECT && patterned->length;
+  if (!(named && named->type == JSON_OBJECT && named->length) && !has_patterns && !additional) return SHORN_OK;
+  object_applicators *o = arena_alloc(&c->schema->arena, sizeof *o);
+  if (!o) return error_nomem(c->error);
+  *o = (object_applicators){.names = named};
+  shorn_code rc;
+  if ((rc = compile_members(c, named, depth, (const validation ***)&o->named))) return rc;
+  if (has_patterns) {
+    const pattern **patterns = arena_alloc(&c->schema->arena, patterned->length * sizeof *patterns);
+    if (!patterns) return error_nomem(c->error);
+    for (uint32_t i = 0; i < patterned->length; i++)
+      if (!(patterns[i] = compile_pattern(c, &patterned->u.items[2 * i], "patternProperties")))
+        return c->error->code;
+    o->patterns = patterns;
+    o->pattern_names = patterned;
+    if ((rc = compile_members(c, patterned, depth, (const validation ***)&o->patterned))) return rc;
+  }
+  if (additional && (rc = compile_general(c, additional, depth + 1, &o->additional))) return rc;
+  return add_rule(c, list, (rule){.kind = RULE_PROPERTIES, .u.object = o}, OBJECTS);
+}
+
+static shorn_code compile_item_schemas(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
+  const json_value *prefix = keyword(node, "prefixItems"), *rest = keyword(node, "items");
+  if (!(prefix && prefix->type == JSON_ARRAY && prefix->length) && !rest) return SHORN_OK;
+  item_applicators *a = arena_alloc(&c->schema->arena, sizeof *a);
+  if (!a) return error_nomem(c->error);
+  *a = (item_applicators){0};
+  shorn_code rc = compile_list(c, prefix, depth, (const validation ***)&a->prefix, &a->prefix_count);
+  if (!rc && rest) rc = compile_general(c, rest, depth + 1, &a->rest);
+  return rc ? rc : add_rule(c, list, (rule){.kind = RULE_ITEMS, .u.items = a}, ARRAYS);
+}
+
+static shorn_code compile_arrays(validation_compiler *c, const json_value *node, bool shaped, int depth,
+                                 rule_list *list) {
   const json_value *min = count_keyword(node, "minItems"), *max = count_keyword(node, "maxItems"),
                    *unique = keyword(node, "uniqueItems");
   shorn_code rc;
   /* An array of fixed length keeps its count in its shape. */
-  bool fixed = min && max && min->u.number == max->u.number && keyword_is(keyword(node, "type"), "array") &&
-               !keyword(node, "prefixItems") && !keyword(node, "x-shorn");
+  bool fixed = shaped && min && max && min->u.number == max->u.number &&
+               keyword_is(keyword(node, "type"), "array") && !keyword(node, "prefixItems") &&
+               !keyword(node, "x-shorn");
   if (min && !fixed && (rc = add_rule(c, list, (rule){.kind = RULE_MIN_ITEMS, .bound = min->u.number}, ARRAYS)))
     return rc;
   if (max && !fixed && (rc = add_rule(c, list, (rule){.kind = RULE_MAX_ITEMS, .bound = max->u.number}, ARRAYS)))
     return rc;
   /* A Set's elements are unique as a JavaScript Set tells them apart,
    * which its shape checks. */
-  if (unique && unique->type == JSON_TRUE && !keyword_is(keyword(node, "x-shorn"), "set"))
-    return add_rule(c, list, (rule){.kind = RULE_UNIQUE_ITEMS}, ARRAYS);
-  return SHORN_OK;
+  if (unique && unique->type == JSON_TRUE && !(shaped && keyword_is(keyword(node, "x-shorn"), "set")) &&
+      (rc = add_rule(c, list, (rule){.kind = RULE_UNIQUE_ITEMS}, ARRAYS)))
+    return rc;
+  if ((rc = compile_contains(c, node, depth, list))) return rc;
+  return shaped ? SHORN_OK : compile_item_schemas(c, node, depth, list);
 }
 
-static shorn_code compile_objects(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
+static shorn_code compile_objects(validation_compiler *c, const json_value *node, bool shaped, int depth,
+                                  rule_list *list) {
   static const char *const names[2] = {"minProperties", "maxProperties"};
   static const rule_kind kinds[2] = {RULE_MIN_PROPERTIES, RULE_MAX_PROPERTIES};
   shorn_code rc = compile_counts(c, node, list, names, kinds, OBJECTS);
@@ -284,24 +433,35 @@ static shorn_code compile_objects(validation_compiler *c, const json_value *node
     if ((rc = add_rule(c, list, (rule){.kind = RULE_PROPERTY_NAMES}, OBJECTS))) return rc;
   } else if (names_node && names_node->type == JSON_OBJECT) {
     const validation *v;
-    if ((rc = compile_apart(c, names_node, true, depth + 1, &v))) return rc;
-    if (v && (rc = add_rule(c, list, (rule){.kind = RULE_PROPERTY_NAMES, .u.names = v}, OBJECTS))) return rc;
+    if ((rc = compile_general(c, names_node, depth + 1, &v))) return rc;
+    if (v->count && (rc = add_rule(c, list, (rule){.kind = RULE_PROPERTY_NAMES, .u.names = v}, OBJECTS)))
+      return rc;
   }
+  if ((rc = compile_dependents(c, node, depth, list)) ||
+      (rc = compile_property_schemas(c, node, depth, shaped, list)))
+    return rc;
   /* With "properties", "required" makes fields required in the shape;
    * without (a record, ArkType's and Zod's enum-keyed ones), it is a rule. */
   const json_value *props = keyword(node, "properties"), *required = keyword(node, "required");
-  bool shaped = props && props->type == JSON_OBJECT && props->length;
-  if (shaped || !required || required->type != JSON_ARRAY || !required->length) return SHORN_OK;
+  bool held = shaped && props && props->type == JSON_OBJECT && props->length;
+  if (held || !required || required->type != JSON_ARRAY || !required->length) return SHORN_OK;
   return add_rule(c, list, (rule){.kind = RULE_REQUIRED, .u.required = required}, OBJECTS);
 }
 
-static shorn_code compile_values(validation_compiler *c, const json_value *node, rule_list *list) {
+static bool is_container(const json_value *v) { return v->type == JSON_ARRAY || v->type == JSON_OBJECT; }
+
+/* const and enum; beside a shape, only an enum with an array or an object
+ * among its values, which no enum shape holds. */
+static shorn_code compile_values(validation_compiler *c, const json_value *node, bool shaped, rule_list *list) {
   const json_value *one = keyword(node, "const"), *many = keyword(node, "enum");
   rule r = {.kind = RULE_ONE_OF_VALUES};
-  if (one) {
+  if (one && !shaped) {
     r.u.one_of.values = one;
     r.u.one_of.count = 1;
-  } else if (many && many->type == JSON_ARRAY) {
+  } else if (many && many->type == JSON_ARRAY && !(shaped && one)) {
+    bool containers = false;
+    for (uint32_t i = 0; i < many->length && !containers; i++) containers = is_container(&many->u.items[i]);
+    if (shaped && !containers) return SHORN_OK;
     r.u.one_of.values = many->u.items;
     r.u.one_of.count = many->length;
   } else {
@@ -310,27 +470,237 @@ static shorn_code compile_values(validation_compiler *c, const json_value *node,
   return add_rule(c, list, r, ALL_TYPES);
 }
 
+static uint8_t type_bits(const json_value *name) {
+  static const struct {
+    const char *name;
+    uint8_t bits;
+  } types[] = {{"null", TYPE_BIT(JSON_NULL)},    {"boolean", TYPE_BIT(JSON_FALSE) | TYPE_BIT(JSON_TRUE)},
+               {"number", NUMBERS},              {"integer", TYPE_INTEGER_BIT},
+               {"string", STRINGS},              {"array", ARRAYS},
+               {"object", OBJECTS}};
+  for (size_t i = 0; i < COUNT_OF(types); i++)
+    if (keyword_is(name, types[i].name)) return types[i].bits;
+  return 0;
+}
+
+static shorn_code compile_type(validation_compiler *c, const json_value *node, rule_list *list) {
+  const json_value *type = keyword(node, "type");
+  if (!type) return SHORN_OK;
+  uint8_t bits = 0;
+  const json_value *names = type->type == JSON_ARRAY ? type->u.items : type;
+  uint32_t count = type->type == JSON_ARRAY ? type->length : 1;
+  for (uint32_t i = 0; i < count; i++) {
+    uint8_t b = type_bits(&names[i]);
+    if (!b) return refuse(c, &names[i], "Unsupported JSON Schema type: \"type\" names null, boolean, number, integer, string, array or object");
+    bits |= b;
+  }
+  return add_rule(c, list, (rule){.kind = RULE_TYPE, .u.types = bits}, ALL_TYPES);
+}
+
+/* The keywords no wire shape stands for, beside a shape or in place of one. */
+static shorn_code compile_conditions(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
+  const json_value *not = keyword(node, "not"), *when = keyword(node, "if");
+  shorn_code rc;
+  if (not && (rc = add_sub(c, list, RULE_NOT, not, depth, ALL_TYPES))) return rc;
+  if (!when) return SHORN_OK;
+  const json_value *then = keyword(node, "then"), *otherwise = keyword(node, "else");
+  rule r = {.kind = RULE_IF};
+  if ((rc = compile_general(c, when, depth + 1, &r.u.condition.when)) ||
+      (then && (rc = compile_general(c, then, depth + 1, &r.u.condition.then))) ||
+      (otherwise && (rc = compile_general(c, otherwise, depth + 1, &r.u.condition.otherwise))))
+    return rc;
+  return r.u.condition.then || r.u.condition.otherwise ? add_rule(c, list, r, ALL_TYPES) : SHORN_OK;
+}
+
+/* The keywords an allOf member may hold and still join its node's rules:
+ * those the rules above read, and those that say nothing of a value. */
+static bool plain_member(const json_value *node) {
+  static const char *const plain[] = {
+      "minimum",      "exclusiveMinimum", "maximum",  "exclusiveMaximum", "multipleOf",       "minLength",
+      "maxLength",    "pattern",          "format",   "minItems",         "maxItems",         "minProperties",
+      "maxProperties", "allOf",           "$comment", "title",            "description",      "default",
+      "examples",     "deprecated",       "readOnly", "writeOnly",        "contentEncoding",  "contentMediaType"};
+  if (node->type != JSON_OBJECT) return node->type == JSON_TRUE;
+  for (uint32_t i = 0; i < node->length; i++) {
+    const json_value *k = &node->u.items[2 * i];
+    size_t j = 0;
+    while (j < COUNT_OF(plain) && !keyword_is(k, plain[j])) j++;
+    if (j == COUNT_OF(plain)) return false;
+  }
+  return true;
+}
+
 /* `top` is the node whose allOf this is part of: a format defers to a
  * pattern anywhere in it.  With `values`, const and enum are rules too. */
 static shorn_code compile_node(validation_compiler *c, const json_value *node, const json_value *top, bool values,
                                int depth, rule_list *list) {
   if (depth > VALIDATION_DEPTH_MAX)
-    return refuse(c, node, "allOf and propertyNames nest deeper than %d levels", VALIDATION_DEPTH_MAX);
+    return refuse(c, node, "Subschemas nest deeper than %d levels", VALIDATION_DEPTH_MAX);
   shorn_code rc;
-  if ((rc = compile_numbers(c, node, list)) || (rc = compile_strings(c, node, top, list)) ||
-      (rc = compile_arrays(c, node, list)) || (rc = compile_objects(c, node, depth, list)) ||
-      (values && (rc = compile_values(c, node, list))))
+  if ((rc = compile_numbers(c, node, true, list)) || (rc = compile_strings(c, node, top, list)) ||
+      (rc = compile_arrays(c, node, true, depth, list)) || (rc = compile_objects(c, node, true, depth, list)) ||
+      (rc = compile_values(c, node, !values, list)) || (rc = compile_conditions(c, node, depth, list)))
     return rc;
   const json_value *all = keyword(node, "allOf");
   for (uint32_t i = 0; all && all->type == JSON_ARRAY && i < all->length; i++) {
     const json_value *m = &all->u.items[i];
-    if (m->type == JSON_OBJECT && (rc = compile_node(c, m, top, values, depth + 1, list))) return rc;
+    if (plain_member(m)) {
+      if (m->type == JSON_OBJECT && (rc = compile_node(c, m, top, values, depth + 1, list))) return rc;
+    } else if ((rc = add_sub(c, list, RULE_SUBSCHEMA, m, depth, ALL_TYPES))) {
+      return rc;
+    }
   }
   return SHORN_OK;
 }
 
-shorn_code validation_compile(validation_compiler *c, const json_value *node, const validation **out) {
-  return compile_apart(c, node, false, 0, out);
+/* ---- subschemas compiled whole ---------------------------------------------- */
+
+struct compiled_node {
+  const json_value *node;
+  validation *rules;
+};
+
+static struct compiled_node *compiled_slot(const validation_compiler *c, const json_value *node) {
+  size_t mask = c->compiled_capacity - 1;
+  size_t i = key_hash((const char *)&node, sizeof node) & mask;
+  while (c->compiled[i].node && c->compiled[i].node != node) i = (i + 1) & mask;
+  return &c->compiled[i];
+}
+
+/* The node's entry, a new one holding an empty validation the compile
+ * will fill; NULL when out of memory. */
+static struct compiled_node *compiled_entry(validation_compiler *c, const json_value *node, bool *found) {
+  if (2 * (c->compiled_count + 1) > c->compiled_capacity) {
+    size_t size = c->compiled_capacity ? 2 * c->compiled_capacity : 16;
+    struct compiled_node *old = c->compiled, *grown = mem_calloc(c->schema->allocator, size, sizeof *grown);
+    if (!grown) return NULL;
+    size_t old_size = c->compiled_capacity;
+    c->compiled = grown;
+    c->compiled_capacity = size;
+    for (size_t i = 0; i < old_size; i++)
+      if (old[i].node) *compiled_slot(c, old[i].node) = old[i];
+    mem_free(c->schema->allocator, old);
+  }
+  struct compiled_node *slot = compiled_slot(c, node);
+  *found = slot->node != NULL;
+  if (*found) return slot;
+  validation *v = arena_alloc(&c->schema->arena, sizeof *v);
+  if (!v) return NULL;
+  *v = (validation){0};
+  *slot = (struct compiled_node){node, v};
+  c->compiled_count++;
+  return slot;
+}
+
+static shorn_code compile_reference(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
+  const json_value *ref = keyword(node, "$ref");
+  static const char *const dynamic[] = {"$dynamicRef", "$recursiveRef"};
+  for (size_t i = 0; i < COUNT_OF(dynamic); i++) {
+    const json_value *d = keyword(node, dynamic[i]);
+    if (d && !c->uncheckable) c->uncheckable = d, c->uncheckable_keyword = dynamic[i];
+  }
+  if (!ref || ref->type != JSON_STRING) return SHORN_OK;
+  const json_value *target = c->resolve ? c->resolve(c->resolve_context, ref, ref->u.string, ref->length) : NULL;
+  if (!target) {
+    if (c->error->code == SHORN_ERROR_NOMEM) return SHORN_ERROR_NOMEM;
+    if (!c->uncheckable) c->uncheckable = ref, c->uncheckable_keyword = "$ref";
+    return SHORN_OK;
+  }
+  return add_sub(c, list, RULE_SUBSCHEMA, target, depth, ALL_TYPES);
+}
+
+static shorn_code compile_combinators(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
+  static const struct {
+    const char *name;
+    rule_kind kind;
+  } combinators[] = {{"anyOf", RULE_ANY_OF}, {"oneOf", RULE_ONE_OF}};
+  shorn_code rc;
+  const json_value *all = keyword(node, "allOf");
+  for (uint32_t i = 0; all && all->type == JSON_ARRAY && i < all->length; i++)
+    if ((rc = add_sub(c, list, RULE_SUBSCHEMA, &all->u.items[i], depth, ALL_TYPES))) return rc;
+  for (size_t i = 0; i < COUNT_OF(combinators); i++) {
+    rule r = {.kind = combinators[i].kind};
+    if ((rc = compile_list(c, keyword(node, combinators[i].name), depth,
+                           (const validation ***)&r.u.any_of.alternatives, &r.u.any_of.count)))
+      return rc;
+    if (r.u.any_of.count && (rc = add_rule(c, list, r, ALL_TYPES))) return rc;
+  }
+  return SHORN_OK;
+}
+
+/* unevaluatedProperties and unevaluatedItems, last: they read what the
+ * rules before them evaluated. */
+static shorn_code compile_unevaluated(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
+  const json_value *properties = keyword(node, "unevaluatedProperties"), *items = keyword(node, "unevaluatedItems");
+  shorn_code rc;
+  if (properties && (rc = add_sub(c, list, RULE_UNEVALUATED_PROPERTIES, properties, depth, OBJECTS))) return rc;
+  return items ? add_sub(c, list, RULE_UNEVALUATED_ITEMS, items, depth, ARRAYS) : SHORN_OK;
+}
+
+static void summarize(validation *v, const rule *rules, uint32_t count, uint8_t types);
+
+static shorn_code compile_keywords(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
+  shorn_code rc;
+  if ((rc = compile_type(c, node, list)) || (rc = compile_values(c, node, false, list)) ||
+      (rc = compile_numbers(c, node, false, list)) || (rc = compile_strings(c, node, node, list)) ||
+      (rc = compile_arrays(c, node, false, depth, list)) || (rc = compile_objects(c, node, false, depth, list)) ||
+      (rc = compile_conditions(c, node, depth, list)) || (rc = compile_reference(c, node, depth, list)) ||
+      (rc = compile_combinators(c, node, depth, list)))
+    return rc;
+  return compile_unevaluated(c, node, depth, list);
+}
+
+/* Every keyword of a node no shape holds, as draft 2020-12 defines it:
+ * true, or an object of no keywords, passes every value. */
+static shorn_code compile_general(validation_compiler *c, const json_value *node, int depth, const validation **out) {
+  if (depth > VALIDATION_DEPTH_MAX)
+    return refuse(c, node, "Subschemas nest deeper than %d levels", VALIDATION_DEPTH_MAX);
+  bool found;
+  struct compiled_node *entry = compiled_entry(c, node, &found);
+  if (!entry) return error_nomem(c->error);
+  validation *v = entry->rules; /* the table may move below, the validation not */
+  *out = v;
+  if (found) return SHORN_OK;
+  rule_list list = {0};
+  shorn_code rc = SHORN_OK;
+  if (node->type == JSON_FALSE)
+    rc = add_rule(c, &list, (rule){.kind = RULE_NEVER}, ALL_TYPES);
+  else if (node->type == JSON_OBJECT)
+    rc = compile_keywords(c, node, depth, &list);
+  if (!rc && list.count) {
+    rule *rules = arena_alloc(&c->schema->arena, list.count * sizeof *rules);
+    if (rules) {
+      memcpy(rules, list.items, list.count * sizeof *rules);
+      summarize(v, rules, list.count, list.types);
+    } else {
+      rc = error_nomem(c->error);
+    }
+  }
+  mem_free(c->schema->allocator, list.items);
+  return rc;
+}
+
+/* Whether a node's keywords ask for the node to be checked whole, its
+ * shape notwithstanding: what unevaluated* reads comes from every keyword
+ * beside it. */
+static bool checked_whole(const json_value *node) {
+  return keyword(node, "unevaluatedProperties") || keyword(node, "unevaluatedItems");
+}
+
+shorn_code validation_compile(validation_compiler *c, const json_value *node, bool shapeless,
+                              const validation **out) {
+  if (!shapeless && !checked_whole(node)) return compile_apart(c, node, false, 0, out);
+  const validation *v;
+  shorn_code rc = compile_general(c, node, 0, &v);
+  *out = !rc && v->count ? v : NULL;
+  return rc;
+}
+
+void validation_compiler_release(validation_compiler *c) {
+  mem_free(c->schema->allocator, c->compiled);
+  c->compiled = NULL;
+  c->compiled_count = 0;
+  c->compiled_capacity = 0;
 }
 
 shorn_code validation_compile_any_of(validation_compiler *c, const json_value *const *branches, uint32_t count,
@@ -910,7 +1280,7 @@ static shorn_code check_string(validator *v, const rule *r, const json_value *s,
  * additionalProperties false drops the keys it does not declare, as Zod's
  * z.object() strips them. */
 static bool kept(const shape *sh, const json_value *k) {
-  return sh->kind != SHAPE_OBJECT || sh->u.object.extras || sh->u.object.reject_unknown ||
+  return !sh || sh->kind != SHAPE_OBJECT || sh->u.object.extras || sh->u.object.reject_unknown ||
          object_find_field(sh, k->u.string, k->length);
 }
 
@@ -935,7 +1305,7 @@ static shorn_code check_one_of(const rule *r, const shorn_allocator *a, const js
 }
 
 static shorn_code check_rules(validator *v, const shape *sh, const validation *rules, const json_value *x,
-                              shorn_error *e, validation_site *site);
+                              shorn_error *e, validation_site *site, uint64_t *seen);
 
 static shorn_code check_object(validator *v, const shape *sh, const rule *r, const json_value *o, shorn_error *e,
                                validation_site *site) {
@@ -966,7 +1336,7 @@ static shorn_code check_object(validator *v, const shape *sh, const rule *r, con
       rc = refuse_value(e, "Invalid property name: \"propertyNames\" is false");
     } else {
       validation_site inner = {.kind = SITE_NONE};
-      if ((rc = check_rules(v, sh, r->u.names, k, e, &inner)) == SHORN_ERROR_ENCODE) {
+      if ((rc = check_rules(v, NULL, r->u.names, k, e, &inner, NULL)) == SHORN_ERROR_ENCODE) {
         static const char string[] = "Invalid string: ";
         char message[SHORN_MESSAGE_MAX];
         memcpy(message, e->message, sizeof message);
@@ -1003,25 +1373,258 @@ static shorn_code check_array(validator *v, const rule *r, const json_value *a, 
                                    : refuse_value(e, "Too many items: expected at most %s", bound);
 }
 
-static shorn_code check_any_of(validator *v, const shape *sh, const rule *r, const json_value *x, shorn_error *e) {
+/* ---- subschemas ---------------------------------------------------------------- */
+
+/* What the keywords of one place evaluated: a bit for each item of an
+ * array, or each member of an object, for unevaluated* to read. */
+static uint64_t *marks_new(validator *v, const json_value *x) {
+  return mem_calloc(v->allocator, x->length / 64 + 1, sizeof(uint64_t));
+}
+
+static void mark(uint64_t *marks, uint32_t i) {
+  if (marks) marks[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+static bool marked(const uint64_t *marks, uint32_t i) { return (marks[i / 64] >> (i % 64)) & 1; }
+
+static void marks_join(uint64_t *into, const uint64_t *from, const json_value *x) {
+  for (uint32_t i = 0; i <= x->length / 64; i++) into[i] |= from[i];
+}
+
+/* `sub` on the value, where a failure does not fail the place (a union's
+ * branch, if, not): what it evaluated joins `seen` only when it passes. */
+static shorn_code check_tentatively(validator *v, const validation *sub, const json_value *x, shorn_error *e,
+                                    uint64_t *seen) {
+  validation_site ignored = {.kind = SITE_NONE};
+  if (!seen || !is_container(x)) return check_rules(v, NULL, sub, x, e, &ignored, NULL);
+  uint64_t *own = marks_new(v, x);
+  if (!own) return error_nomem(e);
+  shorn_code rc = check_rules(v, NULL, sub, x, e, &ignored, own);
+  if (rc == SHORN_OK) marks_join(seen, own, x);
+  mem_free(v->allocator, own);
+  return rc;
+}
+
+/* anyOf, and oneOf: with `seen` every branch is tried, for what each that
+ * passes evaluated. */
+static shorn_code check_branches(validator *v, const shape *sh, const rule *r, const json_value *x, shorn_error *e,
+                                 uint64_t *seen) {
+  uint32_t passed = 0, first = 0;
   for (uint32_t i = 0; i < r->u.any_of.count; i++) {
+    const validation *branch = r->u.any_of.alternatives[i];
     validation_site ignored = {.kind = SITE_NONE};
-    shorn_code rc = check_rules(v, sh, r->u.any_of.alternatives[i], x, e, &ignored);
-    if (rc != SHORN_ERROR_ENCODE) return rc;
+    shorn_code rc = sh ? check_rules(v, sh, branch, x, e, &ignored, NULL) : check_tentatively(v, branch, x, e, seen);
+    if (rc == SHORN_OK) {
+      if (passed++ == 0) first = i;
+      if (r->kind == RULE_ANY_OF && !seen) return SHORN_OK;
+      if (r->kind == RULE_ONE_OF && passed == 2)
+        return refuse_value(e, "Invalid value: branches %u and %u of \"oneOf\" both accept it", (unsigned)first,
+                            (unsigned)i);
+    } else if (rc != SHORN_ERROR_ENCODE) {
+      return rc;
+    }
   }
-  return refuse_value(e, "Invalid value: no branch of the union accepts it");
+  if (passed) return SHORN_OK;
+  return refuse_value(e, r->kind == RULE_ONE_OF ? "Invalid value: no branch of \"oneOf\" accepts it"
+                                                : "Invalid value: no branch of the union accepts it");
+}
+
+static const char *type_article(const json_value *x) {
+  static const char *const names[] = {[JSON_NULL] = "null",       [JSON_FALSE] = "a boolean", [JSON_TRUE] = "a boolean",
+                                      [JSON_NUMBER] = "a number", [JSON_STRING] = "a string", [JSON_ARRAY] = "an array",
+                                      [JSON_OBJECT] = "an object"};
+  return names[x->type];
+}
+
+static bool is_integer(double x) { return isfinite(x) && x == floor(x); }
+
+static shorn_code check_type(const rule *r, const json_value *x, shorn_error *e) {
+  uint8_t types = r->u.types;
+  if ((types & TYPE_BIT(x->type)) || ((types & TYPE_INTEGER_BIT) && x->type == JSON_NUMBER && is_integer(x->u.number)))
+    return SHORN_OK;
+  static const struct {
+    uint8_t bits;
+    const char *name;
+  } names[] = {{TYPE_BIT(JSON_NULL), "null"},   {TYPE_BIT(JSON_TRUE), "boolean"}, {NUMBERS, "number"},
+               {TYPE_INTEGER_BIT, "integer"}, {STRINGS, "string"},            {ARRAYS, "array"},
+               {OBJECTS, "object"}};
+  char expected[96] = "";
+  size_t n = 0;
+  for (size_t i = 0; i < COUNT_OF(names); i++)
+    if (types & names[i].bits)
+      n += (size_t)snprintf(expected + n, sizeof expected - n, "%s%s", n ? " or " : "", names[i].name);
+  return refuse_value(e, "Expected %s, got %s", n ? expected : "no value", type_article(x));
+}
+
+static shorn_code check_condition(validator *v, const rule *r, const json_value *x, shorn_error *e,
+                                  validation_site *site, uint64_t *seen) {
+  shorn_code rc = check_tentatively(v, r->u.condition.when, x, e, seen);
+  if (rc != SHORN_OK && rc != SHORN_ERROR_ENCODE) return rc;
+  const validation *next = rc == SHORN_OK ? r->u.condition.then : r->u.condition.otherwise;
+  return next ? check_rules(v, NULL, next, x, e, site, seen) : SHORN_OK;
+}
+
+static void at_key(validation_site *site, const json_value *k) {
+  *site = (validation_site){.kind = SITE_KEY, .key = k->u.string, .key_length = k->length};
+}
+
+/* `sub` on an item or a member's value, a refusal pointing at it. */
+static shorn_code check_below(validator *v, const validation *sub, const json_value *x, shorn_error *e) {
+  validation_site ignored = {.kind = SITE_NONE};
+  return check_rules(v, NULL, sub, x, e, &ignored, NULL);
+}
+
+static shorn_code check_dependents(validator *v, const rule *r, const json_value *o, shorn_error *e,
+                                   validation_site *site, uint64_t *seen) {
+  const json_value *object = r->u.dependent.object;
+  for (uint32_t i = 0; i < object->length; i++) {
+    const json_value *name = &object->u.items[2 * i], *then = name + 1;
+    if (!json_get(o, name->u.string, name->length)) continue;
+    if (r->kind == RULE_DEPENDENT_SCHEMAS) {
+      shorn_code rc = check_rules(v, NULL, r->u.dependent.schemas[i], o, e, site, seen);
+      if (rc) return rc;
+      continue;
+    }
+    for (uint32_t j = 0; then->type == JSON_ARRAY && j < then->length; j++) {
+      const json_value *k = &then->u.items[j];
+      if (k->type != JSON_STRING || json_get(o, k->u.string, k->length)) continue;
+      at_key(site, k);
+      char quoted[RULE_QUOTE_MAX];
+      text_quote(quoted, sizeof quoted, name->u.string, name->length);
+      return refuse_value(e, "Missing property, which \"dependentRequired\" asks for beside %s", quoted);
+    }
+  }
+  return SHORN_OK;
+}
+
+/* A member's index among the object's, its key's last. */
+static uint32_t member_index(const json_value *o, const json_value *k) { return (uint32_t)((k - o->u.items) / 2); }
+
+static shorn_code check_member(validator *v, const rule *r, const json_value *o, const json_value *k,
+                               shorn_error *e, uint64_t *seen) {
+  const object_applicators *a = r->u.object;
+  bool matched = false;
+  shorn_code rc;
+  const json_value *declared = a->names ? json_get(a->names, k->u.string, k->length) : NULL;
+  if (declared) {
+    matched = true;
+    if ((rc = check_below(v, a->named[member_index(a->names, declared - 1)], k + 1, e))) return rc;
+  }
+  for (uint32_t i = 0; a->patterns && i < a->pattern_names->length; i++) {
+    pattern_result m = pattern_test(&v->matcher, a->patterns[i], k->u.string, k->length, k->flags & JSON_LONE_SURROGATE);
+    if (m == PATTERN_NOMEM) return error_nomem(e);
+    if (m != PATTERN_MATCH) continue;
+    matched = true;
+    if ((rc = check_below(v, a->patterned[i], k + 1, e))) return rc;
+  }
+  if (!matched && a->additional) {
+    if (a->additional->count == 1 && a->additional->rules[0].kind == RULE_NEVER)
+      return refuse_value(e, "Unexpected property: \"additionalProperties\" is false");
+    matched = true;
+    if ((rc = check_below(v, a->additional, k + 1, e))) return rc;
+  }
+  if (matched) mark(seen, member_index(o, k));
+  return SHORN_OK;
+}
+
+static shorn_code check_members(validator *v, const rule *r, const json_value *o, shorn_error *e,
+                                validation_site *site, uint64_t *seen) {
+  members m;
+  if (!sorted_members(v->allocator, o, &m)) return error_nomem(e);
+  shorn_code rc = SHORN_OK;
+  for (uint32_t i = 0; i < m.count && !rc; i++) {
+    const json_value *k = m.keys[i];
+    if (r->kind == RULE_PROPERTIES) {
+      rc = check_member(v, r, o, k, e, seen);
+    } else if (!seen || !marked(seen, member_index(o, k))) {
+      if (r->u.sub->count == 1 && r->u.sub->rules[0].kind == RULE_NEVER)
+        rc = refuse_value(e, "Unexpected property: no keyword evaluates it, and \"unevaluatedProperties\" is false");
+      else if (!(rc = check_below(v, r->u.sub, k + 1, e)))
+        mark(seen, member_index(o, k));
+    }
+    if (rc == SHORN_ERROR_ENCODE) at_key(site, k);
+  }
+  mem_free(v->allocator, m.keys);
+  return rc;
+}
+
+static shorn_code check_items(validator *v, const rule *r, const json_value *a, shorn_error *e,
+                              validation_site *site, uint64_t *seen) {
+  uint32_t matches = 0;
+  for (uint32_t i = 0; i < a->length; i++) {
+    const validation *sub = NULL;
+    if (r->kind == RULE_ITEMS)
+      sub = i < r->u.items->prefix_count ? r->u.items->prefix[i] : r->u.items->rest;
+    else if (r->kind == RULE_UNEVALUATED_ITEMS)
+      sub = seen && marked(seen, i) ? NULL : r->u.sub;
+    else
+      sub = r->u.contains.sub;
+    if (!sub) continue;
+    shorn_code rc = check_below(v, sub, &a->u.items[i], e);
+    if (r->kind == RULE_CONTAINS) {
+      if (rc != SHORN_OK && rc != SHORN_ERROR_ENCODE) return rc;
+      if (rc == SHORN_OK) matches++, mark(seen, i);
+      continue;
+    }
+    if (rc == SHORN_ERROR_ENCODE) *site = (validation_site){.kind = SITE_INDEX, .index = i};
+    if (rc) return rc;
+    mark(seen, i);
+  }
+  if (r->kind != RULE_CONTAINS) return SHORN_OK;
+  char bound[NUMBER_TEXT_MAX];
+  if (matches < r->bound) {
+    if (r->bound == 1) return refuse_value(e, "Invalid array: no item matches \"contains\"");
+    number_format(r->bound, bound);
+    return refuse_value(e, "Too few items matching \"contains\": expected at least %s", bound);
+  }
+  if (matches <= r->u.contains.most) return SHORN_OK;
+  number_format(r->u.contains.most, bound);
+  return refuse_value(e, "Too many items matching \"contains\": expected at most %s", bound);
+}
+
+/* A subschema's step on the way down: the C stack and a schema's work
+ * stay bounded whatever the schema and the value. */
+#define SUBSCHEMA_DEPTH_MAX 256
+#define SUBSCHEMA_STEPS_MAX (UINT64_C(1) << 24)
+
+static shorn_code check_applicator(validator *v, const shape *sh, const rule *r, const json_value *x,
+                                   shorn_error *e, validation_site *site, uint64_t *seen) {
+  bool object = x->type == JSON_OBJECT, array = x->type == JSON_ARRAY;
+  switch (r->kind) {
+    case RULE_NEVER: return refuse_value(e, "Invalid value: the schema here is false");
+    case RULE_TYPE: return check_type(r, x, e);
+    case RULE_SUBSCHEMA: return check_rules(v, NULL, r->u.sub, x, e, site, seen);
+    case RULE_NOT: {
+      shorn_code rc = check_tentatively(v, r->u.sub, x, e, NULL);
+      if (rc == SHORN_ERROR_ENCODE) return SHORN_OK;
+      return rc ? rc : refuse_value(e, "Invalid value: the schema in \"not\" accepts it");
+    }
+    case RULE_ANY_OF:
+    case RULE_ONE_OF: return check_branches(v, sh, r, x, e, seen);
+    case RULE_IF: return check_condition(v, r, x, e, site, seen);
+    case RULE_DEPENDENT_REQUIRED:
+    case RULE_DEPENDENT_SCHEMAS: return object ? check_dependents(v, r, x, e, site, seen) : SHORN_OK;
+    case RULE_PROPERTIES:
+    case RULE_UNEVALUATED_PROPERTIES: return object ? check_members(v, r, x, e, site, seen) : SHORN_OK;
+    default: return array ? check_items(v, r, x, e, site, seen) : SHORN_OK;
+  }
 }
 
 static shorn_code check_rules(validator *v, const shape *sh, const validation *rules, const json_value *x,
-                              shorn_error *e, validation_site *site) {
+                              shorn_error *e, validation_site *site, uint64_t *seen) {
   if (!(rules->types & TYPE_BIT(x->type))) return SHORN_OK;
-  for (uint32_t i = 0; i < rules->count; i++) {
+  if (v->depth == SUBSCHEMA_DEPTH_MAX || ++v->steps > SUBSCHEMA_STEPS_MAX)
+    return refuse_value(e, "The schema's keywords nest too deep or take too many steps to check this value");
+  uint64_t *own = seen;
+  if (rules->collects && is_container(x) && !(own = marks_new(v, x))) return error_nomem(e);
+  v->depth++;
+  shorn_code rc = SHORN_OK;
+  for (uint32_t i = 0; i < rules->count && !rc; i++) {
     const rule *r = &rules->rules[i];
-    shorn_code rc = SHORN_OK;
-    if (r->kind == RULE_ONE_OF_VALUES)
+    if (r->kind >= RULE_ANY_OF)
+      rc = check_applicator(v, sh, r, x, e, site, own);
+    else if (r->kind == RULE_ONE_OF_VALUES)
       rc = check_one_of(r, v->allocator, x, e);
-    else if (r->kind == RULE_ANY_OF)
-      rc = check_any_of(v, sh, r, x, e);
     else if (r->kind <= RULE_MULTIPLE_OF)
       rc = x->type == JSON_NUMBER ? check_number(r, x->u.number, e) : SHORN_OK;
     else if (r->kind <= RULE_FORMAT)
@@ -1030,15 +1633,20 @@ static shorn_code check_rules(validator *v, const shape *sh, const validation *r
       rc = x->type == JSON_ARRAY ? check_array(v, r, x, e, site) : SHORN_OK;
     else
       rc = x->type == JSON_OBJECT ? check_object(v, sh, r, x, e, site) : SHORN_OK;
-    if (rc) return rc;
   }
-  return SHORN_OK;
+  v->depth--;
+  if (own != seen) {
+    if (rc == SHORN_OK && seen) marks_join(seen, own, x);
+    mem_free(v->allocator, own);
+  }
+  return rc;
 }
 
 shorn_code validation_check(validator *v, const shape *sh, const validation *rules, const json_value *value,
                             shorn_error *error, validation_site *site) {
   site->kind = SITE_NONE;
-  return check_rules(v, sh, rules, value, error, site);
+  v->steps = 0;
+  return check_rules(v, sh, rules, value, error, site, NULL);
 }
 
 void validator_release(validator *v) {

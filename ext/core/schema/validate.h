@@ -27,8 +27,30 @@ typedef enum rule_kind {
   RULE_PROPERTY_NAMES,
   RULE_REQUIRED,
   RULE_ONE_OF_VALUES, /* const or enum, where no shape holds them: a property name, a union branch */
-  RULE_ANY_OF         /* alternatives, where one shape stands for a union's branches */
+  RULE_ANY_OF,        /* alternatives, where one shape stands for a union's branches */
+  /* JSON Schema's own applicators and type, where no wire shape holds the
+   * node: what an untyped node, a subschema of these, or a keyword the
+   * shapes leave aside asks of the value, checked on the value itself. */
+  RULE_NEVER, /* the schema false */
+  RULE_TYPE,
+  RULE_SUBSCHEMA, /* an allOf member or a $ref's target, on the same value */
+  RULE_NOT,
+  RULE_ONE_OF,
+  RULE_IF,
+  RULE_DEPENDENT_REQUIRED,
+  RULE_DEPENDENT_SCHEMAS,
+  RULE_PROPERTIES, /* properties, patternProperties and additionalProperties */
+  RULE_ITEMS,      /* prefixItems and items */
+  RULE_CONTAINS,
+  RULE_UNEVALUATED_PROPERTIES,
+  RULE_UNEVALUATED_ITEMS
 } rule_kind;
+
+/* A type rule's bit for "integer", beside 1 << json_type for the others. */
+#define TYPE_INTEGER_BIT 0x80
+
+typedef struct object_applicators object_applicators;
+typedef struct item_applicators item_applicators;
 
 /* The formats checked where no pattern carries them: as Valibot, the
  * validator that writes them without one, checks them; a uri as RFC 3986
@@ -54,7 +76,22 @@ typedef struct rule {
     struct {
       const validation *const *alternatives;
       uint32_t count;
-    } any_of;
+    } any_of; /* and oneOf's */
+    uint8_t types;
+    const validation *sub; /* a subschema, its own rules; never NULL */
+    struct {
+      const validation *when, *then, *otherwise; /* then and otherwise NULL when absent */
+    } condition;
+    struct {
+      const json_value *object; /* the keyword's object: names to arrays, or to subschemas */
+      const validation *const *schemas;
+    } dependent;
+    const object_applicators *object;
+    const item_applicators *items;
+    struct {
+      const validation *sub;
+      double most; /* maxContains; the rule's bound is minContains */
+    } contains;
   } u;
 } rule;
 
@@ -62,6 +99,7 @@ struct validation {
   const rule *rules;
   uint32_t count;
   uint8_t types; /* 1 << json_type for each type a rule looks at; values of others skip it */
+  bool collects;  /* it has an unevaluated* rule: the keywords beside it say what they evaluated */
   /* What the encoder decides without a call (validation_passes): a number
    * whose only rules are bounds, between `low` and `high`; a string whose
    * only rules are lengths, of between so many bytes (a code point is one
@@ -94,13 +132,29 @@ typedef struct validation_compiler {
   shorn_schema *schema; /* its arena holds the rules, its engine the patterns */
   shorn_error *error;
   const json_value *refused; /* on SHORN_ERROR_SCHEMA: the node at fault, for the caller to point at */
+  /* A same-document $ref's target (docs/format.md#references), or NULL
+   * with the schema's error set. */
+  const json_value *(*resolve)(void *context, const json_value *site, const char *ref, uint32_t length);
+  void *resolve_context;
+  /* A keyword no check can stand for ($dynamicRef, a $ref that leaves the
+   * document), set instead of refusing the schema: the unchecked mode still
+   * takes it. */
+  const json_value *uncheckable;
+  const char *uncheckable_keyword;
+  struct compiled_node *compiled; /* nodes compiled whole: a $ref cycle meets its own rules */
+  uint32_t compiled_count;
+  size_t compiled_capacity;
 } validation_compiler;
 
 /* The validation keywords of `node`, and of the members of its allOf;
  * *out NULL when it has none.  A keyword the node's wire shape already
- * enforces is left out. */
-SHORN_PRIVATE shorn_code validation_compile(validation_compiler *c, const json_value *node,
+ * enforces is left out; with `shapeless` (the node is the dynamic value)
+ * every keyword is a rule. */
+SHORN_PRIVATE shorn_code validation_compile(validation_compiler *c, const json_value *node, bool shapeless,
                                             const validation **out);
+
+/* What the compiler holds between calls: release it after the last. */
+SHORN_PRIVATE void validation_compiler_release(validation_compiler *c);
 
 /* For a union one shape stands for (ArkType's uuid: a pattern branch and
  * const branches): a value passes when one branch's keywords, its const
@@ -118,6 +172,8 @@ SHORN_PRIVATE const validation *validation_join(arena *a, const validation *firs
 typedef struct validator {
   const shorn_allocator *allocator;
   pattern_matcher matcher;
+  uint32_t depth;  /* subschemas open on the C stack */
+  uint64_t steps;  /* subschemas entered in this check: a bound on a schema's work */
 } validator;
 
 SHORN_PRIVATE void validator_release(validator *v);

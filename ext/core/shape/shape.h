@@ -306,6 +306,10 @@ struct shorn_schema {
   size_t signature_length;
   uint32_t fingerprints[FINGERPRINT_WIDTH_MAX + 1]; /* the hash for each width 1..4, from the signature */
   pattern_engine *patterns; /* NULL until a pattern is compiled */
+  /* NULL, or the validated mode's refusal: a keyword it cannot check
+   * ($dynamicRef, a $ref out of the document) where the wire shape does
+   * not read it. */
+  const shorn_error *uncheckable;
 };
 
 /* The `width`-byte fingerprint, most significant byte first: the low bytes

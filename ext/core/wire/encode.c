@@ -790,6 +790,10 @@ static ALWAYS_INLINE shorn_code encoder_open(encoder *e, encoder_storage *here, 
                  .path_here = here->path,
                  .checked = checked,
                  .validator_here = &here->validator};
+  if (checked && s->uncheckable) {
+    *error = *s->uncheckable;
+    return SHORN_ERROR_SCHEMA;
+  }
   /* Only the depths the schema's definitions use are set: clearing them
    * all costs a small record's encode more than its fields. */
   if (s->def_count > REF_DEPTHS_HERE && !(e->ref_depth = mem_calloc(s->allocator, s->def_count, sizeof *e->ref_depth))) {
