@@ -399,11 +399,12 @@ shorn_buffer *shorn_output(sqlite3_context *ctx) {
   return &st->out;
 }
 
-void shorn_result_refusal(sqlite3_context *ctx, const shorn_schema *schema, const char *json, size_t n) {
+void shorn_result_refusal(sqlite3_context *ctx, const char *function, const shorn_schema *schema, const char *json,
+                          size_t n) {
   shorn_error e;
   shorn_code rc = shorn_encode(schema, json, n, 0, shorn_output(ctx), &e);
-  if (rc == SHORN_ERROR_NOMEM) {
-    sqlite3_result_error_nomem(ctx);
+  if (rc == SHORN_ERROR_NOMEM || rc == SHORN_ERROR_SCHEMA) {
+    shorn_report(ctx, function, &e);
   } else if (rc) {
     char text[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 8];
     sqlite3_result_text(ctx, text, (int)shorn_error_format(&e, text, sizeof text), SQLITE_TRANSIENT);

@@ -67,10 +67,11 @@ SHORN_PRIVATE void shorn_result_output(sqlite3_context *ctx, bool text);
 
 /* What shorn_encode would say of the JSON text json[0..n) as the result:
  * NULL when it takes the value, else its refusal without "shorn_encode: "
- * (an SQL error only for running out of memory).  The value is encoded
- * into the output buffer, which is not handed out. */
-SHORN_PRIVATE void shorn_result_refusal(sqlite3_context *ctx, const shorn_schema *schema, const char *json,
-                                        size_t n);
+ * (an SQL error, in `function`'s name, only for running out of memory or a
+ * schema the validated mode cannot take).  The value is encoded into the
+ * output buffer, which is not handed out. */
+SHORN_PRIVATE void shorn_result_refusal(sqlite3_context *ctx, const char *function, const shorn_schema *schema,
+                                        const char *json, size_t n);
 
 /* Why a schema could not be resolved: an SQLite result code and, unless it
  * is SQLITE_NOMEM, a message "<function>: <reason>" from sqlite3_malloc. */

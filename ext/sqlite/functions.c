@@ -86,7 +86,7 @@ static void check_function(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], "shorn_check");
   size_t n;
   const char *json = c ? json_argument(ctx, argv[0], &n) : NULL;
-  if (json) shorn_result_refusal(ctx, c->schema, json, n);
+  if (json) shorn_result_refusal(ctx, "shorn_check", c->schema, json, n);
 }
 
 /* Whether a payload the schema refuses decodes once its first `width`

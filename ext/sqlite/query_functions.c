@@ -315,7 +315,7 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
     char text[SHORN_MESSAGE_MAX + 32];
     sqlite3_result_text(ctx, text, (int)shorn_error_format(&e, text, sizeof text), SQLITE_TRANSIENT);
   } else if (question == ASK_KEYWORDS) {
-    shorn_result_refusal(ctx, compiled->schema, (const char *)json.data, json.length);
+    shorn_result_refusal(ctx, function, compiled->schema, (const char *)json.data, json.length);
   }
   shorn_buffer_free(&json);
 }

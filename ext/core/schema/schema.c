@@ -1302,15 +1302,61 @@ static node_keywords *keyword_slot(const translator *t, const json_value *node) 
   return &t->keywords[i];
 }
 
+/* An array's item named by a pointer's segment: digits, no leading zero. */
+static const json_value *pointer_item(const json_value *array, const char *s, size_t n) {
+  if (!n || n > 9 || (n > 1 && s[0] == '0')) return NULL;
+  uint32_t index = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!is_digit(s[i])) return NULL;
+    index = 10 * index + (uint32_t)(s[i] - '0');
+  }
+  return index < array->length ? &array->u.items[index] : NULL;
+}
+
 /* A $ref in a subschema no shape holds: a target, or NULL and the schema's
  * error as it was, the reference being one no check can follow. */
 static const json_value *resolve_for_keywords(void *context, const json_value *site, const char *ref,
                                               uint32_t length) {
   translator *t = context;
-  shorn_error before = *t->error;
-  const json_value *target = resolve_pointer(t, site, ref, length);
-  if (!target && t->error->code != SHORN_ERROR_NOMEM) *t->error = before;
-  return target;
+  (void)site;
+  if (length == 0 || (length == 1 && ref[0] == '#')) return t->document;
+  if (length < 2 || ref[0] != '#' || ref[1] != '/') return NULL;
+  /* The fragment percent-decoded (RFC 3986), then read as RFC 6901 reads
+   * it, through arrays too. */
+  char *pointer = mem_alloc(t->allocator, length);
+  if (!pointer) return translator_nomem(t);
+  uint32_t n = 0;
+  for (uint32_t i = 1; i < length; i++) {
+    int high = i + 2 < length && ref[i] == '%' ? hex_digit(ref[i + 1], true) : -1,
+        low = high >= 0 ? hex_digit(ref[i + 2], true) : -1;
+    if (low >= 0) {
+      pointer[n++] = (char)(high << 4 | low);
+      i += 2;
+    } else {
+      pointer[n++] = ref[i];
+    }
+  }
+  const json_value *at = t->document;
+  for (uint32_t i = 1; at && i <= n;) {
+    uint32_t end = i;
+    while (end < n && pointer[end] != '/') end++;
+    if (!unescape_segment(t, pointer + i, end - i)) {
+      at = translator_nomem(t);
+      break;
+    }
+    const char *key = (const char *)t->scratch.data;
+    size_t key_length = t->scratch.length;
+    if (at->type == JSON_OBJECT) {
+      at = json_get(at, key, key_length);
+    } else if (at->type == JSON_ARRAY) {
+      at = pointer_item(at, key, key_length);
+    } else {
+      at = NULL;
+    }
+    i = end + 1;
+  }
+  mem_free(t->allocator, pointer);
+  return at;
 }
 
 /* The validated mode's refusal of a schema whose keyword no check stands

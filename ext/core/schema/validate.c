@@ -349,15 +349,24 @@ static shorn_code compile_contains(validation_compiler *c, const json_value *nod
   return rc ? rc : add_rule(c, list, r, ARRAYS);
 }
 
+/* dependentRequired and dependentSchemas, and draft 2019's "dependencies",
+ * which holds either kind by member: the required rule reads the members
+ * that are arrays, the schema rule the rest. */
 static shorn_code compile_dependents(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
-  const json_value *fields = keyword(node, "dependentRequired"), *schemas = keyword(node, "dependentSchemas");
-  shorn_code rc;
-  if (fields && fields->type == JSON_OBJECT && fields->length &&
-      (rc = add_rule(c, list, (rule){.kind = RULE_DEPENDENT_REQUIRED, .u.dependent.object = fields}, OBJECTS)))
-    return rc;
-  rule r = {.kind = RULE_DEPENDENT_SCHEMAS, .u.dependent.object = schemas};
-  if ((rc = compile_members(c, schemas, depth, (const validation ***)&r.u.dependent.schemas))) return rc;
-  return r.u.dependent.schemas ? add_rule(c, list, r, OBJECTS) : SHORN_OK;
+  static const char *const keywords[][2] = {{"dependentRequired", NULL}, {NULL, "dependentSchemas"},
+                                            {"dependencies", "dependencies"}};
+  for (size_t i = 0; i < COUNT_OF(keywords); i++) {
+    const json_value *fields = keywords[i][0] ? keyword(node, keywords[i][0]) : NULL,
+                     *schemas = keywords[i][1] ? keyword(node, keywords[i][1]) : NULL;
+    shorn_code rc;
+    if (fields && fields->type == JSON_OBJECT && fields->length &&
+        (rc = add_rule(c, list, (rule){.kind = RULE_DEPENDENT_REQUIRED, .u.dependent.object = fields}, OBJECTS)))
+      return rc;
+    rule r = {.kind = RULE_DEPENDENT_SCHEMAS, .u.dependent.object = schemas};
+    if ((rc = compile_members(c, schemas, depth, (const validation ***)&r.u.dependent.schemas))) return rc;
+    if (r.u.dependent.schemas && (rc = add_rule(c, list, r, OBJECTS))) return rc;
+  }
+  return SHORN_OK;
 }
 
 /* properties, patternProperties and additionalProperties: with
@@ -509,7 +518,7 @@ static shorn_code compile_conditions(validation_compiler *c, const json_value *n
       (then && (rc = compile_general(c, then, depth + 1, &r.u.condition.then))) ||
       (otherwise && (rc = compile_general(c, otherwise, depth + 1, &r.u.condition.otherwise))))
     return rc;
-  return r.u.condition.then || r.u.condition.otherwise ? add_rule(c, list, r, ALL_TYPES) : SHORN_OK;
+  return add_rule(c, list, r, ALL_TYPES);
 }
 
 /* The keywords an allOf member may hold and still join its node's rules:
