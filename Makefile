@@ -48,6 +48,9 @@
 #   make check-patterns  the pattern matcher against V8: the repository's
 #               patterns, the validators' and generated ones, on strings
 #               V8 answers for (part of make test)
+#   make check-jsonschema  the JSON Schema Test Suite's draft 2020-12 cases
+#               through the validated mode, beside ajv's verdicts (part of
+#               make test)
 
 CC      ?= cc
 CXX     ?= c++
@@ -111,7 +114,7 @@ REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
 .PHONY: all tools deps check check-gmp check-platforms check-loadable check-current check-builds check-limits check-killed \
-  check-validators test \
+  check-validators check-jsonschema test \
   demo bench bench-instructions bench-node amalgamation install check-install fuzz clean node-package check-bindings cluster-test \
   check-soak check-unicode check-patterns dist check-dist
 all: $(EXTENSION) $(BUILD)/shorn
@@ -312,6 +315,15 @@ check-validators: all
 	$(PYTHON) tests/validators/check.py $(abspath $(BUILD)/shorn) $(BUILD)/validators.jsonl \
 	  docs/validators.md tests/validators/schemas.mjs README.md
 
+# The JSON Schema Test Suite's draft 2020-12 cases (tests/jsonschema/suite)
+# through shorn_check and shorn_encode: each verdict must be the suite's,
+# or a departure tests/jsonschema/departures.json lists; ajv (npm, locked in
+# tests/jsonschema) runs them too, for the table docs/validators.md shows.
+check-jsonschema: all
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
+	npm ci --prefix tests/jsonschema --no-audit --no-fund --loglevel=error >/dev/null
+	$(PYTHON) tests/jsonschema/run.py $(abspath $(BUILD)/shorn)
+
 # The Unicode property tables of \p{…}: ext/core/regex/unicode.c, regenerated from
 # the Unicode Character Database Debian's unicode-data installs, must be the
 # committed file; then Node's own \p{…} must take the names the tables take
@@ -380,8 +392,8 @@ VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-k
 # vectors' queries, the command's schemas, the failing allocations of SQL),
 # so that make test stays within CI's half hour.
 test: deps
-	$(MAKE) check check-loadable check-current check-builds check-validators check-limits check-killed cluster-test \
-	  check-soak check-unicode check-patterns check-gmp check-platforms check-dist
+	$(MAKE) check check-loadable check-current check-builds check-validators check-jsonschema check-limits check-killed \
+	  cluster-test check-soak check-unicode check-patterns check-gmp check-platforms check-dist
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)" \
 	  VECTOR_QUERIES="--queries-every 5" CLI_EVERY=7
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
