@@ -358,6 +358,18 @@ static void test_validation_keywords(void) {
           "error: Items nest deeper than 128 levels, too deep to compare for \"uniqueItems\" at $");
   free(deep);
   free(json);
+  /* Subschemas no shape holds, recursive, over a value 5000 arrays deep:
+   * the check stops at its depth bound, its marks freed on the way out. */
+  json = repeated("", "[", 5000, "");
+  deep = repeated(json, "]", 5000, "");
+  free(json);
+  HOSTILE("untyped items 5000 deep",
+          encode("{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/a\"},\"$defs\":{\"a\":{\"items\":{\"$ref\":\"#/$defs/a\"},"
+                 "\"unevaluatedItems\":false}}}",
+                 deep),
+          "error: The schema's keywords nest deeper than 256 subschemas or take more than 4194304 steps on this value at "
+          "$[0][0]");
+  free(deep);
   /* Schemas: a pattern too long, groups too deep, a thousand patterns. */
   outcome c;
   char *schema = repeated("{\"type\":\"string\",\"pattern\":\"", "a", 300000, "\"}");

@@ -141,6 +141,15 @@ static workload workloads[] = {
      "ababababababababababababababababababababababababababababababababababababababababababababababab\","
      "\"r\":{\"k1\":[1,2,3],\"k2\":[4,5]},\"d\":\"2026-09-03T12:00:07.5Z\"}",
      NULL},
+    /* Keywords no wire shape reads: subschemas compiled whole, and marks
+     * of what each evaluated for unevaluatedProperties. */
+    {"subschemas",
+     "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"not\":{\"type\":\"integer\"}},"
+     "\"a\":{\"type\":\"array\",\"contains\":{\"const\":1},\"maxContains\":2},"
+     "\"u\":{\"properties\":{\"x\":{\"enum\":[[1],{\"b\":2}]}},\"patternProperties\":{\"^y\":{\"type\":\"string\"}},"
+     "\"dependentSchemas\":{\"x\":{\"required\":[\"y1\"]}},\"if\":{\"required\":[\"z\"]},\"then\":{\"properties\":{\"z\":true}},"
+     "\"unevaluatedProperties\":false}}}",
+     "{\"n\":1.5,\"a\":[1,2,1],\"u\":{\"x\":{\"b\":2},\"y1\":\"s\",\"z\":0}}", NULL},
     {"validation keyword error",
      "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":{\"type\":"
      "\"array\",\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}}}",

@@ -227,7 +227,48 @@ static const keyword_case keyword_cases[] = {
     /* what V8 reads, however long the lookbehind or large the bound */
     {"{\"type\":\"string\",\"pattern\":\"(?<=a+)b\"}", "\"xaab\"", "ok"},
     {"{\"type\":\"string\",\"pattern\":\"(?<=a+)b\"}", "\"xb\"", "error: Invalid string: must match pattern \"(?<=a+)b\" at $"},
-    {"{\"type\":\"string\",\"pattern\":\"^a{70000}$\"}", "\"aaa\"", "error: Invalid string: must match pattern \"^a{70000}$\" at $"},
+    {"{\"type\":\"string\",\"pattern\":\"^a{70000}$\"}", "\"aaa\"", "error: Invalid string: must match pattern \"^a{70000}$\" at $"},    /* Keywords no wire shape reads, checked on the value itself: beside a
+     * shape, in an untyped node's place, and in subschemas of those. */
+    {"{\"type\":\"number\",\"not\":{\"type\":\"integer\"}}", "1.5", "ok"},
+    {"{\"type\":\"number\",\"not\":{\"type\":\"integer\"}}", "1", "error: Invalid value: the schema in \"not\" accepts it at $"},
+    {"{\"type\":\"number\",\"not\":{\"type\":\"integer\"}}", "1.0", "error: Invalid value: the schema in \"not\" accepts it at $"},
+    {"{\"type\":\"array\",\"contains\":{\"const\":1}}", "[2,1]", "ok"},
+    {"{\"type\":\"array\",\"contains\":{\"const\":1}}", "[2]", "error: Invalid array: no item matches \"contains\" at $"},
+    {"{\"type\":\"array\",\"contains\":{\"const\":1},\"minContains\":2,\"maxContains\":3}", "[1,2,1]", "ok"},
+    {"{\"type\":\"array\",\"contains\":{\"const\":1},\"minContains\":2}", "[1,2]", "error: Too few items matching \"contains\": expected at least 2 at $"},
+    {"{\"type\":\"array\",\"contains\":{\"const\":1},\"maxContains\":1}", "[1,1]", "error: Too many items matching \"contains\": expected at most 1 at $"},
+    {"{\"type\":\"array\",\"contains\":{\"const\":1},\"minContains\":0}", "[]", "ok"},
+    {"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},\"dependentRequired\":{\"a\":[\"b\"]}}", "{\"a\":1}", "error: Missing property, which \"dependentRequired\" asks for beside \"a\" at $.b"},
+    {"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},\"dependentRequired\":{\"a\":[\"b\"]}}", "{\"b\":1}", "ok"},
+    {"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},\"dependentSchemas\":{\"a\":{\"properties\":{\"b\":{\"maximum\":3}}}}}", "{\"a\":1,\"b\":4}", "error: Too big: expected at most 3 at $.b"},
+    {"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},\"dependentSchemas\":{\"a\":{\"properties\":{\"b\":{\"maximum\":3}}}}}", "{\"b\":4}", "ok"},
+    {"{\"type\":\"integer\",\"if\":{\"minimum\":10},\"then\":{\"multipleOf\":10},\"else\":{\"maximum\":5}}", "20", "ok"},
+    {"{\"type\":\"integer\",\"if\":{\"minimum\":10},\"then\":{\"multipleOf\":10},\"else\":{\"maximum\":5}}", "15", "error: Expected a multiple of 10 at $"},
+    {"{\"type\":\"integer\",\"if\":{\"minimum\":10},\"then\":{\"multipleOf\":10},\"else\":{\"maximum\":5}}", "7", "error: Too big: expected at most 5 at $"},
+    {"{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"},\"patternProperties\":{\"^s_\":{\"type\":\"string\"}}}", "{\"s_a\":\"x\",\"n\":1}", "error: Expected an integer, got a string at $.s_a"},
+    {"{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"},\"patternProperties\":{\"^s_\":{\"type\":\"string\"}}}", "{\"s_a\":1}", "error: Expected a string, got a number at $.s_a"},
+    {"{\"properties\":{\"foo\":{\"type\":\"integer\"}}}", "{\"foo\":\"x\"}", "error: Expected an integer, got a string at $.foo"},
+    {"{\"properties\":{\"foo\":{\"type\":\"integer\"}}}", "\"not an object\"", "ok"},
+    {"{\"items\":{\"type\":\"integer\"}}", "[1,\"x\"]", "error: Expected an integer, got a string at $[1]"},
+    {"{\"prefixItems\":[{\"type\":\"string\"}],\"items\":false}", "[\"a\",1]", "error: Invalid value: the schema here is false at $[1]"},
+    {"{\"properties\":{\"foo\":{}},\"required\":[\"foo\"]}", "{\"bar\":1}", "error: Missing required property at $.foo"},
+    {"{\"properties\":{\"a\":{}},\"additionalProperties\":false}", "{\"a\":1,\"b\":2}", "error: Unexpected property: \"additionalProperties\" is false at $.b"},
+    {"{\"enum\":[[false],{\"a\":1}]}", "[0]", "error: Invalid value: expected one of the values of \"enum\" at $"},
+    {"{\"enum\":[[false],{\"a\":1}]}", "{\"a\":1.0}", "ok"},
+    {"{\"enum\":[[false]]}", "[false]", "ok"},
+    {"{\"type\":\"array\",\"enum\":[[1,2]]}", "[1,2,3]", "error: Invalid value: expected one of the values of \"enum\" at $"},
+    {"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}},\"unevaluatedProperties\":false}", "{\"a\":1,\"b\":2}", "error: Unexpected property: no keyword evaluates it, and \"unevaluatedProperties\" is false at $.b"},
+    {"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}},\"allOf\":[{\"properties\":{\"b\":true}}],\"unevaluatedProperties\":false}", "{\"a\":1,\"b\":2}", "error: Unknown object property \"b\" at $"},
+    {"{\"type\":\"array\",\"prefixItems\":[{\"type\":\"integer\"}],\"unevaluatedItems\":false}", "[1,2]", "error: Invalid value: the schema here is false at $[1]"},
+    {"{\"type\":\"array\",\"prefixItems\":[{\"type\":\"integer\"}],\"contains\":{\"type\":\"string\"},\"unevaluatedItems\":false}", "[1,\"x\"]", "error: Expected a tuple of 1 items at $"},
+    {"{\"allOf\":[true],\"type\":\"number\",\"not\":{\"$dynamicRef\":\"#a\"}}", "1", "error: \"$dynamicRef\" cannot be checked here: shorn_encode_unchecked takes this schema at #/not/$dynamicRef"},
+    {"{\"type\":\"integer\",\"not\":{\"$ref\":\"#/not\"}}", "1", "error: The schema's keywords nest deeper than 256 subschemas or take more than 4194304 steps on this value at $"},
+    {"{\"type\":\"integer\",\"not\":{\"$ref\":\"other.json#/a\"}}", "1", "error: \"$ref\" cannot be checked here: shorn_encode_unchecked takes this schema at #/not/$ref"},
+    {"{\"type\":\"integer\",\"not\":{\"$ref\":\"#/$defs/a/0\"},\"$defs\":{\"a\":[{\"maximum\":3}]}}", "2", "error: Invalid value: the schema in \"not\" accepts it at $"},
+    {"{\"type\":\"integer\",\"not\":{\"$ref\":\"#/$defs/a%25b\"},\"$defs\":{\"a%b\":{\"maximum\":3}}}", "2", "error: Invalid value: the schema in \"not\" accepts it at $"},
+    {"{\"type\":\"string\",\"allOf\":[{\"type\":\"string\",\"maxLength\":2}]}", "\"abc\"", "error: Too long: expected at most 2 characters at $"},
+    {"{\"type\":\"object\",\"propertyNames\":{\"not\":{\"const\":\"x\"}},\"additionalProperties\":true}", "{\"x\":1}", "error: Invalid property name: Invalid value: the schema in \"not\" accepts it at $.x"},
+    {"{\"type\":\"object\",\"dependencies\":{\"a\":[\"b\"],\"b\":{\"required\":[\"c\"]}},\"additionalProperties\":true}", "{\"b\":1}", "error: Missing required property at $.c"},
 };
 
 /* What refuses a schema, and where the message points. */
@@ -251,7 +292,10 @@ static const keyword_case schema_cases[] = {
     {"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"maximum\":1e400}}}", NULL,
      "schema: Invalid \"maximum\": must be a finite number at #/properties/a/maximum"},
     {"{\"type\":\"array\",\"items\":{\"type\":\"number\",\"allOf\":[{\"exclusiveMaximum\":-1e400}]}}", NULL,
-     "schema: Invalid \"exclusiveMaximum\": must be a finite number at #/items/allOf/0/exclusiveMaximum"},
+     "schema: Invalid \"exclusiveMaximum\": must be a finite number at #/items/allOf/0/exclusiveMaximum"},    {"{\"type\":\"integer\",\"not\":{\"type\":\"nothing\"}}", NULL,
+     "schema: Unsupported JSON Schema type: \"type\" names null, boolean, number, integer, string, array or object at #/not/type"},
+    {"{\"type\":\"object\",\"patternProperties\":{\"(\":{}}}", NULL,
+     "schema: Invalid \"patternProperties\": Unterminated group at #/patternProperties/("},
 };
 
 /* Each pattern against each string: V8's answer. */
@@ -589,6 +633,23 @@ int main(void) {
   sprintf(o, "}");
   static const char too_deep[] = "schema: Subschemas nest deeper than 64 levels at #/";
   CHECK(strncmp(verdict(deep, "\"x\""), too_deep, sizeof too_deep - 1) == 0);
+  /* What no check can stand for refuses the validated mode alone. */
+  static const char dynamic[] = "{\"type\":\"integer\",\"not\":{\"$dynamicRef\":\"#a\"}}";
+  CHECK_STR(verdict(dynamic, "1"),
+            "error: \"$dynamicRef\" cannot be checked here: shorn_encode_unchecked takes this schema at #/not/$dynamicRef");
+  CHECK_STR(verdict_of(dynamic, "1", false), "ok");
+  /* Subschemas that branch twice at each of 28 levels: the check stops at
+   * its step bound, where 18 levels pass. */
+  for (int levels = 18; levels <= 28; levels += 10) {
+    char branching[8192], *b = branching;
+    b += sprintf(b, "{\"type\":\"integer\",\"not\":{\"$ref\":\"#/$defs/a0\"},\"$defs\":{");
+    for (int i = 0; i < levels; i++)
+      b += sprintf(b, "\"a%d\":{\"anyOf\":[{\"$ref\":\"#/$defs/a%d\"},{\"$ref\":\"#/$defs/a%d\"}]},", i, i + 1, i + 1);
+    sprintf(b, "\"a%d\":false}}", levels);
+    CHECK_STR(verdict(branching, "1"), levels == 18 ? "ok"
+                                                    : "error: The schema's keywords nest deeper than 256 subschemas or "
+                                                      "take more than 4194304 steps on this value at $");
+  }
   check_patterns();
   check_matching_edges();
   check_class_runs();

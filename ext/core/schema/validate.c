@@ -178,7 +178,8 @@ static bool has_pattern(const json_value *node, int depth) {
   return false;
 }
 
-static const pattern *compile_pattern(validation_compiler *c, const json_value *p, const char *keyword);
+static const pattern *compile_pattern(validation_compiler *c, const json_value *p, const json_value *at,
+                                      const char *keyword);
 
 static shorn_code compile_strings(validation_compiler *c, const json_value *node, const json_value *top,
                                   rule_list *list) {
@@ -188,7 +189,7 @@ static shorn_code compile_strings(validation_compiler *c, const json_value *node
   if (rc) return rc;
   const json_value *p = keyword(node, "pattern");
   if (p && p->type == JSON_STRING) {
-    const pattern *compiled = compile_pattern(c, p, "pattern");
+    const pattern *compiled = compile_pattern(c, p, p, "pattern");
     if (!compiled) return c->error->code;
     rule r = {.kind = RULE_PATTERN, .u.pattern = {compiled, p->u.string, p->length}};
     if ((rc = add_rule(c, list, r, STRINGS))) return rc;
@@ -285,14 +286,16 @@ static shorn_code compile_apart(validation_compiler *c, const json_value *node, 
 
 /* A pattern of the schema, compiled once into its engine; NULL with the
  * schema refused or out of memory. */
-static const pattern *compile_pattern(validation_compiler *c, const json_value *p, const char *keyword) {
+/* `at` is where a refusal points: the pattern, or the member it names. */
+static const pattern *compile_pattern(validation_compiler *c, const json_value *p, const json_value *at,
+                                      const char *keyword) {
   shorn_schema *s = c->schema;
   if (!s->patterns && !(s->patterns = pattern_engine_new(s->allocator))) return error_nomem(c->error), NULL;
   const pattern *compiled = NULL;
   char why[SHORN_MESSAGE_MAX / 2];
   shorn_code rc = pattern_compile(s->patterns, p->u.string, p->length, &compiled, why, sizeof why);
   if (rc == SHORN_ERROR_NOMEM) return error_nomem(c->error), NULL;
-  if (rc) return refuse(c, p, "Invalid \"%s\": %s", keyword, why), NULL;
+  if (rc) return refuse(c, at, "Invalid \"%s\": %s", keyword, why), NULL;
   return compiled;
 }
 
@@ -388,7 +391,8 @@ static shorn_code compile_property_schemas(validation_compiler *c, const json_va
     const pattern **patterns = arena_alloc(&c->schema->arena, patterned->length * sizeof *patterns);
     if (!patterns) return error_nomem(c->error);
     for (uint32_t i = 0; i < patterned->length; i++)
-      if (!(patterns[i] = compile_pattern(c, &patterned->u.items[2 * i], "patternProperties")))
+      if (!(patterns[i] = compile_pattern(c, &patterned->u.items[2 * i], &patterned->u.items[2 * i + 1],
+                                          "patternProperties")))
         return c->error->code;
     o->patterns = patterns;
     o->pattern_names = patterned;
@@ -467,6 +471,7 @@ static shorn_code compile_values(validation_compiler *c, const json_value *node,
   if (one && !shaped) {
     r.u.one_of.values = one;
     r.u.one_of.count = 1;
+    r.bound = 1; /* for the message: a const, not an enum of one */
   } else if (many && many->type == JSON_ARRAY && !(shaped && one)) {
     bool containers = false;
     for (uint32_t i = 0; i < many->length && !containers; i++) containers = is_container(&many->u.items[i]);
@@ -1309,7 +1314,7 @@ static shorn_code check_one_of(const rule *r, const shorn_allocator *a, const js
     if (s == SAME_YES) return SHORN_OK;
     if (s == SAME_NOMEM) return error_nomem(e);
   }
-  return refuse_value(e, r->u.one_of.count == 1 ? "Invalid value: expected the \"const\""
+  return refuse_value(e, r->bound == 1 ? "Invalid value: expected the \"const\""
                                                 : "Invalid value: expected one of the values of \"enum\"");
 }
 
@@ -1400,6 +1405,10 @@ static void marks_join(uint64_t *into, const uint64_t *from, const json_value *x
   for (uint32_t i = 0; i <= x->length / 64; i++) into[i] |= from[i];
 }
 
+/* Whether a subschema's refusal is one the place may outlive (a union's
+ * other branch, not, if, contains); a check that gave up is none. */
+static bool absorbed(const validator *v, shorn_code rc) { return rc == SHORN_ERROR_ENCODE && !v->gave_up; }
+
 /* `sub` on the value, where a failure does not fail the place (a union's
  * branch, if, not): what it evaluated joins `seen` only when it passes. */
 static shorn_code check_tentatively(validator *v, const validation *sub, const json_value *x, shorn_error *e,
@@ -1429,7 +1438,7 @@ static shorn_code check_branches(validator *v, const shape *sh, const rule *r, c
       if (r->kind == RULE_ONE_OF && passed == 2)
         return refuse_value(e, "Invalid value: branches %u and %u of \"oneOf\" both accept it", (unsigned)first,
                             (unsigned)i);
-    } else if (rc != SHORN_ERROR_ENCODE) {
+    } else if (!absorbed(v, rc)) {
       return rc;
     }
   }
@@ -1454,9 +1463,9 @@ static shorn_code check_type(const rule *r, const json_value *x, shorn_error *e)
   static const struct {
     uint8_t bits;
     const char *name;
-  } names[] = {{TYPE_BIT(JSON_NULL), "null"},   {TYPE_BIT(JSON_TRUE), "boolean"}, {NUMBERS, "number"},
-               {TYPE_INTEGER_BIT, "integer"}, {STRINGS, "string"},            {ARRAYS, "array"},
-               {OBJECTS, "object"}};
+  } names[] = {{TYPE_BIT(JSON_NULL), "null"},      {TYPE_BIT(JSON_TRUE), "a boolean"}, {NUMBERS, "a number"},
+               {TYPE_INTEGER_BIT, "an integer"}, {STRINGS, "a string"},            {ARRAYS, "an array"},
+               {OBJECTS, "an object"}};
   char expected[96] = "";
   size_t n = 0;
   for (size_t i = 0; i < COUNT_OF(names); i++)
@@ -1468,7 +1477,7 @@ static shorn_code check_type(const rule *r, const json_value *x, shorn_error *e)
 static shorn_code check_condition(validator *v, const rule *r, const json_value *x, shorn_error *e,
                                   validation_site *site, uint64_t *seen) {
   shorn_code rc = check_tentatively(v, r->u.condition.when, x, e, seen);
-  if (rc != SHORN_OK && rc != SHORN_ERROR_ENCODE) return rc;
+  if (rc != SHORN_OK && !absorbed(v, rc)) return rc;
   const validation *next = rc == SHORN_OK ? r->u.condition.then : r->u.condition.otherwise;
   return next ? check_rules(v, NULL, next, x, e, site, seen) : SHORN_OK;
 }
@@ -1571,7 +1580,7 @@ static shorn_code check_items(validator *v, const rule *r, const json_value *a, 
     if (!sub) continue;
     shorn_code rc = check_below(v, sub, &a->u.items[i], e);
     if (r->kind == RULE_CONTAINS) {
-      if (rc != SHORN_OK && rc != SHORN_ERROR_ENCODE) return rc;
+      if (rc != SHORN_OK && !absorbed(v, rc)) return rc;
       if (rc == SHORN_OK) matches++, mark(seen, i);
       continue;
     }
@@ -1594,7 +1603,7 @@ static shorn_code check_items(validator *v, const rule *r, const json_value *a, 
 /* A subschema's step on the way down: the C stack and a schema's work
  * stay bounded whatever the schema and the value. */
 #define SUBSCHEMA_DEPTH_MAX 256
-#define SUBSCHEMA_STEPS_MAX (UINT64_C(1) << 24)
+#define SUBSCHEMA_STEPS_MAX (UINT64_C(1) << 22)
 
 static shorn_code check_applicator(validator *v, const shape *sh, const rule *r, const json_value *x,
                                    shorn_error *e, validation_site *site, uint64_t *seen) {
@@ -1605,7 +1614,7 @@ static shorn_code check_applicator(validator *v, const shape *sh, const rule *r,
     case RULE_SUBSCHEMA: return check_rules(v, NULL, r->u.sub, x, e, site, seen);
     case RULE_NOT: {
       shorn_code rc = check_tentatively(v, r->u.sub, x, e, NULL);
-      if (rc == SHORN_ERROR_ENCODE) return SHORN_OK;
+      if (absorbed(v, rc)) return SHORN_OK;
       return rc ? rc : refuse_value(e, "Invalid value: the schema in \"not\" accepts it");
     }
     case RULE_ANY_OF:
@@ -1622,8 +1631,11 @@ static shorn_code check_applicator(validator *v, const shape *sh, const rule *r,
 static shorn_code check_rules(validator *v, const shape *sh, const validation *rules, const json_value *x,
                               shorn_error *e, validation_site *site, uint64_t *seen) {
   if (!(rules->types & TYPE_BIT(x->type))) return SHORN_OK;
-  if (v->depth == SUBSCHEMA_DEPTH_MAX || ++v->steps > SUBSCHEMA_STEPS_MAX)
-    return refuse_value(e, "The schema's keywords nest too deep or take too many steps to check this value");
+  if (v->depth == SUBSCHEMA_DEPTH_MAX || ++v->steps > SUBSCHEMA_STEPS_MAX) {
+    v->gave_up = true;
+    return refuse_value(e, "The schema's keywords nest deeper than %d subschemas or take more than %llu steps on "
+                           "this value", SUBSCHEMA_DEPTH_MAX, (unsigned long long)SUBSCHEMA_STEPS_MAX);
+  }
   uint64_t *own = seen;
   if (rules->collects && is_container(x) && !(own = marks_new(v, x))) return error_nomem(e);
   v->depth++;
@@ -1655,6 +1667,7 @@ shorn_code validation_check(validator *v, const shape *sh, const validation *rul
                             shorn_error *error, validation_site *site) {
   site->kind = SITE_NONE;
   v->steps = 0;
+  v->gave_up = false;
   return check_rules(v, sh, rules, value, error, site, NULL);
 }
 

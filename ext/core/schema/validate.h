@@ -174,6 +174,7 @@ typedef struct validator {
   pattern_matcher matcher;
   uint32_t depth;  /* subschemas open on the C stack */
   uint64_t steps;  /* subschemas entered in this check: a bound on a schema's work */
+  bool gave_up;    /* the check passed one of those bounds: no branch may absorb its refusal */
 } validator;
 
 SHORN_PRIVATE void validator_release(validator *v);
