@@ -461,7 +461,7 @@ static shorn_code compile_objects(validation_compiler *c, const json_value *node
   return add_rule(c, list, (rule){.kind = RULE_REQUIRED, .u.required = required}, OBJECTS);
 }
 
-static bool is_container(const json_value *v) { return v->type == JSON_ARRAY || v->type == JSON_OBJECT; }
+static bool holds_values(const json_value *v) { return v->type == JSON_ARRAY || v->type == JSON_OBJECT; }
 
 /* const and enum; beside a shape, only an enum with an array or an object
  * among its values, which no enum shape holds. */
@@ -474,7 +474,7 @@ static shorn_code compile_values(validation_compiler *c, const json_value *node,
     r.bound = 1; /* for the message: a const, not an enum of one */
   } else if (many && many->type == JSON_ARRAY && !(shaped && one)) {
     bool containers = false;
-    for (uint32_t i = 0; i < many->length && !containers; i++) containers = is_container(&many->u.items[i]);
+    for (uint32_t i = 0; i < many->length && !containers; i++) containers = holds_values(&many->u.items[i]);
     if (shaped && !containers) return SHORN_OK;
     r.u.one_of.values = many->u.items;
     r.u.one_of.count = many->length;
@@ -1414,7 +1414,7 @@ static bool absorbed(const validator *v, shorn_code rc) { return rc == SHORN_ERR
 static shorn_code check_tentatively(validator *v, const validation *sub, const json_value *x, shorn_error *e,
                                     uint64_t *seen) {
   validation_site ignored = {.kind = SITE_NONE};
-  if (!seen || !is_container(x)) return check_rules(v, NULL, sub, x, e, &ignored, NULL);
+  if (!seen || !holds_values(x)) return check_rules(v, NULL, sub, x, e, &ignored, NULL);
   uint64_t *own = marks_new(v, x);
   if (!own) return error_nomem(e);
   shorn_code rc = check_rules(v, NULL, sub, x, e, &ignored, own);
@@ -1482,7 +1482,7 @@ static shorn_code check_condition(validator *v, const rule *r, const json_value 
   return next ? check_rules(v, NULL, next, x, e, site, seen) : SHORN_OK;
 }
 
-static void at_key(validation_site *site, const json_value *k) {
+static void site_at_key(validation_site *site, const json_value *k) {
   *site = (validation_site){.kind = SITE_KEY, .key = k->u.string, .key_length = k->length};
 }
 
@@ -1506,7 +1506,7 @@ static shorn_code check_dependents(validator *v, const rule *r, const json_value
     for (uint32_t j = 0; then->type == JSON_ARRAY && j < then->length; j++) {
       const json_value *k = &then->u.items[j];
       if (k->type != JSON_STRING || json_get(o, k->u.string, k->length)) continue;
-      at_key(site, k);
+      site_at_key(site, k);
       char quoted[RULE_QUOTE_MAX];
       text_quote(quoted, sizeof quoted, name->u.string, name->length);
       return refuse_value(e, "Missing property, which \"dependentRequired\" asks for beside %s", quoted);
@@ -1560,7 +1560,7 @@ static shorn_code check_members(validator *v, const rule *r, const json_value *o
       else if (!(rc = check_below(v, r->u.sub, k + 1, e)))
         mark(seen, member_index(o, k));
     }
-    if (rc == SHORN_ERROR_ENCODE) at_key(site, k);
+    if (rc == SHORN_ERROR_ENCODE) site_at_key(site, k);
   }
   mem_free(v->allocator, m.keys);
   return rc;
@@ -1637,7 +1637,7 @@ static shorn_code check_rules(validator *v, const shape *sh, const validation *r
                            "this value", SUBSCHEMA_DEPTH_MAX, (unsigned long long)SUBSCHEMA_STEPS_MAX);
   }
   uint64_t *own = seen;
-  if (rules->collects && is_container(x) && !(own = marks_new(v, x))) return error_nomem(e);
+  if (rules->collects && holds_values(x) && !(own = marks_new(v, x))) return error_nomem(e);
   v->depth++;
   shorn_code rc = SHORN_OK;
   for (uint32_t i = 0; i < rules->count && !rc; i++) {
