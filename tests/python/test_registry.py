@@ -175,6 +175,32 @@ class CacheInvalidation(FileDatabase):
                 self.assertEqual(one(b, constant), "1")
                 self.assertEqual(one(b, read), "1")
 
+    def test_a_constant_schema_over_many_rows_follows_the_registry_between_runs(self):
+        # A constant schema argument is resolved once per run of a statement
+        # and held by it for every row; each run of the same statement,
+        # reset, resolves it again.
+        a = self.connect()
+        self.flag_table(a)
+        a.execute("INSERT INTO events WITH RECURSIVE k(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM k WHERE i < 1000)"
+                  " SELECT x'01' FROM k")
+        b = self.connect()
+        by_name = ("SELECT count(shorn_decode(payload, 'flag')), group_concat(DISTINCT shorn_decode(payload, 'flag')),"
+                   " group_concat(DISTINCT hex(shorn_encode(shorn_decode(payload, 'flag'), 'flag'))) FROM events")
+        by_text = "SELECT count(*), group_concat(DISTINCT shorn_decode(payload, ?1)) FROM events"
+        lookups = "SELECT shorn_stats() ->> 'hits' + shorn_stats() ->> 'misses'"
+        for reader in (b, a):
+            self.assertEqual(reader.execute(by_name).fetchone(), (1000, "1", "01"))
+            self.rebind(a, BOOLEAN)
+            before = one(reader, lookups)
+            self.assertEqual(reader.execute(by_name).fetchone(), (1000, "true", "01"))
+            # One look-up for each of the four calls, not one for each row,
+            # and the first one's of the name's text.
+            self.assertEqual(one(reader, lookups) - before, 5)
+            self.assertEqual(reader.execute(by_text, (UINT,)).fetchone(), (1000, "1"))
+            self.rebind(a, UINT)
+            self.assertEqual(reader.execute(by_name).fetchone(), (1000, "1", "01"))
+            self.assertEqual(reader.execute(by_text, (BOOLEAN,)).fetchone(), (1000, "true"))
+
     def rebind(self, db, schema):
         db.execute("BEGIN")
         db.execute("DELETE FROM shorn_schemas WHERE name = 'flag'")

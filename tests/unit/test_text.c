@@ -59,6 +59,14 @@ static void test_utf16_order(void) {
   CHECK(cmp("\xed\xa0\xbd\xef\xbf\xbf", "\xf0\x9f\x98\x80") == 1); /* FFFF > DE00 */
   CHECK(cmp("\xf0\x9f\x98\x80", "\xf0\x9f\x98\x81") == -1);
   CHECK(cmp("\xc3\xa9", "\xc3\xa8") == 1);
+  /* A shared prefix of eight bytes and more, skipped a word at a time. */
+  CHECK(cmp("created_at", "created_by") == -1);
+  CHECK(cmp("user_name_first", "user_name_last") == -1);
+  CHECK(cmp("user_name", "user_nam") == 1);
+  CHECK(cmp("abcdefgh", "abcdefgh") == 0);
+  CHECK(cmp("abcdefghijklmnopq", "abcdefghijklmnopq") == 0);
+  CHECK(cmp("abcdefghi\xf0\x9f\x98\x80", "abcdefghi\xef\xbc\xa1") == -1);
+  CHECK(cmp("abcdefg\xc3\xa9", "abcdefg\xc3\xa8") == 1);
 }
 
 static void test_escape(void) {

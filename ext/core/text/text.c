@@ -75,16 +75,12 @@ size_t wtf8_to_utf16(const char *s, size_t n, uint16_t *out) {
   return k;
 }
 
-int utf16_compare(const char *a, size_t an, const char *b, size_t bn) {
-  size_t n = an < bn ? an : bn, i = 0;
-  while (i < n && a[i] == b[i]) i++;
-  if (i == n) return an < bn ? -1 : an > bn;
+int utf16_compare_at(const char *a, size_t an, const char *b, size_t bn, size_t i) {
   uint8_t x = (uint8_t)a[i], y = (uint8_t)b[i];
   /* UTF-8 byte order is code point order, and that is UTF-16 order except
-   * where U+D800..U+FFFF meets a supplementary character.  Inside a
-   * character (a continuation byte) both share a lead byte, hence a range. */
-  if ((x & 0xC0) == 0x80 || (x < 0xED && y < 0xED) || (x >= 0xF0 && y >= 0xF0))
-    return x < y ? -1 : 1;
+   * where U+D800..U+FFFF meets a supplementary character (utf16_compare
+   * took the bytes below 0xED, continuation bytes among them). */
+  if (x >= 0xF0 && y >= 0xF0) return x < y ? -1 : 1;
   /* Back up to the start of the character that differs: the bytes before i
    * are shared, so it starts at the same place in both. */
   while (i > 0 && ((uint8_t)a[i] & 0xC0) == 0x80) i--;

@@ -268,25 +268,46 @@ static bool scratch_reserve(encoder *e, size_t n) {
   return true;
 }
 
-/* Stable merge sort of key pointers (each points at a member's key, its
- * value right after it) in UTF-16 order, so that of repeated keys the last
- * stays last: JSON.parse keeps the last one. */
-static void sort_keys(const json_value **keys, const json_value **tmp, size_t n) {
-  if (n < 2) return;
-  size_t half = n / 2;
-  sort_keys(keys, tmp, half);
-  sort_keys(keys + half, tmp, n - half);
-  size_t i = 0, j = half, k = 0;
-  while (i < half && j < n) {
-    const json_value *a = keys[i], *b = keys[j];
-    if (utf16_compare(b->u.string, b->length, a->u.string, a->length) < 0)
-      tmp[k++] = keys[j++];
-    else
-      tmp[k++] = keys[i++];
+/* Stable merge sort of n items of `size` bytes, tmp room for as many:
+ * `before(context, x, y)` says whether x goes strictly before y, so that of
+ * items that tie the first stays first.  Bottom-up rather than recursive,
+ * so that it inlines into each caller with `before` known: the tree's
+ * keys and the pass's spans share it and neither pays an indirect call. */
+static ALWAYS_INLINE void merge_sort(void *items, void *tmp, size_t n, size_t size,
+                                     bool (*before)(const void *context, const void *x, const void *y),
+                                     const void *context) {
+  char *from = items, *to = tmp;
+  for (size_t width = 1; width < n; width *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * width) {
+      size_t mid = n - lo > width ? lo + width : n, hi = n - mid > width ? mid + width : n;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        if (before(context, from + j * size, from + i * size))
+          memcpy(to + k++ * size, from + j++ * size, size);
+        else
+          memcpy(to + k++ * size, from + i++ * size, size);
+      }
+      while (i < mid) memcpy(to + k++ * size, from + i++ * size, size);
+      while (j < hi) memcpy(to + k++ * size, from + j++ * size, size);
+    }
+    char *t = from;
+    from = to, to = t;
   }
-  while (i < half) tmp[k++] = keys[i++];
-  while (j < n) tmp[k++] = keys[j++];
-  memcpy(keys, tmp, n * sizeof *keys);
+  if (from != items) memcpy(items, from, n * size);
+}
+
+/* Of two key pointers (each at a member's key, its value right after it),
+ * whether x's key is before y's in UTF-16 order. */
+static bool key_before(const void *context, const void *x, const void *y) {
+  (void)context;
+  const json_value *a = *(const json_value *const *)x, *b = *(const json_value *const *)y;
+  return utf16_compare(a->u.string, a->length, b->u.string, b->length) < 0;
+}
+
+/* Key pointers sorted in UTF-16 order, stable, so that of repeated keys
+ * the last stays last: JSON.parse keeps the last one. */
+static void sort_keys(const json_value **keys, const json_value **tmp, size_t n) {
+  merge_sort(keys, tmp, n, sizeof *keys, key_before, NULL);
 }
 
 /* Whether the n keys are in strictly rising UTF-16 order. */
@@ -1124,25 +1145,18 @@ static bool put_in_order(reader *r, size_t from, size_t first, size_t count) {
   return true;
 }
 
-/* Stable merge sort of entry spans by their keys (in `keys`, the bytes
- * from `from` on), in UTF-16 order. */
-static void sort_spans(written_span *spans, written_span *tmp, size_t n, const uint8_t *keys, size_t from) {
-  if (n < 2) return;
-  size_t half = n / 2;
-  sort_spans(spans, tmp, half, keys, from);
-  sort_spans(spans + half, tmp, n - half, keys, from);
-  size_t i = 0, j = half, k = 0;
-  while (i < half && j < n) {
-    const written_span *a = &spans[i], *b = &spans[j];
-    if (utf16_compare((const char *)keys + (b->key_at - from), b->key_length, (const char *)keys + (a->key_at - from),
-                      a->key_length) < 0)
-      tmp[k++] = spans[j++];
-    else
-      tmp[k++] = spans[i++];
-  }
-  while (i < half) tmp[k++] = spans[i++];
-  while (j < n) tmp[k++] = spans[j++];
-  memcpy(spans, tmp, n * sizeof *spans);
+/* The bytes an entry span's key is read from: those written from `from`
+ * on, moved aside. */
+typedef struct span_keys {
+  const uint8_t *keys;
+  size_t from;
+} span_keys;
+
+static bool span_before(const void *context, const void *x, const void *y) {
+  const span_keys *k = context;
+  const written_span *a = x, *b = y;
+  return utf16_compare((const char *)k->keys + (a->key_at - k->from), a->key_length,
+                       (const char *)k->keys + (b->key_at - k->from), b->key_length) < 0;
 }
 
 /* A record's entries at spans[first..first+n), written from `from` on in
@@ -1153,7 +1167,7 @@ static bool sort_entries(reader *r, size_t from, size_t first, size_t n, uint64_
   const uint8_t *keys = spans_reserve(r, n) ? move_aside(r, from) : NULL;
   if (!keys) return false;
   written_span *spans = r->spans + first;
-  sort_spans(spans, r->spans + first + n, n, keys, from);
+  merge_sort(spans, r->spans + first + n, n, sizeof *spans, span_before, &(span_keys){keys, from});
   uint64_t kept = 0;
   for (size_t i = 0; i < n; i++) {
     const written_span *m = &spans[i];
