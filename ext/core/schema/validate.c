@@ -706,8 +706,14 @@ shorn_code validation_compile(validation_compiler *c, const json_value *node, bo
   if (!shapeless && !checked_whole(node)) return compile_apart(c, node, false, 0, out);
   const validation *v;
   shorn_code rc = compile_general(c, node, 0, &v);
-  *out = !rc && v->count ? v : NULL;
-  return rc;
+  *out = NULL;
+  if (rc || !v->count) return rc;
+  /* One subschema rule: the shape's own check then never gathers what
+   * unevaluated* reads, only a subschema does. */
+  rule *r = arena_alloc(&c->schema->arena, sizeof *r);
+  if (!r) return error_nomem(c->error);
+  *r = (rule){.kind = RULE_SUBSCHEMA, .u.sub = v};
+  return (*out = new_validation(&c->schema->arena, r, 1, v->types)) ? SHORN_OK : error_nomem(c->error);
 }
 
 void validation_compiler_release(validation_compiler *c) {
@@ -1319,7 +1325,10 @@ static shorn_code check_one_of(const rule *r, const shorn_allocator *a, const js
 }
 
 static shorn_code check_rules(validator *v, const shape *sh, const validation *rules, const json_value *x,
-                              shorn_error *e, validation_site *site, uint64_t *seen);
+                              shorn_error *e, validation_site *site);
+static shorn_code check_sub(validator *v, const validation *rules, const json_value *x, shorn_error *e,
+                            validation_site *site);
+static shorn_code check_below(validator *v, const validation *sub, const json_value *x, shorn_error *e);
 
 static shorn_code check_object(validator *v, const shape *sh, const rule *r, const json_value *o, shorn_error *e,
                                validation_site *site) {
@@ -1349,8 +1358,7 @@ static shorn_code check_object(validator *v, const shape *sh, const rule *r, con
     if (!r->u.names) {
       rc = refuse_value(e, "Invalid property name: \"propertyNames\" is false");
     } else {
-      validation_site inner = {.kind = SITE_NONE};
-      if ((rc = check_rules(v, NULL, r->u.names, k, e, &inner, NULL)) == SHORN_ERROR_ENCODE) {
+      if ((rc = check_below(v, r->u.names, k, e)) == SHORN_ERROR_ENCODE) {
         static const char string[] = "Invalid string: ";
         char message[SHORN_MESSAGE_MAX];
         memcpy(message, e->message, sizeof message);
@@ -1409,32 +1417,42 @@ static void marks_join(uint64_t *into, const uint64_t *from, const json_value *x
  * other branch, not, if, contains); a check that gave up is none. */
 static bool absorbed(const validator *v, shorn_code rc) { return rc == SHORN_ERROR_ENCODE && !v->gave_up; }
 
+/* A subschema's rules on `x`, with `seen` the marks they add to: the same
+ * place's, fresh ones, or none (NULL) for a value below. */
+static shorn_code check_sub_marking(validator *v, const validation *sub, const json_value *x, shorn_error *e,
+                                    validation_site *site, uint64_t *seen) {
+  uint64_t *outer = v->seen;
+  v->seen = seen;
+  shorn_code rc = check_sub(v, sub, x, e, site);
+  v->seen = outer;
+  return rc;
+}
+
 /* `sub` on the value, where a failure does not fail the place (a union's
- * branch, if, not): what it evaluated joins `seen` only when it passes. */
-static shorn_code check_tentatively(validator *v, const validation *sub, const json_value *x, shorn_error *e,
-                                    uint64_t *seen) {
+ * branch, if, not): what it evaluated joins the place's marks only when it
+ * passes. */
+static shorn_code check_tentatively(validator *v, const validation *sub, const json_value *x, shorn_error *e) {
   validation_site ignored = {.kind = SITE_NONE};
-  if (!seen || !holds_values(x)) return check_rules(v, NULL, sub, x, e, &ignored, NULL);
+  if (!v->seen || !holds_values(x)) return check_sub_marking(v, sub, x, e, &ignored, NULL);
   uint64_t *own = marks_new(v, x);
   if (!own) return error_nomem(e);
-  shorn_code rc = check_rules(v, NULL, sub, x, e, &ignored, own);
-  if (rc == SHORN_OK) marks_join(seen, own, x);
+  shorn_code rc = check_sub_marking(v, sub, x, e, &ignored, own);
+  if (rc == SHORN_OK) marks_join(v->seen, own, x);
   mem_free(v->allocator, own);
   return rc;
 }
 
-/* anyOf, and oneOf: with `seen` every branch is tried, for what each that
- * passes evaluated. */
-static shorn_code check_branches(validator *v, const shape *sh, const rule *r, const json_value *x, shorn_error *e,
-                                 uint64_t *seen) {
+/* anyOf, and oneOf: with marks to gather every branch is tried, for what
+ * each that passes evaluated. */
+static shorn_code check_branches(validator *v, const shape *sh, const rule *r, const json_value *x, shorn_error *e) {
   uint32_t passed = 0, first = 0;
   for (uint32_t i = 0; i < r->u.any_of.count; i++) {
     const validation *branch = r->u.any_of.alternatives[i];
     validation_site ignored = {.kind = SITE_NONE};
-    shorn_code rc = sh ? check_rules(v, sh, branch, x, e, &ignored, NULL) : check_tentatively(v, branch, x, e, seen);
+    shorn_code rc = sh ? check_rules(v, sh, branch, x, e, &ignored) : check_tentatively(v, branch, x, e);
     if (rc == SHORN_OK) {
       if (passed++ == 0) first = i;
-      if (r->kind == RULE_ANY_OF && !seen) return SHORN_OK;
+      if (r->kind == RULE_ANY_OF && !v->seen) return SHORN_OK;
       if (r->kind == RULE_ONE_OF && passed == 2)
         return refuse_value(e, "Invalid value: branches %u and %u of \"oneOf\" both accept it", (unsigned)first,
                             (unsigned)i);
@@ -1475,31 +1493,31 @@ static shorn_code check_type(const rule *r, const json_value *x, shorn_error *e)
 }
 
 static shorn_code check_condition(validator *v, const rule *r, const json_value *x, shorn_error *e,
-                                  validation_site *site, uint64_t *seen) {
-  shorn_code rc = check_tentatively(v, r->u.condition.when, x, e, seen);
+                                  validation_site *site) {
+  shorn_code rc = check_tentatively(v, r->u.condition.when, x, e);
   if (rc != SHORN_OK && !absorbed(v, rc)) return rc;
   const validation *next = rc == SHORN_OK ? r->u.condition.then : r->u.condition.otherwise;
-  return next ? check_rules(v, NULL, next, x, e, site, seen) : SHORN_OK;
+  return next ? check_sub(v, next, x, e, site) : SHORN_OK;
 }
 
 static void site_at_key(validation_site *site, const json_value *k) {
   *site = (validation_site){.kind = SITE_KEY, .key = k->u.string, .key_length = k->length};
 }
 
-/* `sub` on an item or a member's value, a refusal pointing at it. */
+/* `sub` on an item, a member's value or a key: a place of its own. */
 static shorn_code check_below(validator *v, const validation *sub, const json_value *x, shorn_error *e) {
   validation_site ignored = {.kind = SITE_NONE};
-  return check_rules(v, NULL, sub, x, e, &ignored, NULL);
+  return check_sub_marking(v, sub, x, e, &ignored, NULL);
 }
 
 static shorn_code check_dependents(validator *v, const rule *r, const json_value *o, shorn_error *e,
-                                   validation_site *site, uint64_t *seen) {
+                                   validation_site *site) {
   const json_value *object = r->u.dependent.object;
   for (uint32_t i = 0; i < object->length; i++) {
     const json_value *name = &object->u.items[2 * i], *then = name + 1;
     if (!json_get(o, name->u.string, name->length)) continue;
     if (r->kind == RULE_DEPENDENT_SCHEMAS) {
-      shorn_code rc = check_rules(v, NULL, r->u.dependent.schemas[i], o, e, site, seen);
+      shorn_code rc = check_sub(v, r->u.dependent.schemas[i], o, e, site);
       if (rc) return rc;
       continue;
     }
@@ -1519,7 +1537,7 @@ static shorn_code check_dependents(validator *v, const rule *r, const json_value
 static uint32_t member_index(const json_value *o, const json_value *k) { return (uint32_t)((k - o->u.items) / 2); }
 
 static shorn_code check_member(validator *v, const rule *r, const json_value *o, const json_value *k,
-                               shorn_error *e, uint64_t *seen) {
+                               shorn_error *e) {
   const object_applicators *a = r->u.object;
   bool matched = false;
   shorn_code rc;
@@ -1541,24 +1559,24 @@ static shorn_code check_member(validator *v, const rule *r, const json_value *o,
     matched = true;
     if ((rc = check_below(v, a->additional, k + 1, e))) return rc;
   }
-  if (matched) mark(seen, member_index(o, k));
+  if (matched) mark(v->seen, member_index(o, k));
   return SHORN_OK;
 }
 
 static shorn_code check_members(validator *v, const rule *r, const json_value *o, shorn_error *e,
-                                validation_site *site, uint64_t *seen) {
+                                validation_site *site) {
   members m;
   if (!sorted_members(v->allocator, o, &m)) return error_nomem(e);
   shorn_code rc = SHORN_OK;
   for (uint32_t i = 0; i < m.count && !rc; i++) {
     const json_value *k = m.keys[i];
     if (r->kind == RULE_PROPERTIES) {
-      rc = check_member(v, r, o, k, e, seen);
-    } else if (!seen || !marked(seen, member_index(o, k))) {
+      rc = check_member(v, r, o, k, e);
+    } else if (!v->seen || !marked(v->seen, member_index(o, k))) {
       if (r->u.sub->count == 1 && r->u.sub->rules[0].kind == RULE_NEVER)
         rc = refuse_value(e, "Unexpected property: no keyword evaluates it, and \"unevaluatedProperties\" is false");
       else if (!(rc = check_below(v, r->u.sub, k + 1, e)))
-        mark(seen, member_index(o, k));
+        mark(v->seen, member_index(o, k));
     }
     if (rc == SHORN_ERROR_ENCODE) site_at_key(site, k);
   }
@@ -1567,26 +1585,26 @@ static shorn_code check_members(validator *v, const rule *r, const json_value *o
 }
 
 static shorn_code check_items(validator *v, const rule *r, const json_value *a, shorn_error *e,
-                              validation_site *site, uint64_t *seen) {
+                              validation_site *site) {
   uint32_t matches = 0;
   for (uint32_t i = 0; i < a->length; i++) {
     const validation *sub = NULL;
     if (r->kind == RULE_ITEMS)
       sub = i < r->u.items->prefix_count ? r->u.items->prefix[i] : r->u.items->rest;
     else if (r->kind == RULE_UNEVALUATED_ITEMS)
-      sub = seen && marked(seen, i) ? NULL : r->u.sub;
+      sub = v->seen && marked(v->seen, i) ? NULL : r->u.sub;
     else
       sub = r->u.contains.sub;
     if (!sub) continue;
     shorn_code rc = check_below(v, sub, &a->u.items[i], e);
     if (r->kind == RULE_CONTAINS) {
       if (rc != SHORN_OK && !absorbed(v, rc)) return rc;
-      if (rc == SHORN_OK) matches++, mark(seen, i);
+      if (rc == SHORN_OK) matches++, mark(v->seen, i);
       continue;
     }
     if (rc == SHORN_ERROR_ENCODE) *site = (validation_site){.kind = SITE_INDEX, .index = i};
     if (rc) return rc;
-    mark(seen, i);
+    mark(v->seen, i);
   }
   if (r->kind != RULE_CONTAINS) return SHORN_OK;
   char bound[NUMBER_TEXT_MAX];
@@ -1600,75 +1618,97 @@ static shorn_code check_items(validator *v, const rule *r, const json_value *a, 
   return refuse_value(e, "Too many items matching \"contains\": expected at most %s", bound);
 }
 
-/* A subschema's step on the way down: the C stack and a schema's work
- * stay bounded whatever the schema and the value. */
-#define SUBSCHEMA_DEPTH_MAX 256
-#define SUBSCHEMA_STEPS_MAX (UINT64_C(1) << 22)
-
 static shorn_code check_applicator(validator *v, const shape *sh, const rule *r, const json_value *x,
-                                   shorn_error *e, validation_site *site, uint64_t *seen) {
+                                   shorn_error *e, validation_site *site) {
   bool object = x->type == JSON_OBJECT, array = x->type == JSON_ARRAY;
   switch (r->kind) {
     case RULE_NEVER: return refuse_value(e, "Invalid value: the schema here is false");
     case RULE_TYPE: return check_type(r, x, e);
-    case RULE_SUBSCHEMA: return check_rules(v, NULL, r->u.sub, x, e, site, seen);
+    case RULE_SUBSCHEMA: return check_sub(v, r->u.sub, x, e, site);
     case RULE_NOT: {
-      shorn_code rc = check_tentatively(v, r->u.sub, x, e, NULL);
+      uint64_t *outer = v->seen;
+      v->seen = NULL; /* what not evaluates is never evaluated */
+      shorn_code rc = check_tentatively(v, r->u.sub, x, e);
+      v->seen = outer;
       if (absorbed(v, rc)) return SHORN_OK;
       return rc ? rc : refuse_value(e, "Invalid value: the schema in \"not\" accepts it");
     }
     case RULE_ANY_OF:
-    case RULE_ONE_OF: return check_branches(v, sh, r, x, e, seen);
-    case RULE_IF: return check_condition(v, r, x, e, site, seen);
+    case RULE_ONE_OF: return check_branches(v, sh, r, x, e);
+    case RULE_IF: return check_condition(v, r, x, e, site);
     case RULE_DEPENDENT_REQUIRED:
-    case RULE_DEPENDENT_SCHEMAS: return object ? check_dependents(v, r, x, e, site, seen) : SHORN_OK;
+    case RULE_DEPENDENT_SCHEMAS: return object ? check_dependents(v, r, x, e, site) : SHORN_OK;
     case RULE_PROPERTIES:
-    case RULE_UNEVALUATED_PROPERTIES: return object ? check_members(v, r, x, e, site, seen) : SHORN_OK;
-    default: return array ? check_items(v, r, x, e, site, seen) : SHORN_OK;
+    case RULE_UNEVALUATED_PROPERTIES: return object ? check_members(v, r, x, e, site) : SHORN_OK;
+    default: return array ? check_items(v, r, x, e, site) : SHORN_OK;
   }
 }
 
+/* The rules in order, the first refusal returned; rules of the place's
+ * subschemas mark what they evaluate in v->seen. */
 static shorn_code check_rules(validator *v, const shape *sh, const validation *rules, const json_value *x,
-                              shorn_error *e, validation_site *site, uint64_t *seen) {
+                              shorn_error *e, validation_site *site) {
   if (!(rules->types & TYPE_BIT(x->type))) return SHORN_OK;
-  if (v->depth == SUBSCHEMA_DEPTH_MAX || ++v->steps > SUBSCHEMA_STEPS_MAX) {
-    v->gave_up = true;
-    return refuse_value(e, "The schema's keywords nest deeper than %d subschemas or take more than %llu steps on "
-                           "this value", SUBSCHEMA_DEPTH_MAX, (unsigned long long)SUBSCHEMA_STEPS_MAX);
-  }
-  uint64_t *own = seen;
-  if (rules->collects && holds_values(x) && !(own = marks_new(v, x))) return error_nomem(e);
-  v->depth++;
-  shorn_code rc = SHORN_OK;
-  for (uint32_t i = 0; i < rules->count && !rc; i++) {
+  for (uint32_t i = 0; i < rules->count; i++) {
     const rule *r = &rules->rules[i];
-    if (r->kind >= RULE_ANY_OF)
-      rc = check_applicator(v, sh, r, x, e, site, own);
-    else if (r->kind == RULE_ONE_OF_VALUES)
-      rc = check_one_of(r, v->allocator, x, e);
-    else if (r->kind <= RULE_MULTIPLE_OF)
+    shorn_code rc;
+    if (r->kind <= RULE_MULTIPLE_OF)
       rc = x->type == JSON_NUMBER ? check_number(r, x->u.number, e) : SHORN_OK;
     else if (r->kind <= RULE_FORMAT)
       rc = x->type == JSON_STRING ? check_string(v, r, x, e) : SHORN_OK;
     else if (r->kind <= RULE_UNIQUE_ITEMS)
       rc = x->type == JSON_ARRAY ? check_array(v, r, x, e, site) : SHORN_OK;
-    else
+    else if (r->kind <= RULE_REQUIRED)
       rc = x->type == JSON_OBJECT ? check_object(v, sh, r, x, e, site) : SHORN_OK;
+    else if (r->kind == RULE_ONE_OF_VALUES)
+      rc = check_one_of(r, v->allocator, x, e);
+    else
+      rc = check_applicator(v, sh, r, x, e, site);
+    if (rc) return rc;
   }
+  return SHORN_OK;
+}
+
+/* A step down into a subschema: the C stack and a schema's work stay
+ * bounded whatever the schema and the value, and a subschema with an
+ * unevaluated* rule gathers marks of its own, which join the place's when
+ * it passes. */
+#define SUBSCHEMA_DEPTH_MAX 256
+#define SUBSCHEMA_STEPS_MAX (UINT64_C(1) << 22)
+
+static shorn_code check_sub(validator *v, const validation *rules, const json_value *x, shorn_error *e,
+                            validation_site *site) {
+  if (v->depth == 0) { /* the outermost: a check's bounds start here */
+    v->steps = 0;
+    v->gave_up = false;
+  }
+  if (v->depth == SUBSCHEMA_DEPTH_MAX || ++v->steps > SUBSCHEMA_STEPS_MAX) {
+    v->gave_up = true;
+    return refuse_value(e, "The schema's keywords nest deeper than %d subschemas or take more than %llu steps on "
+                           "this value", SUBSCHEMA_DEPTH_MAX, (unsigned long long)SUBSCHEMA_STEPS_MAX);
+  }
+  if (!rules->collects || !holds_values(x)) {
+    v->depth++;
+    shorn_code rc = check_rules(v, NULL, rules, x, e, site);
+    v->depth--;
+    return rc;
+  }
+  uint64_t *outer = v->seen, *own = marks_new(v, x);
+  if (!own) return error_nomem(e);
+  v->seen = own;
+  v->depth++;
+  shorn_code rc = check_rules(v, NULL, rules, x, e, site);
   v->depth--;
-  if (own != seen) {
-    if (rc == SHORN_OK && seen) marks_join(seen, own, x);
-    mem_free(v->allocator, own);
-  }
+  v->seen = outer;
+  if (rc == SHORN_OK && outer) marks_join(outer, own, x);
+  mem_free(v->allocator, own);
   return rc;
 }
 
 shorn_code validation_check(validator *v, const shape *sh, const validation *rules, const json_value *value,
                             shorn_error *error, validation_site *site) {
   site->kind = SITE_NONE;
-  v->steps = 0;
-  v->gave_up = false;
-  return check_rules(v, sh, rules, value, error, site, NULL);
+  return check_rules(v, sh, rules, value, error, site);
 }
 
 void validator_release(validator *v) {

@@ -173,8 +173,9 @@ typedef struct validator {
   const shorn_allocator *allocator;
   pattern_matcher matcher;
   uint32_t depth;  /* subschemas open on the C stack */
-  uint64_t steps;  /* subschemas entered in this check: a bound on a schema's work */
+  uint64_t steps;  /* subschemas entered since the outermost: a bound on a schema's work */
   bool gave_up;    /* the check passed one of those bounds: no branch may absorb its refusal */
+  uint64_t *seen;  /* what the place's keywords evaluated, for unevaluated*; NULL when none reads it */
 } validator;
 
 SHORN_PRIVATE void validator_release(validator *v);
