@@ -672,10 +672,20 @@ static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
 }
 
 static shorn_code encode_enum(encoder *e, const shape *s, const json_value *v) {
-  /* -0 matches no member, not even 0: the value is the schema's. */
-  if (!(v->type == JSON_NUMBER && is_negative_zero(v->u.number)))
-    for (uint32_t i = 0; i < s->u.enumeration.count; i++)
-      if (scalar_equals(&s->u.enumeration.members[i], v, false)) return put_uvarint(e, i);
+  const scalar *members = s->u.enumeration.members;
+  uint32_t count = s->u.enumeration.count;
+  if (v->type == JSON_STRING) {
+    /* Most enums are of strings: their lengths, compared first, tell most
+     * members apart without reading a byte. */
+    for (uint32_t i = 0; i < count; i++)
+      if (members[i].type == JSON_STRING && members[i].string_length == v->length &&
+          short_equal(members[i].string, v->u.string, v->length))
+        return put_uvarint(e, i);
+  } else if (!(v->type == JSON_NUMBER && is_negative_zero(v->u.number))) {
+    /* -0 matches no member, not even 0: the value is the schema's. */
+    for (uint32_t i = 0; i < count; i++)
+      if (scalar_equals(&members[i], v, false)) return put_uvarint(e, i);
+  }
   char what[VALUE_QUOTE_MAX];
   describe_value(v, what, sizeof what);
   return encode_fail(e, "Unknown enum value %s", what);
@@ -823,7 +833,7 @@ static ALWAYS_INLINE shorn_code encoder_open(encoder *e, encoder_storage *here, 
   }
   if (place && place->ref_depth)
     memcpy(e->ref_depth, place->ref_depth, s->def_count * sizeof *e->ref_depth);
-  else if (e->ref_depth == here->depth)
+  else if (e->ref_depth == here->depth && s->def_count)
     memset(here->depth, 0, s->def_count * sizeof *here->depth);
   return SHORN_OK;
 }
@@ -912,21 +922,28 @@ typedef struct written_span {
   uint32_t key_length;
 } written_span;
 
-#define SPAN_ABSENT SIZE_MAX
+/* The reader's first storage, on the C stack, as the encoder's is. */
+typedef struct reader_storage {
+  written_span spans[32];
+  uint64_t present[8];
+  uint8_t unescaped[256], moved[1024];
+} reader_storage;
 
 typedef struct reader {
   encoder *e;
   const uint8_t *start, *end;
   written_span *spans; /* a stack: each open object's or record's members */
   size_t spans_used, spans_capacity;
-  written_span *spans_here;
+  /* A stack beside it: a bit per field of each open object, set when its
+   * member was read, so that only the members read are visited after. */
+  uint64_t *present;
+  size_t present_used, present_capacity;
   uint8_t *moved; /* a container's bytes while they are put in order */
   size_t moved_capacity;
-  uint8_t *moved_here;
   uint8_t *unescaped; /* a string's escapes decoded, for the json_value read */
   size_t unescaped_capacity;
-  uint8_t *unescaped_here;
   uint32_t depth;
+  reader_storage *here;
 } reader;
 
 static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p);
@@ -944,15 +961,41 @@ static bool pass_nomem(reader *r) {
 static bool spans_reserve(reader *r, size_t n) {
   if (r->spans_capacity - r->spans_used >= n) return true;
   written_span *s = array_grow(r->e->allocator, r->spans, &r->spans_capacity, r->spans_used + n, sizeof *s,
-                              r->spans_here);
+                              r->here->spans);
   if (!s) return pass_nomem(r);
   r->spans = s;
   return true;
 }
 
-/* A string token into v, its escapes decoded into the reader's storage,
- * which holds it until the next string. */
-static const uint8_t *read_text_string(reader *r, const uint8_t *p, json_value *v) {
+static bool present_reserve(reader *r, size_t n) {
+  if (r->present_capacity - r->present_used >= n) return true;
+  uint64_t *s = array_grow(r->e->allocator, r->present, &r->present_capacity, r->present_used + n, sizeof *s,
+                           r->here->present);
+  if (!s) return pass_nomem(r);
+  r->present = s;
+  return true;
+}
+
+/* A string token's escapes decoded into the reader's storage, which holds
+ * it until the next string: out of read_text_string's way, which most
+ * strings, having none, pass through inline. */
+static NOINLINE bool unescape_string(reader *r, const json_string_token *t, json_value *v) {
+  if (r->unescaped_capacity < (size_t)t->length + 1) {
+    uint8_t *u = array_grow(r->e->allocator, r->unescaped, &r->unescaped_capacity, (size_t)t->length + 1, 1,
+                            r->here->unescaped);
+    if (!u) return pass_nomem(r);
+    r->unescaped = u;
+  }
+  bool lone_surrogate = false;
+  uint8_t *o = json_unescape(r->unescaped, t->body, t->length, false, &lone_surrogate);
+  if (lone_surrogate) v->flags |= JSON_LONE_SURROGATE;
+  v->length = (uint32_t)(o - r->unescaped);
+  v->u.string = (const char *)r->unescaped;
+  return true;
+}
+
+/* A string token into v, its escapes decoded. */
+static inline const uint8_t *read_text_string(reader *r, const uint8_t *p, json_value *v) {
   json_string_token t;
   p = json_read_string(r->start, p, r->end, &t);
   if (!p) return NULL;
@@ -960,19 +1003,7 @@ static const uint8_t *read_text_string(reader *r, const uint8_t *p, json_value *
   v->flags = 0;
   v->length = t.length;
   v->u.string = (const char *)t.body;
-  if (!t.escaped) return p;
-  if (r->unescaped_capacity < (size_t)t.length + 1) {
-    uint8_t *u = array_grow(r->e->allocator, r->unescaped, &r->unescaped_capacity, (size_t)t.length + 1, 1,
-                            r->unescaped_here);
-    if (!u) return pass_nomem(r), NULL;
-    r->unescaped = u;
-  }
-  bool lone_surrogate = false;
-  uint8_t *o = json_unescape(r->unescaped, t.body, t.length, false, &lone_surrogate);
-  if (lone_surrogate) v->flags |= JSON_LONE_SURROGATE;
-  v->length = (uint32_t)(o - r->unescaped);
-  v->u.string = (const char *)r->unescaped;
-  return p;
+  return !t.escaped || unescape_string(r, &t, v) ? p : NULL;
 }
 
 static const uint8_t *read_word(const reader *r, const uint8_t *p, const char *word, size_t n, json_type type,
@@ -1120,28 +1151,33 @@ static const uint8_t *move_aside(reader *r, size_t from) {
   shorn_buffer *out = r->e->out;
   size_t n = out->length - from;
   if (r->moved_capacity < n) {
-    uint8_t *m = array_grow(r->e->allocator, r->moved, &r->moved_capacity, n, 1, r->moved_here);
+    uint8_t *m = array_grow(r->e->allocator, r->moved, &r->moved_capacity, n, 1, r->here->moved);
     if (!m) return pass_nomem(r), NULL;
     r->moved = m;
   }
-  if (n) memcpy(r->moved, out->data + from, n);
+  copy_span(r->moved, out->data + from, n);
   out->length = from;
   return r->moved;
 }
 
 /* An object's members put in wire order: the bytes from `from` on copied
  * aside, and each present member's copied back in the order of the spans
- * at `first`, `count` of them. */
-static bool put_in_order(reader *r, size_t from, size_t first, size_t count) {
+ * at `first`, its presence in the `words` at r->present[seen]. */
+static bool put_in_order(reader *r, size_t from, size_t first, size_t seen, uint32_t words) {
   shorn_buffer *out = r->e->out;
   const uint8_t *moved = move_aside(r, from);
   if (!moved) return false;
-  for (size_t i = 0; i < count; i++) {
-    const written_span *m = &r->spans[first + i];
-    if (m->start == SPAN_ABSENT || m->start == m->end) continue;
-    copy_span(out->data + out->length, moved + (m->start - from), m->end - m->start);
-    out->length += m->end - m->start;
-  }
+  /* Held here: the bytes written could otherwise alias them. */
+  const written_span *spans = r->spans + first;
+  const uint64_t *present = r->present + seen;
+  uint8_t *o = out->data + out->length;
+  for (size_t w = 0; w < words; w++, spans += 64)
+    for (uint64_t bits = present[w]; bits; bits &= bits - 1) {
+      const written_span *m = &spans[__builtin_ctzll(bits)];
+      copy_span(o, moved + (m->start - from), m->end - m->start);
+      o += m->end - m->start;
+    }
+  out->length = (size_t)(o - out->data);
   return true;
 }
 
@@ -1246,7 +1282,8 @@ static const uint8_t *member_field(reader *r, const shape *s, uint32_t guess, co
 }
 
 /* An object's members, as encode_object_members places them. */
-static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, size_t first, bool *in_order) {
+static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, size_t first, size_t seen,
+                                   bool *in_order) {
   encoder *e = r->e;
   uint32_t guess = s->u.object.declared_first, last = 0;
   bool closed = false;
@@ -1265,6 +1302,7 @@ static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, 
       if (!(p = read_value(r, f->value, p))) return NULL;
       r->spans[first + i].start = start;
       r->spans[first + i].end = e->out->length;
+      r->present[seen + i / 64] |= UINT64_C(1) << (i % 64);
     } else if (s->u.object.reject_unknown || s->u.object.extras) {
       return NULL;
     } else {
@@ -1280,26 +1318,47 @@ static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, 
   return p;
 }
 
-static const uint8_t *read_object(reader *r, const shape *s, const uint8_t *p) {
-  encoder *e = r->e;
-  uint32_t count = s->u.object.count, bytes = bitmap_bytes(s->u.object.optional_count);
-  size_t bitmap = e->out->length, first = r->spans_used;
-  if (bytes && !buffer_reserve(e->out, bytes)) return encoder_nomem(e), NULL;
-  if (!spans_reserve(r, count)) return NULL;
-  if (bytes) memset(e->out->data + bitmap, 0, bytes);
-  e->out->length += bytes;
-  for (uint32_t i = 0; i < count; i++) r->spans[first + i].start = SPAN_ABSENT;
-  r->spans_used += count;
-  bool in_order = true;
-  if (!(p = read_members(r, s, p, first, &in_order))) return NULL;
+/* Whether an object's required fields were all read, given their presence
+ * at r->present[seen] (count / 64 + 1 words); the bits of the optional ones read set in its
+ * bitmap at `bitmap`. */
+static bool fields_present(reader *r, const shape *s, size_t seen, size_t bitmap) {
+  const uint64_t *present = r->present + seen;
+  uint32_t count = s->u.object.count;
+  if (!s->u.object.optional_count) {
+    /* Every field required: every bit set, word by word. */
+    for (uint32_t w = 0; w < count / 64; w++)
+      if (present[w] != UINT64_MAX) return false;
+    return present[count / 64] == (UINT64_C(1) << (count % 64)) - 1;
+  }
+  uint8_t *o = r->e->out->data + bitmap;
   for (uint32_t i = 0; i < count; i++) {
     const field *f = &s->u.object.fields[i];
-    bool present = r->spans[first + i].start != SPAN_ABSENT;
-    if (!present && !f->optional) return NULL;
-    if (present && f->optional) e->out->data[bitmap + (f->bit >> 3)] |= (uint8_t)(1u << (f->bit & 7));
+    bool here = present[i / 64] >> (i % 64) & 1;
+    if (!here && !f->optional) return false;
+    if (here && f->optional) o[f->bit >> 3] |= (uint8_t)(1u << (f->bit & 7));
   }
-  if (!in_order && !put_in_order(r, bitmap + bytes, first, count)) return NULL;
+  return true;
+}
+
+static const uint8_t *read_object(reader *r, const shape *s, const uint8_t *p) {
+  encoder *e = r->e;
+  /* A word more than the fields need when their count is a multiple of
+   * 64: the first is then always there, set without a loop. */
+  uint32_t count = s->u.object.count, bytes = bitmap_bytes(s->u.object.optional_count), words = count / 64 + 1;
+  size_t bitmap = e->out->length, first = r->spans_used, seen = r->present_used;
+  if (bytes && !buffer_reserve(e->out, bytes)) return encoder_nomem(e), NULL;
+  if (!spans_reserve(r, count) || !present_reserve(r, words)) return NULL;
+  if (bytes) memset(e->out->data + bitmap, 0, bytes);
+  e->out->length += bytes;
+  r->present[seen] = 0;
+  for (uint32_t w = 1; w < words; w++) r->present[seen + w] = 0;
+  r->spans_used += count;
+  r->present_used += words;
+  bool in_order = true;
+  if (!(p = read_members(r, s, p, first, seen, &in_order)) || !fields_present(r, s, seen, bitmap)) return NULL;
+  if (!in_order && !put_in_order(r, bitmap + bytes, first, seen, words)) return NULL;
   r->spans_used = first;
+  r->present_used = seen;
   /* An open object's extras: none, since the pass leaves the others. */
   return !s->u.object.extras || !put_uvarint(e, 0) ? p : NULL;
 }
@@ -1377,25 +1436,9 @@ static const uint8_t *read_container(reader *r, const shape *s, const uint8_t *p
   }
 }
 
-/* A value at p (after any space) under shape s. */
-static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
+/* A container at p under shape s, within the limits of nesting. */
+static NOINLINE const uint8_t *read_nested(reader *r, const shape *s, const uint8_t *p) {
   encoder *e = r->e;
-  if (p >= r->end) return NULL;
-  if (*p != '[' && *p != '{') {
-    /* Past encode_value's nesting guard, which the pass's own depth keeps
-     * far from, when there are no keywords to check. */
-    json_value v;
-    p = read_scalar(r, p, &v);
-    if (!p) return NULL;
-    /* A string or a number whose keywords, if any, pass without the full
-     * check: straight to its bytes, past the walk's dispatch. */
-    bool passes = !e->checked || !s->keywords || validation_passes(s->keywords, &v);
-    if (passes && s->kind == SHAPE_STRING && v.type == JSON_STRING) return put_string_value(e, &v) ? NULL : p;
-    if (passes && v.type == JSON_NUMBER &&
-        (s->kind == SHAPE_UINT || s->kind == SHAPE_INT || s->kind == SHAPE_FLOAT64 || s->kind == SHAPE_FLOAT32))
-      return encode_number(e, s, &v) ? NULL : p;
-    return !(e->checked && s->keywords ? encode_value(e, s, &v) : encode_shape(e, s, &v)) ? p : NULL;
-  }
   json_type type = *p == '[' ? JSON_ARRAY : JSON_OBJECT;
   if (e->nesting == NESTING_MAX || r->depth == PASS_DEPTH_MAX) return NULL;
   /* Keywords on a container need it whole, but an array's count. */
@@ -1411,6 +1454,37 @@ static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
   return p;
 }
 
+/* A value at p (after any space) under shape s: a scalar here, in a frame
+ * small enough that most values, scalars, pay little for the call. */
+static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
+  encoder *e = r->e;
+  if (p >= r->end) return NULL;
+  if (*p == '[' || *p == '{') return read_nested(r, s, p);
+  /* Past encode_value's nesting guard, which the pass's own depth keeps
+   * far from, when there are no keywords to check. */
+  json_value v;
+  p = read_scalar(r, p, &v);
+  if (!p) return NULL;
+  if (e->checked && s->keywords && !validation_passes(s->keywords, &v)) return encode_value(e, s, &v) ? NULL : p;
+  /* A string, a number or an enum member whose keywords, if any, pass
+   * without the full check: straight to its bytes, past the walk's
+   * dispatch. */
+  switch (s->kind) {
+    case SHAPE_STRING:
+      if (v.type == JSON_STRING) return put_string_value(e, &v) ? NULL : p;
+      break;
+    case SHAPE_UINT:
+    case SHAPE_INT:
+    case SHAPE_FLOAT64:
+    case SHAPE_FLOAT32:
+      if (v.type == JSON_NUMBER) return encode_number(e, s, &v) ? NULL : p;
+      break;
+    case SHAPE_ENUM: return encode_enum(e, s, &v) ? NULL : p;
+    default: break;
+  }
+  return encode_shape(e, s, &v) ? NULL : p;
+}
+
 /* The text in one pass, fingerprint first: SHORN_OK when it wrote the
  * bytes, SHORN_ERROR_NOMEM when memory ran out, else SHORN_ERROR_ENCODE
  * with nothing written and `error` as it was: the text is left to
@@ -1420,20 +1494,19 @@ static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_
   encoder_storage here;
   shorn_buffer discarded;
   encoder e;
-  written_span spans_here[32];
-  uint8_t unescaped_here[256], moved_here[1024];
+  reader_storage stored;
   reader r = {.e = &e,
               .start = (const uint8_t *)json,
               .end = (const uint8_t *)json + length,
-              .spans = spans_here,
+              .spans = stored.spans,
               .spans_capacity = 32,
-              .spans_here = spans_here,
-              .moved = moved_here,
-              .moved_capacity = sizeof moved_here,
-              .moved_here = moved_here,
-              .unescaped = unescaped_here,
-              .unescaped_capacity = sizeof unescaped_here,
-              .unescaped_here = unescaped_here};
+              .present = stored.present,
+              .present_capacity = 8,
+              .moved = stored.moved,
+              .moved_capacity = sizeof stored.moved,
+              .unescaped = stored.unescaped,
+              .unescaped_capacity = sizeof stored.unescaped,
+              .here = &stored};
   shorn_code code_before = error->code;
   shorn_where where_before = error->where;
   error->code = SHORN_OK;
@@ -1453,9 +1526,10 @@ static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_
   if (rc != SHORN_ERROR_NOMEM) error->code = code_before;
   if (rc) e.out->length = mark;
   encoder_close(&e, &here, &discarded);
-  array_free(s->allocator, r.spans, spans_here);
-  array_free(s->allocator, r.unescaped, unescaped_here);
-  array_free(s->allocator, r.moved, moved_here);
+  array_free(s->allocator, r.spans, stored.spans);
+  array_free(s->allocator, r.present, stored.present);
+  array_free(s->allocator, r.unescaped, stored.unescaped);
+  array_free(s->allocator, r.moved, stored.moved);
   return rc;
 }
 
