@@ -26,6 +26,15 @@
 #include "unique.h"
 #include "core/schema/validate.h"
 
+/* An encoder's first storage, on the C stack: a record then costs no
+ * allocation but its output, which matters most to small records. */
+typedef struct encoder_storage {
+  uint32_t depth[REF_DEPTHS_HERE];
+  const json_value *scratch[64];
+  path_segment path[16];
+  validator validator;
+} encoder_storage;
+
 typedef struct encoder {
   shorn_buffer *out;
   shorn_error *error;
@@ -37,14 +46,13 @@ typedef struct encoder {
    * because an inner object may move it. */
   const json_value **scratch;
   size_t scratch_used, scratch_capacity;
-  const json_value **scratch_here; /* its first storage, on the C stack */
   path_segment *path; /* innermost first */
   size_t path_length, path_capacity;
-  path_segment *path_here; /* its first storage, on the C stack */
   bool checked; /* validation keywords are checked */
-  /* Storage for the validator, made ready the first time a value needs
-   * more than validation_passes: most encodes never do. */
-  validator *validator, *validator_here;
+  /* The validator, in the storage below, made ready the first time a value
+   * needs more than validation_passes: most encodes never do. */
+  validator *validator;
+  encoder_storage *here; /* the first storage of all these, on the C stack */
 } encoder;
 
 static shorn_code encode_fail(encoder *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -82,7 +90,7 @@ static shorn_code at_segment(encoder *e, shorn_code rc, const char *key, uint32_
   if (rc != SHORN_ERROR_ENCODE) return rc;
   if (e->path_length == e->path_capacity) {
     path_segment *p =
-        array_grow(e->allocator, e->path, &e->path_capacity, e->path_length + 1, sizeof *p, e->path_here);
+        array_grow(e->allocator, e->path, &e->path_capacity, e->path_length + 1, sizeof *p, e->here->path);
     if (!p) return encoder_nomem(e);
     e->path = p;
   }
@@ -262,7 +270,7 @@ static void describe_value(const json_value *v, char *out, size_t cap) {
 static bool scratch_reserve(encoder *e, size_t n) {
   if (e->scratch_capacity - e->scratch_used >= n) return true;
   const json_value **p = array_grow(e->allocator, (void *)e->scratch, &e->scratch_capacity,
-                                    e->scratch_used + n, sizeof *p, e->scratch_here);
+                                    e->scratch_used + n, sizeof *p, e->here->scratch);
   if (!p) return false;
   e->scratch = p;
   return true;
@@ -767,7 +775,7 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
 static shorn_code check_keywords(encoder *e, const shape *s, const json_value *v) {
   if (!e->checked || validation_passes(s->keywords, v)) return SHORN_OK;
   if (!e->validator) {
-    e->validator = e->validator_here;
+    e->validator = &e->here->validator;
     *e->validator = (validator){.allocator = e->allocator};
   }
   validation_site site;
@@ -793,15 +801,6 @@ static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) 
   return rc;
 }
 
-/* An encoder's first storage, on the C stack: a record then costs no
- * allocation but its output, which matters most to small records. */
-typedef struct encoder_storage {
-  uint32_t depth[REF_DEPTHS_HERE];
-  const json_value *scratch[64];
-  path_segment path[16];
-  validator validator;
-} encoder_storage;
-
 /* Make `e` ready to write at `place` (NULL: the root) into `out`, or into
  * `discarded` when `out` is NULL. */
 static ALWAYS_INLINE shorn_code encoder_open(encoder *e, encoder_storage *here, const shorn_schema *s,
@@ -815,12 +814,10 @@ static ALWAYS_INLINE shorn_code encoder_open(encoder *e, encoder_storage *here, 
                  .nesting = place ? place->nesting : 0,
                  .scratch = here->scratch,
                  .scratch_capacity = 64,
-                 .scratch_here = here->scratch,
                  .path = here->path,
                  .path_capacity = 16,
-                 .path_here = here->path,
                  .checked = checked,
-                 .validator_here = &here->validator};
+                 .here = here};
   if (checked && s->uncheckable) {
     *error = *s->uncheckable;
     return SHORN_ERROR_SCHEMA;
@@ -958,8 +955,7 @@ static bool pass_nomem(reader *r) {
   return false;
 }
 
-static bool spans_reserve(reader *r, size_t n) {
-  if (r->spans_capacity - r->spans_used >= n) return true;
+static NOINLINE bool spans_grow(reader *r, size_t n) {
   written_span *s = array_grow(r->e->allocator, r->spans, &r->spans_capacity, r->spans_used + n, sizeof *s,
                               r->here->spans);
   if (!s) return pass_nomem(r);
@@ -967,13 +963,20 @@ static bool spans_reserve(reader *r, size_t n) {
   return true;
 }
 
-static bool present_reserve(reader *r, size_t n) {
-  if (r->present_capacity - r->present_used >= n) return true;
+static inline bool spans_reserve(reader *r, size_t n) {
+  return r->spans_capacity - r->spans_used >= n || spans_grow(r, n);
+}
+
+static NOINLINE bool present_grow(reader *r, size_t n) {
   uint64_t *s = array_grow(r->e->allocator, r->present, &r->present_capacity, r->present_used + n, sizeof *s,
                            r->here->present);
   if (!s) return pass_nomem(r);
   r->present = s;
   return true;
+}
+
+static inline bool present_reserve(reader *r, size_t n) {
+  return r->present_capacity - r->present_used >= n || present_grow(r, n);
 }
 
 /* A string token's escapes decoded into the reader's storage, which holds
@@ -1281,28 +1284,38 @@ static const uint8_t *member_field(reader *r, const shape *s, uint32_t guess, co
   return p;
 }
 
-/* An object's members, as encode_object_members places them. */
+/* An object's members, as encode_object_members places them; their
+ * presence bits at r->present[seen], the first word set here, the others
+ * cleared before. */
 static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, size_t first, size_t seen,
                                    bool *in_order) {
   encoder *e = r->e;
   uint32_t guess = s->u.object.declared_first, last = 0;
-  bool closed = false;
+  /* The first word of presence bits, and whether the members came in
+   * order, held here until the end rather than stored at each member. */
+  uint64_t low = 0;
+  bool ordered = true;
   p = skip_space_at(r, p + 1);
-  if (p < r->end && *p == '}') return p + 1;
+  bool closed = p < r->end && *p == '}';
+  if (closed) p++;
   while (!closed) {
     const field *f;
     if (!(p = member_field(r, s, guess, p, &f))) return NULL;
     if (f) {
       uint32_t i = (uint32_t)(f - s->u.object.fields);
       /* A repeated key is out of order too: its last value is the one kept. */
-      *in_order = *in_order && i + 1 > last;
+      ordered = ordered && i + 1 > last;
       last = i + 1;
       guess = f->declared_next;
       size_t start = e->out->length;
       if (!(p = read_value(r, f->value, p))) return NULL;
-      r->spans[first + i].start = start;
-      r->spans[first + i].end = e->out->length;
-      r->present[seen + i / 64] |= UINT64_C(1) << (i % 64);
+      written_span *m = &r->spans[first + i];
+      m->start = start;
+      m->end = e->out->length;
+      if (i < 64)
+        low |= UINT64_C(1) << i;
+      else
+        r->present[seen + i / 64] |= UINT64_C(1) << (i % 64);
     } else if (s->u.object.reject_unknown || s->u.object.extras) {
       return NULL;
     } else {
@@ -1315,12 +1328,14 @@ static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, 
     }
     if (!(p = next_item(r, p, '}', &closed))) return NULL;
   }
+  r->present[seen] = low;
+  *in_order = ordered;
   return p;
 }
 
 /* Whether an object's required fields were all read, given their presence
- * at r->present[seen] (count / 64 + 1 words); the bits of the optional ones read set in its
- * bitmap at `bitmap`. */
+ * at r->present[seen] (count / 64 + 1 words); the bits of the optional
+ * ones read set in its bitmap at `bitmap`. */
 static bool fields_present(reader *r, const shape *s, size_t seen, size_t bitmap) {
   const uint64_t *present = r->present + seen;
   uint32_t count = s->u.object.count;
@@ -1350,11 +1365,10 @@ static const uint8_t *read_object(reader *r, const shape *s, const uint8_t *p) {
   if (!spans_reserve(r, count) || !present_reserve(r, words)) return NULL;
   if (bytes) memset(e->out->data + bitmap, 0, bytes);
   e->out->length += bytes;
-  r->present[seen] = 0;
-  for (uint32_t w = 1; w < words; w++) r->present[seen + w] = 0;
+  for (uint32_t w = 1; w < words; w++) r->present[seen + w] = 0; /* read_members sets the first */
   r->spans_used += count;
   r->present_used += words;
-  bool in_order = true;
+  bool in_order;
   if (!(p = read_members(r, s, p, first, seen, &in_order)) || !fields_present(r, s, seen, bitmap)) return NULL;
   if (!in_order && !put_in_order(r, bitmap + bytes, first, seen, words)) return NULL;
   r->spans_used = first;
@@ -1466,9 +1480,9 @@ static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
   p = read_scalar(r, p, &v);
   if (!p) return NULL;
   if (e->checked && s->keywords && !validation_passes(s->keywords, &v)) return encode_value(e, s, &v) ? NULL : p;
-  /* A string, a number or an enum member whose keywords, if any, pass
-   * without the full check: straight to its bytes, past the walk's
-   * dispatch. */
+  /* A string, a number, a boolean or an enum member whose keywords, if
+   * any, pass without the full check: straight to its bytes, past the
+   * walk's dispatch. */
   switch (s->kind) {
     case SHAPE_STRING:
       if (v.type == JSON_STRING) return put_string_value(e, &v) ? NULL : p;
@@ -1478,6 +1492,10 @@ static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
     case SHAPE_FLOAT64:
     case SHAPE_FLOAT32:
       if (v.type == JSON_NUMBER) return encode_number(e, s, &v) ? NULL : p;
+      break;
+    case SHAPE_BOOLEAN:
+      if (v.type == JSON_TRUE || v.type == JSON_FALSE)
+        return buffer_byte(e->out, v.type == JSON_TRUE) ? p : (encoder_nomem(e), NULL);
       break;
     case SHAPE_ENUM: return encode_enum(e, s, &v) ? NULL : p;
     default: break;
