@@ -679,21 +679,28 @@ static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
   }
 }
 
-static shorn_code encode_enum(encoder *e, const shape *s, const json_value *v) {
+/* The index of the enum member a string value is, or -1.  Most enums are
+ * of strings: their lengths, compared first, tell most members apart
+ * without reading a byte. */
+static inline int64_t enum_string_index(const shape *s, const json_value *v) {
   const scalar *members = s->u.enumeration.members;
-  uint32_t count = s->u.enumeration.count;
+  for (uint32_t i = 0; i < s->u.enumeration.count; i++)
+    if (members[i].type == JSON_STRING && members[i].string_length == v->length &&
+        short_equal(members[i].string, v->u.string, v->length))
+      return i;
+  return -1;
+}
+
+static shorn_code encode_enum(encoder *e, const shape *s, const json_value *v) {
+  int64_t i = -1;
   if (v->type == JSON_STRING) {
-    /* Most enums are of strings: their lengths, compared first, tell most
-     * members apart without reading a byte. */
-    for (uint32_t i = 0; i < count; i++)
-      if (members[i].type == JSON_STRING && members[i].string_length == v->length &&
-          short_equal(members[i].string, v->u.string, v->length))
-        return put_uvarint(e, i);
+    i = enum_string_index(s, v);
   } else if (!(v->type == JSON_NUMBER && is_negative_zero(v->u.number))) {
     /* -0 matches no member, not even 0: the value is the schema's. */
-    for (uint32_t i = 0; i < count; i++)
-      if (scalar_equals(&members[i], v, false)) return put_uvarint(e, i);
+    for (uint32_t k = 0; k < s->u.enumeration.count && i < 0; k++)
+      if (scalar_equals(&s->u.enumeration.members[k], v, false)) i = k;
   }
+  if (i >= 0) return put_uvarint(e, (uint64_t)i);
   char what[VALUE_QUOTE_MAX];
   describe_value(v, what, sizeof what);
   return encode_fail(e, "Unknown enum value %s", what);
@@ -1017,7 +1024,7 @@ static const uint8_t *read_word(const reader *r, const uint8_t *p, const char *w
 }
 
 /* A scalar at p into v (p < end). */
-static const uint8_t *read_scalar(reader *r, const uint8_t *p, json_value *v) {
+static ALWAYS_INLINE const uint8_t *read_scalar(reader *r, const uint8_t *p, json_value *v) {
   const char *why;
   switch (*p) {
     case '"': return read_text_string(r, p, v);
@@ -1148,13 +1155,19 @@ static inline void copy_span(uint8_t *o, const uint8_t *s, size_t n) {
     memcpy(o, s, n);
 }
 
+/* Room kept past the bytes moved aside and past the output's end while
+ * they are copied back, so that a member of up to this many bytes (most
+ * are a byte or a few) is copied in one move of a fixed size. */
+#define MOVED_PAD 16
+
 /* The output's bytes from `from` on copied aside, to be copied back in
- * another order: the reader's storage for them, or NULL. */
+ * another order: the reader's storage for them, MOVED_PAD bytes of room
+ * after them, or NULL. */
 static const uint8_t *move_aside(reader *r, size_t from) {
   shorn_buffer *out = r->e->out;
   size_t n = out->length - from;
-  if (r->moved_capacity < n) {
-    uint8_t *m = array_grow(r->e->allocator, r->moved, &r->moved_capacity, n, 1, r->here->moved);
+  if (r->moved_capacity < n + MOVED_PAD) {
+    uint8_t *m = array_grow(r->e->allocator, r->moved, &r->moved_capacity, n + MOVED_PAD, 1, r->here->moved);
     if (!m) return pass_nomem(r), NULL;
     r->moved = m;
   }
@@ -1168,6 +1181,7 @@ static const uint8_t *move_aside(reader *r, size_t from) {
  * at `first`, its presence in the `words` at r->present[seen]. */
 static bool put_in_order(reader *r, size_t from, size_t first, size_t seen, uint32_t words) {
   shorn_buffer *out = r->e->out;
+  if (!buffer_reserve(out, MOVED_PAD)) return pass_nomem(r);
   const uint8_t *moved = move_aside(r, from);
   if (!moved) return false;
   /* Held here: the bytes written could otherwise alias them. */
@@ -1177,8 +1191,13 @@ static bool put_in_order(reader *r, size_t from, size_t first, size_t seen, uint
   for (size_t w = 0; w < words; w++, spans += 64)
     for (uint64_t bits = present[w]; bits; bits &= bits - 1) {
       const written_span *m = &spans[__builtin_ctzll(bits)];
-      copy_span(o, moved + (m->start - from), m->end - m->start);
-      o += m->end - m->start;
+      size_t n = m->end - m->start;
+      /* Past the member's end: the next one's bytes, or the room kept. */
+      if (n <= MOVED_PAD)
+        memcpy(o, moved + (m->start - from), MOVED_PAD);
+      else
+        copy_span(o, moved + (m->start - from), n);
+      o += n;
     }
   out->length = (size_t)(o - out->data);
   return true;
@@ -1497,7 +1516,11 @@ static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
       if (v.type == JSON_TRUE || v.type == JSON_FALSE)
         return buffer_byte(e->out, v.type == JSON_TRUE) ? p : (encoder_nomem(e), NULL);
       break;
-    case SHAPE_ENUM: return encode_enum(e, s, &v) ? NULL : p;
+    case SHAPE_ENUM: {
+      int64_t i = v.type == JSON_STRING ? enum_string_index(s, &v) : -1;
+      if (i >= 0) return put_uvarint(e, (uint64_t)i) ? NULL : p;
+      return encode_enum(e, s, &v) ? NULL : p;
+    }
     default: break;
   }
   return encode_shape(e, s, &v) ? NULL : p;
