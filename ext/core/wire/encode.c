@@ -199,11 +199,17 @@ static shorn_code put_f32(encoder *e, double v) {
 static shorn_code put_string_value(encoder *e, const json_value *v) {
   if (v->flags & JSON_LONE_SURROGATE) return encode_fail(e, "String contains an unpaired surrogate");
   if (v->length > SHORN_MAX_BYTES) return too_large_value(e, "String", v->length, "bytes", SHORN_MAX_BYTES);
-  shorn_code rc = put_uvarint(e, v->length);
-  if (rc || v->length > STRING_COPIED_INLINE) return rc ? rc : put_bytes(e, v->u.string, v->length);
-  if (!buffer_reserve(e->out, v->length)) return encoder_nomem(e);
-  copy_few(e->out->data + e->out->length, (const uint8_t *)v->u.string, v->length);
-  e->out->length += v->length;
+  /* Room for the length and the bytes at once, rather than a reservation
+   * for each. */
+  size_t n = v->length;
+  if (!buffer_reserve(e->out, 10 + n)) return encoder_nomem(e);
+  buffer_uvarint(e->out, n); /* its room is there: it cannot fail */
+  uint8_t *o = e->out->data + e->out->length;
+  if (n <= STRING_COPIED_INLINE)
+    copy_few(o, (const uint8_t *)v->u.string, n);
+  else
+    memcpy(o, v->u.string, n);
+  e->out->length += n;
   return SHORN_OK;
 }
 
