@@ -1535,9 +1535,10 @@ static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
 /* The text in one pass, fingerprint first: SHORN_OK when it wrote the
  * bytes, SHORN_ERROR_NOMEM when memory ran out, else SHORN_ERROR_ENCODE
  * with nothing written and `error` as it was: the text is left to
- * encode_tree, which says why. */
+ * encode_tree, which says why, and which `to_tree` calls from here, so
+ * that the caller keeps nothing for it across the pass. */
 static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
-                                  shorn_buffer *out, shorn_error *error, bool checked) {
+                                  shorn_buffer *out, shorn_error *error, bool checked, bool to_tree) {
   encoder_storage here;
   shorn_buffer discarded;
   encoder e;
@@ -1577,19 +1578,19 @@ static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_
   array_free(s->allocator, r.present, stored.present);
   array_free(s->allocator, r.unescaped, stored.unescaped);
   array_free(s->allocator, r.moved, stored.moved);
-  return rc;
+  return rc == SHORN_ERROR_ENCODE && to_tree ? encode_tree(s, json, length, fingerprint_width, out, error, checked)
+                                             : rc;
 }
 
 static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
                                  shorn_buffer *out, shorn_error *error, bool checked) {
   if (!fingerprint_width_ok(fingerprint_width, true)) return fingerprint_width_refused(true, error);
-  shorn_code rc = encode_one_pass(s, json, length, fingerprint_width, out, error, checked);
-  return rc != SHORN_ERROR_ENCODE ? rc : encode_tree(s, json, length, fingerprint_width, out, error, checked);
+  return encode_one_pass(s, json, length, fingerprint_width, out, error, checked, true);
 }
 
 bool encode_by_one_pass(const shorn_schema *s, const char *json, size_t length, shorn_buffer *out, bool checked) {
   shorn_error error = {0};
-  return encode_one_pass(s, json, length, 0, out, &error, checked) == SHORN_OK;
+  return encode_one_pass(s, json, length, 0, out, &error, checked, false) == SHORN_OK;
 }
 
 shorn_code encode_by_tree(const shorn_schema *s, const char *json, size_t length, shorn_buffer *out,
