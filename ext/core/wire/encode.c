@@ -26,6 +26,15 @@
 #include "unique.h"
 #include "core/schema/validate.h"
 
+/* An encoder's first storage, on the C stack: a record then costs no
+ * allocation but its output, which matters most to small records. */
+typedef struct encoder_storage {
+  uint32_t depth[REF_DEPTHS_HERE];
+  const json_value *scratch[64];
+  path_segment path[16];
+  validator validator;
+} encoder_storage;
+
 typedef struct encoder {
   shorn_buffer *out;
   shorn_error *error;
@@ -37,14 +46,13 @@ typedef struct encoder {
    * because an inner object may move it. */
   const json_value **scratch;
   size_t scratch_used, scratch_capacity;
-  const json_value **scratch_here; /* its first storage, on the C stack */
   path_segment *path; /* innermost first */
   size_t path_length, path_capacity;
-  path_segment *path_here; /* its first storage, on the C stack */
   bool checked; /* validation keywords are checked */
-  /* Storage for the validator, made ready the first time a value needs
-   * more than validation_passes: most encodes never do. */
-  validator *validator, *validator_here;
+  /* The validator, in the storage below, made ready the first time a value
+   * needs more than validation_passes: most encodes never do. */
+  validator *validator;
+  encoder_storage *here; /* the first storage of all these, on the C stack */
 } encoder;
 
 static shorn_code encode_fail(encoder *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -82,7 +90,7 @@ static shorn_code at_segment(encoder *e, shorn_code rc, const char *key, uint32_
   if (rc != SHORN_ERROR_ENCODE) return rc;
   if (e->path_length == e->path_capacity) {
     path_segment *p =
-        array_grow(e->allocator, e->path, &e->path_capacity, e->path_length + 1, sizeof *p, e->path_here);
+        array_grow(e->allocator, e->path, &e->path_capacity, e->path_length + 1, sizeof *p, e->here->path);
     if (!p) return encoder_nomem(e);
     e->path = p;
   }
@@ -191,11 +199,17 @@ static shorn_code put_f32(encoder *e, double v) {
 static shorn_code put_string_value(encoder *e, const json_value *v) {
   if (v->flags & JSON_LONE_SURROGATE) return encode_fail(e, "String contains an unpaired surrogate");
   if (v->length > SHORN_MAX_BYTES) return too_large_value(e, "String", v->length, "bytes", SHORN_MAX_BYTES);
-  shorn_code rc = put_uvarint(e, v->length);
-  if (rc || v->length > STRING_COPIED_INLINE) return rc ? rc : put_bytes(e, v->u.string, v->length);
-  if (!buffer_reserve(e->out, v->length)) return encoder_nomem(e);
-  copy_few(e->out->data + e->out->length, (const uint8_t *)v->u.string, v->length);
-  e->out->length += v->length;
+  /* Room for the length and the bytes at once, rather than a reservation
+   * for each. */
+  size_t n = v->length;
+  if (!buffer_reserve(e->out, 10 + n)) return encoder_nomem(e);
+  buffer_uvarint(e->out, n); /* its room is there: it cannot fail */
+  uint8_t *o = e->out->data + e->out->length;
+  if (n <= STRING_COPIED_INLINE)
+    copy_few(o, (const uint8_t *)v->u.string, n);
+  else
+    memcpy(o, v->u.string, n);
+  e->out->length += n;
   return SHORN_OK;
 }
 
@@ -262,7 +276,7 @@ static void describe_value(const json_value *v, char *out, size_t cap) {
 static bool scratch_reserve(encoder *e, size_t n) {
   if (e->scratch_capacity - e->scratch_used >= n) return true;
   const json_value **p = array_grow(e->allocator, (void *)e->scratch, &e->scratch_capacity,
-                                    e->scratch_used + n, sizeof *p, e->scratch_here);
+                                    e->scratch_used + n, sizeof *p, e->here->scratch);
   if (!p) return false;
   e->scratch = p;
   return true;
@@ -671,11 +685,28 @@ static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
   }
 }
 
+/* The index of the enum member a string value is, or -1.  Most enums are
+ * of strings: their lengths, compared first, tell most members apart
+ * without reading a byte. */
+static inline int64_t enum_string_index(const shape *s, const json_value *v) {
+  const scalar *members = s->u.enumeration.members;
+  for (uint32_t i = 0; i < s->u.enumeration.count; i++)
+    if (members[i].type == JSON_STRING && members[i].string_length == v->length &&
+        short_equal(members[i].string, v->u.string, v->length))
+      return i;
+  return -1;
+}
+
 static shorn_code encode_enum(encoder *e, const shape *s, const json_value *v) {
-  /* -0 matches no member, not even 0: the value is the schema's. */
-  if (!(v->type == JSON_NUMBER && is_negative_zero(v->u.number)))
-    for (uint32_t i = 0; i < s->u.enumeration.count; i++)
-      if (scalar_equals(&s->u.enumeration.members[i], v, false)) return put_uvarint(e, i);
+  int64_t i = -1;
+  if (v->type == JSON_STRING) {
+    i = enum_string_index(s, v);
+  } else if (!(v->type == JSON_NUMBER && is_negative_zero(v->u.number))) {
+    /* -0 matches no member, not even 0: the value is the schema's. */
+    for (uint32_t k = 0; k < s->u.enumeration.count && i < 0; k++)
+      if (scalar_equals(&s->u.enumeration.members[k], v, false)) i = k;
+  }
+  if (i >= 0) return put_uvarint(e, (uint64_t)i);
   char what[VALUE_QUOTE_MAX];
   describe_value(v, what, sizeof what);
   return encode_fail(e, "Unknown enum value %s", what);
@@ -757,7 +788,7 @@ static shorn_code encode_shape(encoder *e, const shape *s, const json_value *v) 
 static shorn_code check_keywords(encoder *e, const shape *s, const json_value *v) {
   if (!e->checked || validation_passes(s->keywords, v)) return SHORN_OK;
   if (!e->validator) {
-    e->validator = e->validator_here;
+    e->validator = &e->here->validator;
     *e->validator = (validator){.allocator = e->allocator};
   }
   validation_site site;
@@ -783,15 +814,6 @@ static shorn_code encode_value(encoder *e, const shape *s, const json_value *v) 
   return rc;
 }
 
-/* An encoder's first storage, on the C stack: a record then costs no
- * allocation but its output, which matters most to small records. */
-typedef struct encoder_storage {
-  uint32_t depth[REF_DEPTHS_HERE];
-  const json_value *scratch[64];
-  path_segment path[16];
-  validator validator;
-} encoder_storage;
-
 /* Make `e` ready to write at `place` (NULL: the root) into `out`, or into
  * `discarded` when `out` is NULL. */
 static ALWAYS_INLINE shorn_code encoder_open(encoder *e, encoder_storage *here, const shorn_schema *s,
@@ -805,12 +827,10 @@ static ALWAYS_INLINE shorn_code encoder_open(encoder *e, encoder_storage *here, 
                  .nesting = place ? place->nesting : 0,
                  .scratch = here->scratch,
                  .scratch_capacity = 64,
-                 .scratch_here = here->scratch,
                  .path = here->path,
                  .path_capacity = 16,
-                 .path_here = here->path,
                  .checked = checked,
-                 .validator_here = &here->validator};
+                 .here = here};
   if (checked && s->uncheckable) {
     *error = *s->uncheckable;
     return SHORN_ERROR_SCHEMA;
@@ -823,7 +843,7 @@ static ALWAYS_INLINE shorn_code encoder_open(encoder *e, encoder_storage *here, 
   }
   if (place && place->ref_depth)
     memcpy(e->ref_depth, place->ref_depth, s->def_count * sizeof *e->ref_depth);
-  else if (e->ref_depth == here->depth)
+  else if (e->ref_depth == here->depth && s->def_count)
     memset(here->depth, 0, s->def_count * sizeof *here->depth);
   return SHORN_OK;
 }
@@ -912,21 +932,28 @@ typedef struct written_span {
   uint32_t key_length;
 } written_span;
 
-#define SPAN_ABSENT SIZE_MAX
+/* The reader's first storage, on the C stack, as the encoder's is. */
+typedef struct reader_storage {
+  written_span spans[32];
+  uint64_t present[8];
+  uint8_t unescaped[256], moved[1024];
+} reader_storage;
 
 typedef struct reader {
   encoder *e;
   const uint8_t *start, *end;
   written_span *spans; /* a stack: each open object's or record's members */
   size_t spans_used, spans_capacity;
-  written_span *spans_here;
+  /* A stack beside it: a bit per field of each open object, set when its
+   * member was read, so that only the members read are visited after. */
+  uint64_t *present;
+  size_t present_used, present_capacity;
   uint8_t *moved; /* a container's bytes while they are put in order */
   size_t moved_capacity;
-  uint8_t *moved_here;
   uint8_t *unescaped; /* a string's escapes decoded, for the json_value read */
   size_t unescaped_capacity;
-  uint8_t *unescaped_here;
   uint32_t depth;
+  reader_storage *here;
 } reader;
 
 static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p);
@@ -941,18 +968,50 @@ static bool pass_nomem(reader *r) {
   return false;
 }
 
-static bool spans_reserve(reader *r, size_t n) {
-  if (r->spans_capacity - r->spans_used >= n) return true;
+static NOINLINE bool spans_grow(reader *r, size_t n) {
   written_span *s = array_grow(r->e->allocator, r->spans, &r->spans_capacity, r->spans_used + n, sizeof *s,
-                              r->spans_here);
+                              r->here->spans);
   if (!s) return pass_nomem(r);
   r->spans = s;
   return true;
 }
 
-/* A string token into v, its escapes decoded into the reader's storage,
- * which holds it until the next string. */
-static const uint8_t *read_text_string(reader *r, const uint8_t *p, json_value *v) {
+static inline bool spans_reserve(reader *r, size_t n) {
+  return r->spans_capacity - r->spans_used >= n || spans_grow(r, n);
+}
+
+static NOINLINE bool present_grow(reader *r, size_t n) {
+  uint64_t *s = array_grow(r->e->allocator, r->present, &r->present_capacity, r->present_used + n, sizeof *s,
+                           r->here->present);
+  if (!s) return pass_nomem(r);
+  r->present = s;
+  return true;
+}
+
+static inline bool present_reserve(reader *r, size_t n) {
+  return r->present_capacity - r->present_used >= n || present_grow(r, n);
+}
+
+/* A string token's escapes decoded into the reader's storage, which holds
+ * it until the next string: out of read_text_string's way, which most
+ * strings, having none, pass through inline. */
+static NOINLINE bool unescape_string(reader *r, const json_string_token *t, json_value *v) {
+  if (r->unescaped_capacity < (size_t)t->length + 1) {
+    uint8_t *u = array_grow(r->e->allocator, r->unescaped, &r->unescaped_capacity, (size_t)t->length + 1, 1,
+                            r->here->unescaped);
+    if (!u) return pass_nomem(r);
+    r->unescaped = u;
+  }
+  bool lone_surrogate = false;
+  uint8_t *o = json_unescape(r->unescaped, t->body, t->length, false, &lone_surrogate);
+  if (lone_surrogate) v->flags |= JSON_LONE_SURROGATE;
+  v->length = (uint32_t)(o - r->unescaped);
+  v->u.string = (const char *)r->unescaped;
+  return true;
+}
+
+/* A string token into v, its escapes decoded. */
+static inline const uint8_t *read_text_string(reader *r, const uint8_t *p, json_value *v) {
   json_string_token t;
   p = json_read_string(r->start, p, r->end, &t);
   if (!p) return NULL;
@@ -960,19 +1019,7 @@ static const uint8_t *read_text_string(reader *r, const uint8_t *p, json_value *
   v->flags = 0;
   v->length = t.length;
   v->u.string = (const char *)t.body;
-  if (!t.escaped) return p;
-  if (r->unescaped_capacity < (size_t)t.length + 1) {
-    uint8_t *u = array_grow(r->e->allocator, r->unescaped, &r->unescaped_capacity, (size_t)t.length + 1, 1,
-                            r->unescaped_here);
-    if (!u) return pass_nomem(r), NULL;
-    r->unescaped = u;
-  }
-  bool lone_surrogate = false;
-  uint8_t *o = json_unescape(r->unescaped, t.body, t.length, false, &lone_surrogate);
-  if (lone_surrogate) v->flags |= JSON_LONE_SURROGATE;
-  v->length = (uint32_t)(o - r->unescaped);
-  v->u.string = (const char *)r->unescaped;
-  return p;
+  return !t.escaped || unescape_string(r, &t, v) ? p : NULL;
 }
 
 static const uint8_t *read_word(const reader *r, const uint8_t *p, const char *word, size_t n, json_type type,
@@ -983,7 +1030,7 @@ static const uint8_t *read_word(const reader *r, const uint8_t *p, const char *w
 }
 
 /* A scalar at p into v (p < end). */
-static const uint8_t *read_scalar(reader *r, const uint8_t *p, json_value *v) {
+static ALWAYS_INLINE const uint8_t *read_scalar(reader *r, const uint8_t *p, json_value *v) {
   const char *why;
   switch (*p) {
     case '"': return read_text_string(r, p, v);
@@ -1114,34 +1161,51 @@ static inline void copy_span(uint8_t *o, const uint8_t *s, size_t n) {
     memcpy(o, s, n);
 }
 
+/* Room kept past the bytes moved aside and past the output's end while
+ * they are copied back, so that a member of up to this many bytes (most
+ * are a byte or a few) is copied in one move of a fixed size. */
+#define MOVED_PAD 16
+
 /* The output's bytes from `from` on copied aside, to be copied back in
- * another order: the reader's storage for them, or NULL. */
+ * another order: the reader's storage for them, MOVED_PAD bytes of room
+ * after them, or NULL. */
 static const uint8_t *move_aside(reader *r, size_t from) {
   shorn_buffer *out = r->e->out;
   size_t n = out->length - from;
-  if (r->moved_capacity < n) {
-    uint8_t *m = array_grow(r->e->allocator, r->moved, &r->moved_capacity, n, 1, r->moved_here);
+  if (r->moved_capacity < n + MOVED_PAD) {
+    uint8_t *m = array_grow(r->e->allocator, r->moved, &r->moved_capacity, n + MOVED_PAD, 1, r->here->moved);
     if (!m) return pass_nomem(r), NULL;
     r->moved = m;
   }
-  if (n) memcpy(r->moved, out->data + from, n);
+  copy_span(r->moved, out->data + from, n);
   out->length = from;
   return r->moved;
 }
 
 /* An object's members put in wire order: the bytes from `from` on copied
  * aside, and each present member's copied back in the order of the spans
- * at `first`, `count` of them. */
-static bool put_in_order(reader *r, size_t from, size_t first, size_t count) {
+ * at `first`, its presence in the `words` at r->present[seen]. */
+static bool put_in_order(reader *r, size_t from, size_t first, size_t seen, uint32_t words) {
   shorn_buffer *out = r->e->out;
+  if (!buffer_reserve(out, MOVED_PAD)) return pass_nomem(r);
   const uint8_t *moved = move_aside(r, from);
   if (!moved) return false;
-  for (size_t i = 0; i < count; i++) {
-    const written_span *m = &r->spans[first + i];
-    if (m->start == SPAN_ABSENT || m->start == m->end) continue;
-    copy_span(out->data + out->length, moved + (m->start - from), m->end - m->start);
-    out->length += m->end - m->start;
-  }
+  /* Held here: the bytes written could otherwise alias them. */
+  const written_span *spans = r->spans + first;
+  const uint64_t *present = r->present + seen;
+  uint8_t *o = out->data + out->length;
+  for (size_t w = 0; w < words; w++, spans += 64)
+    for (uint64_t bits = present[w]; bits; bits &= bits - 1) {
+      const written_span *m = &spans[__builtin_ctzll(bits)];
+      size_t n = m->end - m->start;
+      /* Past the member's end: the next one's bytes, or the room kept. */
+      if (n <= MOVED_PAD)
+        memcpy(o, moved + (m->start - from), MOVED_PAD);
+      else
+        copy_span(o, moved + (m->start - from), n);
+      o += n;
+    }
+  out->length = (size_t)(o - out->data);
   return true;
 }
 
@@ -1245,26 +1309,38 @@ static const uint8_t *member_field(reader *r, const shape *s, uint32_t guess, co
   return p;
 }
 
-/* An object's members, as encode_object_members places them. */
-static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, size_t first, bool *in_order) {
+/* An object's members, as encode_object_members places them; their
+ * presence bits at r->present[seen], the first word set here, the others
+ * cleared before. */
+static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, size_t first, size_t seen,
+                                   bool *in_order) {
   encoder *e = r->e;
   uint32_t guess = s->u.object.declared_first, last = 0;
-  bool closed = false;
+  /* The first word of presence bits, and whether the members came in
+   * order, held here until the end rather than stored at each member. */
+  uint64_t low = 0;
+  bool ordered = true;
   p = skip_space_at(r, p + 1);
-  if (p < r->end && *p == '}') return p + 1;
+  bool closed = p < r->end && *p == '}';
+  if (closed) p++;
   while (!closed) {
     const field *f;
     if (!(p = member_field(r, s, guess, p, &f))) return NULL;
     if (f) {
       uint32_t i = (uint32_t)(f - s->u.object.fields);
       /* A repeated key is out of order too: its last value is the one kept. */
-      *in_order = *in_order && i + 1 > last;
+      ordered = ordered && i + 1 > last;
       last = i + 1;
       guess = f->declared_next;
       size_t start = e->out->length;
       if (!(p = read_value(r, f->value, p))) return NULL;
-      r->spans[first + i].start = start;
-      r->spans[first + i].end = e->out->length;
+      written_span *m = &r->spans[first + i];
+      m->start = start;
+      m->end = e->out->length;
+      if (i < 64)
+        low |= UINT64_C(1) << i;
+      else
+        r->present[seen + i / 64] |= UINT64_C(1) << (i % 64);
     } else if (s->u.object.reject_unknown || s->u.object.extras) {
       return NULL;
     } else {
@@ -1277,29 +1353,51 @@ static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, 
     }
     if (!(p = next_item(r, p, '}', &closed))) return NULL;
   }
+  r->present[seen] = low;
+  *in_order = ordered;
   return p;
+}
+
+/* Whether an object's required fields were all read, given their presence
+ * at r->present[seen] (count / 64 + 1 words); the bits of the optional
+ * ones read set in its bitmap at `bitmap`. */
+static bool fields_present(reader *r, const shape *s, size_t seen, size_t bitmap) {
+  const uint64_t *present = r->present + seen;
+  uint32_t count = s->u.object.count;
+  if (!s->u.object.optional_count) {
+    /* Every field required: every bit set, word by word. */
+    for (uint32_t w = 0; w < count / 64; w++)
+      if (present[w] != UINT64_MAX) return false;
+    return present[count / 64] == (UINT64_C(1) << (count % 64)) - 1;
+  }
+  uint8_t *o = r->e->out->data + bitmap;
+  for (uint32_t i = 0; i < count; i++) {
+    const field *f = &s->u.object.fields[i];
+    bool here = present[i / 64] >> (i % 64) & 1;
+    if (!here && !f->optional) return false;
+    if (here && f->optional) o[f->bit >> 3] |= (uint8_t)(1u << (f->bit & 7));
+  }
+  return true;
 }
 
 static const uint8_t *read_object(reader *r, const shape *s, const uint8_t *p) {
   encoder *e = r->e;
-  uint32_t count = s->u.object.count, bytes = bitmap_bytes(s->u.object.optional_count);
-  size_t bitmap = e->out->length, first = r->spans_used;
+  /* A word more than the fields need when their count is a multiple of
+   * 64: the first is then always there, set without a loop. */
+  uint32_t count = s->u.object.count, bytes = bitmap_bytes(s->u.object.optional_count), words = count / 64 + 1;
+  size_t bitmap = e->out->length, first = r->spans_used, seen = r->present_used;
   if (bytes && !buffer_reserve(e->out, bytes)) return encoder_nomem(e), NULL;
-  if (!spans_reserve(r, count)) return NULL;
+  if (!spans_reserve(r, count) || !present_reserve(r, words)) return NULL;
   if (bytes) memset(e->out->data + bitmap, 0, bytes);
   e->out->length += bytes;
-  for (uint32_t i = 0; i < count; i++) r->spans[first + i].start = SPAN_ABSENT;
+  for (uint32_t w = 1; w < words; w++) r->present[seen + w] = 0; /* read_members sets the first */
   r->spans_used += count;
-  bool in_order = true;
-  if (!(p = read_members(r, s, p, first, &in_order))) return NULL;
-  for (uint32_t i = 0; i < count; i++) {
-    const field *f = &s->u.object.fields[i];
-    bool present = r->spans[first + i].start != SPAN_ABSENT;
-    if (!present && !f->optional) return NULL;
-    if (present && f->optional) e->out->data[bitmap + (f->bit >> 3)] |= (uint8_t)(1u << (f->bit & 7));
-  }
-  if (!in_order && !put_in_order(r, bitmap + bytes, first, count)) return NULL;
+  r->present_used += words;
+  bool in_order;
+  if (!(p = read_members(r, s, p, first, seen, &in_order)) || !fields_present(r, s, seen, bitmap)) return NULL;
+  if (!in_order && !put_in_order(r, bitmap + bytes, first, seen, words)) return NULL;
   r->spans_used = first;
+  r->present_used = seen;
   /* An open object's extras: none, since the pass leaves the others. */
   return !s->u.object.extras || !put_uvarint(e, 0) ? p : NULL;
 }
@@ -1377,25 +1475,9 @@ static const uint8_t *read_container(reader *r, const shape *s, const uint8_t *p
   }
 }
 
-/* A value at p (after any space) under shape s. */
-static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
+/* A container at p under shape s, within the limits of nesting. */
+static NOINLINE const uint8_t *read_nested(reader *r, const shape *s, const uint8_t *p) {
   encoder *e = r->e;
-  if (p >= r->end) return NULL;
-  if (*p != '[' && *p != '{') {
-    /* Past encode_value's nesting guard, which the pass's own depth keeps
-     * far from, when there are no keywords to check. */
-    json_value v;
-    p = read_scalar(r, p, &v);
-    if (!p) return NULL;
-    /* A string or a number whose keywords, if any, pass without the full
-     * check: straight to its bytes, past the walk's dispatch. */
-    bool passes = !e->checked || !s->keywords || validation_passes(s->keywords, &v);
-    if (passes && s->kind == SHAPE_STRING && v.type == JSON_STRING) return put_string_value(e, &v) ? NULL : p;
-    if (passes && v.type == JSON_NUMBER &&
-        (s->kind == SHAPE_UINT || s->kind == SHAPE_INT || s->kind == SHAPE_FLOAT64 || s->kind == SHAPE_FLOAT32))
-      return encode_number(e, s, &v) ? NULL : p;
-    return !(e->checked && s->keywords ? encode_value(e, s, &v) : encode_shape(e, s, &v)) ? p : NULL;
-  }
   json_type type = *p == '[' ? JSON_ARRAY : JSON_OBJECT;
   if (e->nesting == NESTING_MAX || r->depth == PASS_DEPTH_MAX) return NULL;
   /* Keywords on a container need it whole, but an array's count. */
@@ -1411,29 +1493,68 @@ static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
   return p;
 }
 
+/* A value at p (after any space) under shape s: a scalar here, in a frame
+ * small enough that most values, scalars, pay little for the call. */
+static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
+  encoder *e = r->e;
+  if (p >= r->end) return NULL;
+  if (*p == '[' || *p == '{') return read_nested(r, s, p);
+  /* Past encode_value's nesting guard, which the pass's own depth keeps
+   * far from, when there are no keywords to check. */
+  json_value v;
+  p = read_scalar(r, p, &v);
+  if (!p) return NULL;
+  if (e->checked && s->keywords && !validation_passes(s->keywords, &v)) return encode_value(e, s, &v) ? NULL : p;
+  /* A string, a number, a boolean or an enum member whose keywords, if
+   * any, pass without the full check: straight to its bytes, past the
+   * walk's dispatch. */
+  switch (s->kind) {
+    case SHAPE_STRING:
+      if (v.type == JSON_STRING) return put_string_value(e, &v) ? NULL : p;
+      break;
+    case SHAPE_UINT:
+    case SHAPE_INT:
+    case SHAPE_FLOAT64:
+    case SHAPE_FLOAT32:
+      if (v.type == JSON_NUMBER) return encode_number(e, s, &v) ? NULL : p;
+      break;
+    case SHAPE_BOOLEAN:
+      if (v.type == JSON_TRUE || v.type == JSON_FALSE)
+        return buffer_byte(e->out, v.type == JSON_TRUE) ? p : (encoder_nomem(e), NULL);
+      break;
+    case SHAPE_ENUM: {
+      int64_t i = v.type == JSON_STRING ? enum_string_index(s, &v) : -1;
+      if (i >= 0) return put_uvarint(e, (uint64_t)i) ? NULL : p;
+      return encode_enum(e, s, &v) ? NULL : p;
+    }
+    default: break;
+  }
+  return encode_shape(e, s, &v) ? NULL : p;
+}
+
 /* The text in one pass, fingerprint first: SHORN_OK when it wrote the
  * bytes, SHORN_ERROR_NOMEM when memory ran out, else SHORN_ERROR_ENCODE
  * with nothing written and `error` as it was: the text is left to
- * encode_tree, which says why. */
+ * encode_tree, which says why, and which `to_tree` calls from here, so
+ * that the caller keeps nothing for it across the pass. */
 static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
-                                  shorn_buffer *out, shorn_error *error, bool checked) {
+                                  shorn_buffer *out, shorn_error *error, bool checked, bool to_tree) {
   encoder_storage here;
   shorn_buffer discarded;
   encoder e;
-  written_span spans_here[32];
-  uint8_t unescaped_here[256], moved_here[1024];
+  reader_storage stored;
   reader r = {.e = &e,
               .start = (const uint8_t *)json,
               .end = (const uint8_t *)json + length,
-              .spans = spans_here,
+              .spans = stored.spans,
               .spans_capacity = 32,
-              .spans_here = spans_here,
-              .moved = moved_here,
-              .moved_capacity = sizeof moved_here,
-              .moved_here = moved_here,
-              .unescaped = unescaped_here,
-              .unescaped_capacity = sizeof unescaped_here,
-              .unescaped_here = unescaped_here};
+              .present = stored.present,
+              .present_capacity = 8,
+              .moved = stored.moved,
+              .moved_capacity = sizeof stored.moved,
+              .unescaped = stored.unescaped,
+              .unescaped_capacity = sizeof stored.unescaped,
+              .here = &stored};
   shorn_code code_before = error->code;
   shorn_where where_before = error->where;
   error->code = SHORN_OK;
@@ -1453,22 +1574,23 @@ static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_
   if (rc != SHORN_ERROR_NOMEM) error->code = code_before;
   if (rc) e.out->length = mark;
   encoder_close(&e, &here, &discarded);
-  array_free(s->allocator, r.spans, spans_here);
-  array_free(s->allocator, r.unescaped, unescaped_here);
-  array_free(s->allocator, r.moved, moved_here);
-  return rc;
+  array_free(s->allocator, r.spans, stored.spans);
+  array_free(s->allocator, r.present, stored.present);
+  array_free(s->allocator, r.unescaped, stored.unescaped);
+  array_free(s->allocator, r.moved, stored.moved);
+  return rc == SHORN_ERROR_ENCODE && to_tree ? encode_tree(s, json, length, fingerprint_width, out, error, checked)
+                                             : rc;
 }
 
 static shorn_code encode_checked(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
                                  shorn_buffer *out, shorn_error *error, bool checked) {
   if (!fingerprint_width_ok(fingerprint_width, true)) return fingerprint_width_refused(true, error);
-  shorn_code rc = encode_one_pass(s, json, length, fingerprint_width, out, error, checked);
-  return rc != SHORN_ERROR_ENCODE ? rc : encode_tree(s, json, length, fingerprint_width, out, error, checked);
+  return encode_one_pass(s, json, length, fingerprint_width, out, error, checked, true);
 }
 
 bool encode_by_one_pass(const shorn_schema *s, const char *json, size_t length, shorn_buffer *out, bool checked) {
   shorn_error error = {0};
-  return encode_one_pass(s, json, length, 0, out, &error, checked) == SHORN_OK;
+  return encode_one_pass(s, json, length, 0, out, &error, checked, false) == SHORN_OK;
 }
 
 shorn_code encode_by_tree(const shorn_schema *s, const char *json, size_t length, shorn_buffer *out,
