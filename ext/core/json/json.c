@@ -227,6 +227,20 @@ static ALWAYS_INLINE const uint8_t *parse_string(parser *ps, const uint8_t *p, j
 }
 
 
+/* A digit's lane of t, the text less '0' in every lane, holds 0 to 9; any
+ * other byte's gets its top bit set here, as may lanes above it that its
+ * borrow or carry reaches, so the lowest flag is exact. */
+static inline uint64_t digit_stops(uint64_t t) { return (t | (t + LANES(0x76))) & LANES(0x80); }
+
+/* The eight digits of t, one a lane (0 to 9, the first in the lowest), as
+ * an integer: the well-known multiply-and-shift that pairs digits, then
+ * quads, then the two halves. */
+static inline uint64_t eight_digits(uint64_t t) {
+  t = (t * 2561) >> 8 & 0x00FF00FF00FF00FFull;
+  t = (t * 6553601) >> 16 & 0x0000FFFF0000FFFFull;
+  return (t * 42949672960001ull) >> 32;
+}
+
 /* The number at s whatever its form, or the reason the parser refuses it:
  * what number_token's fast path leaves, chiefly exponents, long digit runs
  * and numbers within 16 bytes of the text's end, where it reads no word. */
@@ -272,18 +286,13 @@ static NOINLINE const uint8_t *number_token_slow(const uint8_t *p, const uint8_t
   return p;
 }
 
-/* A digit's lane of t, the text less '0' in every lane, holds 0 to 9; any
- * other byte's gets its top bit set here, as may lanes above it that its
- * borrow or carry reaches, so the lowest flag is exact. */
-static inline uint64_t digit_stops(uint64_t t) { return (t | (t + LANES(0x76))) & LANES(0x80); }
-
-/* The eight digits of t, one a lane (0 to 9, the first in the lowest), as
- * an integer: the well-known multiply-and-shift that pairs digits, then
- * quads, then the two halves. */
-static inline uint64_t eight_digits(uint64_t t) {
-  t = (t * 2561) >> 8 & 0x00FF00FF00FF00FFull;
-  t = (t * 6553601) >> 16 & 0x0000FFFF0000FFFFull;
-  return (t * 42949672960001ull) >> 32;
+/* The number s[0..p) whose digits, read already, are man * 10^exponent.
+ * Out of line, so that the fast path ends every way in a tail call and
+ * keeps no value across a call (fewer instructions a number). */
+static NOINLINE const uint8_t *decimal_token(const uint8_t *s, const uint8_t *p, bool negative,
+                                             uint64_t man, int64_t exponent, double *number) {
+  *number = number_from_decimal((const char *)s, (size_t)(p - s), negative, man, exponent);
+  return p;
 }
 
 /* The run of 1 to 15 digits at p into *value, and its length; 0 when there
@@ -345,8 +354,7 @@ static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *s, const uint8_t
           return p;
         }
 #endif
-        *number = number_from_decimal((const char *)s, (size_t)(p - s), negative, digits, -(int64_t)m);
-        return p;
+        return decimal_token(s, p, negative, digits, -(int64_t)m, number);
       }
     }
   }
