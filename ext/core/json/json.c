@@ -321,12 +321,13 @@ static ALWAYS_INLINE size_t short_digit_run(const uint8_t *p, const uint8_t *e, 
 
 /* Inline for the parser, whose inner loop it is; json_read_number below
  * for the encoder's one pass.  Most numbers in JSON have a few digits, a
- * fraction perhaps, and no exponent, and those are read here: up to 19
- * digits are exact in 64 bits, so an integer converts with one rounding,
- * and a decimal whose digits a double holds exactly divides by a power of
- * ten that it holds exactly too, one correctly rounded division (Clinger's
- * fast path).  Anything else, refusals included, is read again by
- * number_token_slow. */
+ * fraction perhaps, and no exponent, and those are read here: an integer
+ * of up to 15 digits is exact in a double, and a decimal whose digits a
+ * double holds exactly divides by a power of ten that it holds exactly
+ * too, one correctly rounded division (Clinger's fast path); other
+ * decimals of up to 19 digits, exact in 64 bits, go to
+ * number_from_decimal without being read again.  Anything else, refusals
+ * included, is read again by number_token_slow. */
 static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *s, const uint8_t *e, double *number,
                                                  const char **why) {
   if (s < e) {
@@ -339,7 +340,7 @@ static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *s, const uint8_t
     if (n && (*p != '0' || n == 1)) {
       p += n;
       if (*p != '.' && (*p | 0x20) != 'e') {
-        double x = (double)digits;
+        double x = (double)(int64_t)digits; /* below 10^15: signed converts in fewer steps */
         *number = negative ? -x : x; /* "-0" keeps its sign */
         return p;
       }
@@ -349,7 +350,7 @@ static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *s, const uint8_t
         digits = digits * POW10_U64[m] + fraction;
 #if FLT_EVAL_METHOD == 0
         if (digits <= UINT64_C(1) << 53) {
-          double x = (double)digits / EXACT_POW10[m];
+          double x = (double)(int64_t)digits / EXACT_POW10[m];
           *number = negative ? -x : x;
           return p;
         }
