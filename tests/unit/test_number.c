@@ -618,11 +618,12 @@ static const char *const READ_EDGES[] = {
     "1E-", "--1", "-a", "0x10", "1.5e", "12345678.", "1234567890123456.", "123456789012345.e1",
 };
 
-/* json_read_number on `text` (its own bytes, then `after`): where it ended
- * (-1 when it refused) and the value or reason. */
+/* json_read_number on `text` (its own bytes, then `after`), in a buffer of
+ * exactly their length so that reading outside them is caught under ASan:
+ * where it ended (-1 when it refused) and the value or reason. */
 static ptrdiff_t read_at(const char *text, size_t n, const char *after, size_t after_n, double *v,
                          const char **why) {
-  uint8_t *buffer = malloc(n + after_n + 1);
+  uint8_t *buffer = malloc(n + after_n ? n + after_n : 1);
   memcpy(buffer, text, n);
   memcpy(buffer + n, after, after_n);
   *v = 0;
@@ -633,11 +634,13 @@ static ptrdiff_t read_at(const char *text, size_t n, const char *after, size_t a
   return at;
 }
 
-/* One number read at the very end of the text, where the fast path never
- * reads (it needs a byte after the number in its words), and again before
- * other bytes, which it mostly reads: the same end, double or refusal.  A
- * valid number must also match strtod, and the parser (its own copy of the
- * reader, inline) must give the same double inside an array. */
+/* One number read at the very end of the text, where the fast path leaves
+ * it to the slow one (a digit run that reaches the end is the slow path's),
+ * and again before 1 to 32 other bytes, where the fast path reads most
+ * numbers, a word that ends at the end of the text when fewer than eight
+ * bytes are left: the same end, double or refusal.  A valid number must
+ * also match strtod, and the parser (its own copy of the reader, inline)
+ * must give the same double inside an array. */
 static void check_read(const char *text) {
   static const char *const STOPS[] = {",", "]", "}", " ", "\n", "\"", "x", "/", ":", "\x80", "\xff"};
   size_t n = strlen(text);

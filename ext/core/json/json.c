@@ -241,9 +241,34 @@ static inline uint64_t eight_digits(uint64_t t) {
   return (t * 42949672960001ull) >> 32;
 }
 
+/* Read the run of digits at p into *value (times ten per digit, wrapping
+ * past 19 digits, where the caller no longer uses it), a word at a time
+ * while eight bytes can be read, as short_digit_run below does.  The slow
+ * path's long runs are mostly fractions, a double's 16 or 17 digits; its
+ * integers are mostly short ones that end the text, cheaper a byte at a
+ * time. */
+static const uint8_t *read_digit_run(const uint8_t *p, const uint8_t *end, uint64_t *value) {
+  uint64_t v = *value;
+  while (end - p >= 8) {
+    uint64_t t = load_le64(p) - LANES('0'), stops = digit_stops(t);
+    if (!stops) {
+      v = v * 100000000 + eight_digits(t);
+      p += 8;
+      continue;
+    }
+    size_t n = first_lane(stops);
+    if (n) v = v * POW10_U64[n] + eight_digits(t << (64 - 8 * n));
+    *value = v;
+    return p + n;
+  }
+  for (; p < end && is_digit(*p); p++) v = v * 10 + (uint64_t)(*p - '0');
+  *value = v;
+  return p;
+}
+
 /* The number at s whatever its form, or the reason the parser refuses it:
- * what number_token's fast path leaves, chiefly exponents, long digit runs
- * and numbers within 16 bytes of the text's end, where it reads no word. */
+ * what number_token's fast path leaves, chiefly exponents, long digit runs,
+ * numbers that end the text and texts shorter than a word. */
 static NOINLINE const uint8_t *number_token_slow(const uint8_t *p, const uint8_t *e, double *number,
                                                  const char **why) {
   const uint8_t *s = p;
@@ -261,7 +286,7 @@ static NOINLINE const uint8_t *number_token_slow(const uint8_t *p, const uint8_t
   if (p < e && *p == '.') {
     point = ++p;
     if (p >= e || !is_digit(*p)) return *why = "digit expected after '.'", NULL;
-    for (; p < e && is_digit(*p); p++) digits = digits * 10 + (uint64_t)(*p - '0');
+    p = read_digit_run(p, e, &digits);
   }
   ptrdiff_t digit_count = p - first - (point != NULL);
   /* The exponent, saturated far beyond any text's length. */
@@ -295,23 +320,48 @@ static NOINLINE const uint8_t *decimal_token(const uint8_t *s, const uint8_t *p,
   return p;
 }
 
+/* The bytes from p to e, fewer than eight and at least one, in the low
+ * lanes of the word that ends at e (the caller has eight bytes before e),
+ * zeros above them. */
+static inline uint64_t word_before_end(const uint8_t *p, const uint8_t *e) {
+  return load_le64(e - 8) >> (8 * (8 - (e - p)));
+}
+
 /* The run of 1 to 15 digits at p into *value, and its length; 0 when there
- * is no digit, more than 15, or fewer bytes before e than the words read
- * (8, and 16 past eight digits).  Each word's digits, all eight or the few
- * before the run ends moved to the top lanes behind zeros, become one
- * integer at once: a loop per digit was the busiest line of parsing a
- * record of numbers, and its exit mispredicts with the length. */
+ * is no digit, more than 15, or the run reaches e (number_token_slow then
+ * reads it, minding e at each byte), so that the byte after a run can be
+ * read.  Each word's digits, all eight or the few before the run ends
+ * moved to the top lanes behind zeros, become one integer at once: a loop
+ * per digit was the busiest line of parsing a record of numbers, and its
+ * exit mispredicts with the length. */
 static ALWAYS_INLINE size_t short_digit_run(const uint8_t *p, const uint8_t *e, uint64_t *value) {
-  if (e - p < 8) return 0;
-  uint64_t t = load_le64(p) - LANES('0'), stops = digit_stops(t);
+  ptrdiff_t left = e - p;
+  uint64_t t, stops;
+  if (left >= 8) {
+    t = load_le64(p) - LANES('0');
+    stops = digit_stops(t);
+  } else {
+    if (left <= 0) return 0;
+    t = word_before_end(p, e) - LANES('0');
+    stops = digit_stops(t);
+    if (first_lane(stops) == (size_t)left) return 0;
+  }
   if (stops) {
     size_t n = first_lane(stops);
     if (n) *value = eight_digits(t << (64 - 8 * n));
     return n;
   }
-  if (e - p < 16) return 0;
-  uint64_t low = load_le64(p + 8) - LANES('0');
-  if (!(stops = digit_stops(low))) return 0;
+  uint64_t low;
+  if (left >= 16) {
+    low = load_le64(p + 8) - LANES('0');
+    stops = digit_stops(low);
+  } else {
+    if (left == 8) return 0;
+    low = word_before_end(p + 8, e) - LANES('0');
+    stops = digit_stops(low);
+    if (first_lane(stops) == (size_t)left - 8) return 0;
+  }
+  if (!stops) return 0;
   size_t n = first_lane(stops);
   uint64_t v = eight_digits(t);
   if (n) v = v * POW10_U64[n] + eight_digits(low << (64 - 8 * n));
@@ -330,7 +380,7 @@ static ALWAYS_INLINE size_t short_digit_run(const uint8_t *p, const uint8_t *e, 
  * included, is read again by number_token_slow. */
 static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *s, const uint8_t *e, double *number,
                                                  const char **why) {
-  if (s < e) {
+  if (e - s >= 8) {
     bool negative = *s == '-';
     const uint8_t *p = s + negative;
     uint64_t digits, fraction;
