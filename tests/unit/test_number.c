@@ -597,14 +597,123 @@ static void test_digit_run_ends(void) {
   }
 }
 
+/* ---- the JSON reader's fast path ------------------------------------------ */
+
+/* Numbers whose reading is easy to get wrong: the edges of 2^53 and of 64
+ * bits, Clinger's limits (10^22, 15 to 17 digits), -0, subnormals, runs that
+ * end at each lane of the reader's words, and refusals. */
+static const char *const READ_EDGES[] = {
+    "0", "-0", "0.0", "-0.0", "-0.000", "1", "-1", "9", "10", "0.1", "-0.1", "0.5", "1.5",
+    "9007199254740991", "9007199254740992", "9007199254740993", "9007199254740994",
+    "9007199254740995", "-9007199254740993", "900719925474099.3", "900719925474099.5",
+    "90071992547409.93", "9007199254740993.0", "0.9007199254740993", "4503599627370497.5",
+    "999999999999999", "9999999999999999", "99999999999999999", "999999999999999.9",
+    "99999999.99999999", "1234567.1234567", "12345678.12345678", "123456789.123456789",
+    "18446744073709551615", "18446744073709551616", "9999999999999999999",
+    "10000000000000000000", "0.0000000000000000001", "0.000000000000000000001",
+    "0.30000000000000004", "1e22", "1e23", "1E-22", "4.9e-324", "5e-324", "2e-324",
+    "2.2250738585072014e-308", "2.2250738585072011e-308", "1.7976931348623157e308", "1e309",
+    "123456789012345.6789", "1.00000000000000011102230246251565404236316680908203125",
+    "", "-", "+1", ".5", "-.5", "01", "-01", "00", "00.5", "1.", "-1.", "1.e5", "1e", "1e+",
+    "1E-", "--1", "-a", "0x10", "1.5e", "12345678.", "1234567890123456.", "123456789012345.e1",
+};
+
+/* json_read_number on `text` (its own bytes, then `after`), in a buffer of
+ * exactly their length so that reading outside them is caught under ASan:
+ * where it ended (-1 when it refused) and the value or reason. */
+static ptrdiff_t read_at(const char *text, size_t n, const char *after, size_t after_n, double *v,
+                         const char **why) {
+  uint8_t *buffer = malloc(n + after_n ? n + after_n : 1);
+  memcpy(buffer, text, n);
+  memcpy(buffer + n, after, after_n);
+  *v = 0;
+  *why = NULL;
+  const uint8_t *end = json_read_number(buffer, buffer + n + after_n, v, why);
+  ptrdiff_t at = end ? end - buffer : -1;
+  free(buffer);
+  return at;
+}
+
+/* One number read at the very end of the text, where the fast path leaves
+ * it to the slow one (a digit run that reaches the end is the slow path's),
+ * and again before 1 to 32 other bytes, where the fast path reads most
+ * numbers, a word that ends at the end of the text when fewer than eight
+ * bytes are left: the same end, double or refusal.  A valid number must
+ * also match strtod, and the parser (its own copy of the reader, inline)
+ * must give the same double inside an array. */
+static void check_read(const char *text) {
+  static const char *const STOPS[] = {",", "]", "}", " ", "\n", "\"", "x", "/", ":", "\x80", "\xff"};
+  size_t n = strlen(text);
+  double slow, fast;
+  const char *slow_why, *fast_why;
+  ptrdiff_t slow_at = read_at(text, n, "", 0, &slow, &slow_why);
+  char after[40];
+  int after_n = 1 + (int)rng_below(32);
+  const char *stop = STOPS[rng_below(sizeof STOPS / sizeof *STOPS)];
+  after[0] = stop[0];
+  for (int i = 1; i < after_n; i++) after[i] = (char)rng();
+  if (rng_below(3) == 0) after[0] = 0; /* a NUL ends a number as any other byte */
+  ptrdiff_t fast_at = read_at(text, n, after, (size_t)after_n, &fast, &fast_why);
+  PROP(fast_at == slow_at && (slow_at < 0 ? fast_why == slow_why : same(fast, slow)),
+       "\"%s\" then 0x%02x: ends at %td (%a, %s), alone at %td (%a, %s)", text, (uint8_t)after[0],
+       fast_at, fast, fast_why ? fast_why : "-", slow_at, slow, slow_why ? slow_why : "-");
+  if (slow_at != (ptrdiff_t)n) return;
+  double want = strtod(text, NULL);
+  PROP(same(fast, want), "\"%s\": %a, strtod %a", text, fast, want);
+  char array[160];
+  int length = snprintf(array, sizeof array, "[%s,%s]", text, text);
+  arena a = {0};
+  json_value *v;
+  shorn_error e;
+  bool parsed = json_parse(&a, array, (size_t)length, &v, &e) == SHORN_OK;
+  PROP(parsed && v->length == 2 && same(v->u.items[0].u.number, want) && same(v->u.items[1].u.number, want),
+       "%s: json_parse %a", array, parsed ? v->u.items[0].u.number : 0.0);
+  arena_free(&a);
+}
+
+static int read_property_count;
+
+static void test_read_fast_path(void) {
+  int count = 0;
+  for (size_t i = 0; i < sizeof READ_EDGES / sizeof *READ_EDGES; i++)
+    for (int k = 0; k < 20; k++, count++) check_read(READ_EDGES[i]);
+  /* Random digits, 1 to 25 of them before a point and after it, an
+   * exponent now and then, and one byte in forty changed into another that
+   * numbers hold, which makes refusals and numbers cut short. */
+  char text[80];
+  for (int i = 0; i < 300000; i++, count++) {
+    char *o = text;
+    if (rng() & 1) *o++ = '-';
+    int int_digits = 1 + (int)rng_below(25);
+    o = random_digits(o, int_digits, rng_below(8) != 0 || int_digits > 1);
+    if (rng() & 1) {
+      *o++ = '.';
+      int zeros = rng_below(4) == 0 ? (int)rng_below(20) : 0;
+      for (int z = 0; z < zeros; z++) *o++ = '0';
+      o = random_digits(o, 1 + (int)rng_below(25), false);
+    }
+    if (rng_below(4) == 0) {
+      *o++ = rng() & 1 ? 'e' : 'E';
+      if (rng() & 1) *o++ = rng() & 1 ? '-' : '+';
+      o += sprintf(o, "%d", (int)rng_below(i % 8 == 0 ? 400 : 25));
+    }
+    *o = 0;
+    for (char *c = text; c < o; c++)
+      if (rng_below(40) == 0) *c = "0123456789.-+eE"[rng_below(15)];
+    check_read(text);
+  }
+  read_property_count = count;
+}
+
 int main(void) {
   test_format_examples();
   test_parse_examples();
   test_digit_run_ends();
   test_format_random();
   test_parse_random();
+  test_read_fast_path();
   test_integer_format();
-  printf("number: %d doubles formatted, %d texts parsed\n", format_property_count,
-         parse_property_count);
+  printf("number: %d doubles formatted, %d texts parsed, %d read by the JSON reader\n",
+         format_property_count, parse_property_count, read_property_count);
   return check_report("number");
 }

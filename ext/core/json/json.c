@@ -227,57 +227,61 @@ static ALWAYS_INLINE const uint8_t *parse_string(parser *ps, const uint8_t *p, j
 }
 
 
+/* A digit's lane of t, the text less '0' in every lane, holds 0 to 9; any
+ * other byte's gets its top bit set here, as may lanes above it that its
+ * borrow or carry reaches, so the lowest flag is exact. */
+static inline uint64_t digit_stops(uint64_t t) { return (t | (t + LANES(0x76))) & LANES(0x80); }
+
+/* The eight digits of t, one a lane (0 to 9, the first in the lowest), as
+ * an integer: the well-known multiply-and-shift that pairs digits, then
+ * quads, then the two halves. */
+static inline uint64_t eight_digits(uint64_t t) {
+  t = (t * 2561) >> 8 & 0x00FF00FF00FF00FFull;
+  t = (t * 6553601) >> 16 & 0x0000FFFF0000FFFFull;
+  return (t * 42949672960001ull) >> 32;
+}
+
 /* Read the run of digits at p into *value (times ten per digit, wrapping
- * past 19 digits, where the caller no longer uses it), eight bytes at a
- * time while eight can be read: the digits among them, all eight or the
- * few before the run ends moved to the top lanes behind zeros, become one
- * integer by the well-known multiply-and-shift that pairs digits, then
- * quads, then the two halves.  A loop per digit was the busiest line of
- * parsing a record of numbers, and its exit mispredicts with the length. */
-static inline const uint8_t *read_digit_run(const uint8_t *p, const uint8_t *end, uint64_t *value) {
+ * past 19 digits, where the caller no longer uses it), a word at a time
+ * while eight bytes can be read, as short_digit_run below does.  The slow
+ * path's long runs are mostly fractions, a double's 16 or 17 digits; its
+ * integers are mostly short ones that end the text, cheaper a byte at a
+ * time. */
+static const uint8_t *read_digit_run(const uint8_t *p, const uint8_t *end, uint64_t *value) {
   uint64_t v = *value;
   while (end - p >= 8) {
-    uint64_t w = load_le64(p);
-    /* Lanes below '0' or above '9' (the lowest exact, as lanes_below's). */
-    uint64_t stops = lanes_below(w, '0') | (((w + LANES(0x46)) | w) & LANES(0x80));
-    size_t n = stops ? first_lane(stops) : 8;
-    if (!n) break;
-    /* The n digits moved to the top lanes, zeros ahead of them. */
-    w = (w - LANES('0')) << (8 * (8 - n) & 63);
-    w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFull;
-    w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFull;
-    w = (w * 10000 + (w >> 32)) & 0xFFFFFFFFull;
-    p += n;
-    if (n < 8) {
-      *value = v * POW10_U64[n] + w;
-      return p;
+    uint64_t t = load_le64(p) - LANES('0'), stops = digit_stops(t);
+    if (!stops) {
+      v = v * 100000000 + eight_digits(t);
+      p += 8;
+      continue;
     }
-    v = v * 100000000 + w;
+    size_t n = first_lane(stops);
+    if (n) v = v * POW10_U64[n] + eight_digits(t << (64 - 8 * n));
+    *value = v;
+    return p + n;
   }
   for (; p < end && is_digit(*p); p++) v = v * 10 + (uint64_t)(*p - '0');
   *value = v;
   return p;
 }
 
-/* Inline for the parser, whose inner loop it is; json_read_number below
- * for the encoder's one pass. */
-static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *p, const uint8_t *e, double *number,
+/* The number at s whatever its form, or the reason the parser refuses it:
+ * what number_token's fast path leaves, chiefly exponents, long digit runs,
+ * numbers that end the text and texts shorter than a word. */
+static NOINLINE const uint8_t *number_token_slow(const uint8_t *p, const uint8_t *e, double *number,
                                                  const char **why) {
   const uint8_t *s = p;
-  if (p < e && *p == '-') p++;
+  bool negative = p < e && *p == '-';
+  p += negative;
   if (p >= e || !is_digit(*p)) return *why = "invalid number", NULL;
-  /* Most numbers in JSON have few digits and no exponent, and those are
-   * read here: the digits, as an integer below 10^15, are exact in a
-   * double, and so is the power of ten that divides them, so one division
-   * rounds correctly (Clinger's fast path).  Only the rest go to
-   * number_parse, which costs a number-heavy record dearly. */
-  uint64_t digits = 0;
+  uint64_t digits = 0; /* wrapping past 19 digits, where it is no longer used */
   const uint8_t *first = p, *point = NULL;
   if (*p == '0') {
     p++;
     if (p < e && is_digit(*p)) return *why = "leading zero in number", NULL;
   } else {
-    p = read_digit_run(p, e, &digits);
+    for (; p < e && is_digit(*p); p++) digits = digits * 10 + (uint64_t)(*p - '0');
   }
   if (p < e && *p == '.') {
     point = ++p;
@@ -285,7 +289,6 @@ static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *p, const uint8_t
     p = read_digit_run(p, e, &digits);
   }
   ptrdiff_t digit_count = p - first - (point != NULL);
-  bool exact = digit_count <= 15 && FLT_EVAL_METHOD == 0;
   /* The exponent, saturated far beyond any text's length. */
   int64_t exponent = point ? -(int64_t)(p - point) : 0;
   if (p < e && (*p | 0x20) == 'e') {
@@ -297,15 +300,8 @@ static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *p, const uint8_t
     for (; p < e && is_digit(*p); p++)
       if (written < INT64_C(1000000000000000)) written = written * 10 + (*p - '0');
     exponent += minus ? -written : written;
-    exact = false;
   }
-  bool negative = *s == '-';
-  if (exact) {
-    double x = (double)digits, scale = 1;
-    for (int64_t i = exponent; i < 0; i++) scale *= 10;
-    x /= scale;
-    *number = negative ? -x : x; /* "-0" keeps its sign */
-  } else if (digit_count <= 19) {
+  if (digit_count <= 19) {
     /* The digits are exact in 64 bits, so the fast paths need not read
      * them again. */
     *number = number_from_decimal((const char *)s, (size_t)(p - s), negative, digits, exponent);
@@ -313,6 +309,107 @@ static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *p, const uint8_t
     *number = number_parse((const char *)s, (size_t)(p - s));
   }
   return p;
+}
+
+/* The number s[0..p) whose digits, read already, are man * 10^exponent.
+ * Out of line, so that the fast path ends every way in a tail call and
+ * keeps no value across a call (fewer instructions a number). */
+static NOINLINE const uint8_t *decimal_token(const uint8_t *s, const uint8_t *p, bool negative,
+                                             uint64_t man, int64_t exponent, double *number) {
+  *number = number_from_decimal((const char *)s, (size_t)(p - s), negative, man, exponent);
+  return p;
+}
+
+/* The bytes from p to e, fewer than eight and at least one, in the low
+ * lanes of the word that ends at e (the caller has eight bytes before e),
+ * zeros above them. */
+static inline uint64_t word_before_end(const uint8_t *p, const uint8_t *e) {
+  return load_le64(e - 8) >> (8 * (8 - (e - p)));
+}
+
+/* The run of 1 to 15 digits at p into *value, and its length; 0 when there
+ * is no digit, more than 15, or the run reaches e (number_token_slow then
+ * reads it, minding e at each byte), so that the byte after a run can be
+ * read.  Each word's digits, all eight or the few before the run ends
+ * moved to the top lanes behind zeros, become one integer at once: a loop
+ * per digit was the busiest line of parsing a record of numbers, and its
+ * exit mispredicts with the length. */
+static ALWAYS_INLINE size_t short_digit_run(const uint8_t *p, const uint8_t *e, uint64_t *value) {
+  ptrdiff_t left = e - p;
+  uint64_t t, stops;
+  if (left >= 8) {
+    t = load_le64(p) - LANES('0');
+    stops = digit_stops(t);
+  } else {
+    if (left <= 0) return 0;
+    t = word_before_end(p, e) - LANES('0');
+    stops = digit_stops(t);
+    if (first_lane(stops) == (size_t)left) return 0;
+  }
+  if (stops) {
+    size_t n = first_lane(stops);
+    if (n) *value = eight_digits(t << (64 - 8 * n));
+    return n;
+  }
+  uint64_t low;
+  if (left >= 16) {
+    low = load_le64(p + 8) - LANES('0');
+    stops = digit_stops(low);
+  } else {
+    if (left == 8) return 0;
+    low = word_before_end(p + 8, e) - LANES('0');
+    stops = digit_stops(low);
+    if (first_lane(stops) == (size_t)left - 8) return 0;
+  }
+  if (!stops) return 0;
+  size_t n = first_lane(stops);
+  uint64_t v = eight_digits(t);
+  if (n) v = v * POW10_U64[n] + eight_digits(low << (64 - 8 * n));
+  *value = v;
+  return 8 + n;
+}
+
+/* Inline for the parser, whose inner loop it is; json_read_number below
+ * for the encoder's one pass.  Most numbers in JSON have a few digits, a
+ * fraction perhaps, and no exponent, and those are read here: an integer
+ * of up to 15 digits is exact in a double, and a decimal whose digits a
+ * double holds exactly divides by a power of ten that it holds exactly
+ * too, one correctly rounded division (Clinger's fast path); other
+ * decimals of up to 19 digits, exact in 64 bits, go to
+ * number_from_decimal without being read again.  Anything else, refusals
+ * included, is read again by number_token_slow. */
+static ALWAYS_INLINE const uint8_t *number_token(const uint8_t *s, const uint8_t *e, double *number,
+                                                 const char **why) {
+  if (e - s >= 8) {
+    bool negative = *s == '-';
+    const uint8_t *p = s + negative;
+    uint64_t digits, fraction;
+    size_t n = short_digit_run(p, e, &digits), m;
+    /* The run ended before e, so p[n] can be read, and p[n + 1 + m] after
+     * a fraction's run. */
+    if (n && (*p != '0' || n == 1)) {
+      p += n;
+      if (*p != '.' && (*p | 0x20) != 'e') {
+        double x = (double)(int64_t)digits; /* below 10^15: signed converts in fewer steps */
+        *number = negative ? -x : x; /* "-0" keeps its sign */
+        return p;
+      }
+      if (*p == '.' && (m = short_digit_run(p + 1, e, &fraction)) && n + m <= 19 &&
+          (p[1 + m] | 0x20) != 'e') {
+        p += 1 + m;
+        digits = digits * POW10_U64[m] + fraction;
+#if FLT_EVAL_METHOD == 0
+        if (digits <= UINT64_C(1) << 53) {
+          double x = (double)(int64_t)digits / EXACT_POW10[m];
+          *number = negative ? -x : x;
+          return p;
+        }
+#endif
+        return decimal_token(s, p, negative, digits, -(int64_t)m, number);
+      }
+    }
+  }
+  return number_token_slow(s, e, number, why);
 }
 
 const uint8_t *json_read_number(const uint8_t *p, const uint8_t *end, double *number, const char **why) {

@@ -998,11 +998,9 @@ size_t number_format(double v, char out[NUMBER_TEXT_MAX]) {
 
 /* ---- number_parse ------------------------------------------------------------ */
 
-#if FLT_EVAL_METHOD == 0
-static const double EXACT_POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-#endif
+SHORN_PRIVATE const double EXACT_POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                              1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                              1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 
 /* The exponent part starting at p, if there is one.  It saturates far

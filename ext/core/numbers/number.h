@@ -22,6 +22,9 @@ SHORN_PRIVATE size_t integer_format(uint64_t u, char out[20]);
 /* 10^0 .. 10^19, every power of ten in 64 bits. */
 SHORN_PRIVATE_DATA const uint64_t POW10_U64[20];
 
+/* 10^0 .. 10^22, every power of ten a double holds exactly. */
+SHORN_PRIVATE_DATA const double EXACT_POW10[23];
+
 /* "00" .. "99": the two digits of x < 100 written at p. */
 SHORN_PRIVATE_DATA const char DIGIT_PAIRS[201];
 static inline void write_pair(char *p, uint32_t x) { memcpy(p, DIGIT_PAIRS + 2 * x, 2); }
