@@ -337,16 +337,14 @@ const char *shorn_schema_text(sqlite3_value *value, int *n, const char *function
   return text;
 }
 
-shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, sqlite3_value *value,
-                                      const char *function) {
+shorn_compiled *shorn_pin_schema(sqlite3_context *ctx, int index, sqlite3_value *value, const char *function) {
   /* For a name, auxdata makes its binding hold for the rest of the
    * statement's run; SQLite drops auxdata when the statement is reset.  It
    * pins the connection's entry, which stays valid while pinned even if
    * evicted. */
-  shorn_cache_entry *e = sqlite3_get_auxdata(ctx, argument_index);
-  if (e) return e->compiled;
   shorn_failure f;
   int n;
+  shorn_cache_entry *e = NULL;
   const char *text = shorn_schema_text(value, &n, function, &f);
   if (text) e = resolve_entry(sqlite3_user_data(ctx), text, n, function, &f);
   if (!e) {
@@ -357,7 +355,7 @@ shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, 
    * destructor at once, as it may. */
   shorn_compiled *c = e->compiled;
   shorn_cache_pin(e);
-  sqlite3_set_auxdata(ctx, argument_index, e, shorn_cache_unpin);
+  sqlite3_set_auxdata(ctx, index, e, shorn_cache_unpin);
   return c;
 }
 
@@ -393,12 +391,6 @@ void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc, sq
     shorn_report_text(ctx, function, "%s", shorn_not_a_blob(payload));
 }
 
-shorn_buffer *shorn_output(sqlite3_context *ctx) {
-  shorn_state *st = sqlite3_user_data(ctx);
-  st->out.length = 0;
-  return &st->out;
-}
-
 void shorn_result_refusal(sqlite3_context *ctx, const char *function, const shorn_schema *schema, const char *json,
                           size_t n) {
   shorn_error e;
@@ -414,8 +406,7 @@ void shorn_result_refusal(sqlite3_context *ctx, const char *function, const shor
 /* Past this the output buffer is handed to SQLite rather than kept. */
 #define OUTPUT_KEPT 65536
 
-void shorn_result_output(sqlite3_context *ctx, bool text) {
-  shorn_buffer *b = &((shorn_state *)sqlite3_user_data(ctx))->out;
+void shorn_result_output(sqlite3_context *ctx, shorn_buffer *b, bool text) {
   if (!b->length) { /* a payload of literals only */
     sqlite3_result_zeroblob(ctx, 0);
   } else if (b->capacity > OUTPUT_KEPT) {

@@ -61,9 +61,17 @@ typedef struct shorn_state {
 /* The connection's output buffer, emptied: a function writes its result
  * there and hands it to shorn_result_output, calling nothing of SQLite's in
  * between (nothing else may use the buffer meanwhile).  Kept from call to
- * call, so that a row's result costs no allocation. */
-SHORN_PRIVATE shorn_buffer *shorn_output(sqlite3_context *ctx);
-SHORN_PRIVATE void shorn_result_output(sqlite3_context *ctx, bool text);
+ * call, so that a row's result costs no allocation.  Inline, as is
+ * everything a row of the codec's functions asks of the layer when the
+ * schema is already pinned: a call and its prologue are most of what the
+ * layer costs there. */
+static inline shorn_buffer *shorn_output(sqlite3_context *ctx) {
+  shorn_buffer *out = &((shorn_state *)sqlite3_user_data(ctx))->out;
+  out->length = 0;
+  return out;
+}
+/* `out` is what shorn_output returned. */
+SHORN_PRIVATE void shorn_result_output(sqlite3_context *ctx, shorn_buffer *out, bool text);
 
 /* What shorn_encode would say of the JSON text json[0..n) as the result:
  * NULL when it takes the value, else its refusal without "shorn_encode: "
@@ -100,11 +108,27 @@ SHORN_PRIVATE void shorn_fail_with_error(shorn_failure *failure, const char *fun
 /* Report a failure on `ctx` and free its message. */
 SHORN_PRIVATE void shorn_report_failure(sqlite3_context *ctx, shorn_failure *failure);
 
-/* The compiled schema an argument names, or NULL after reporting an error
- * on `ctx` (`function` names the caller in the message).  Valid until the
- * function returns. */
-SHORN_PRIVATE shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, sqlite3_value *value,
-                                      const char *function);
+/* The compiled schema pinned to argument `index` by an earlier row of the
+ * statement's run, or NULL.  SQLite keeps auxdata only for a constant
+ * argument, so a pinned schema's argument is the same text as then, never
+ * NULL. */
+static inline shorn_compiled *shorn_pinned_schema(sqlite3_context *ctx, int index) {
+  shorn_cache_entry *e = sqlite3_get_auxdata(ctx, index);
+  return e ? e->compiled : NULL;
+}
+
+/* The compiled schema an argument names, resolved and pinned for the rows
+ * after, or NULL after reporting an error on `ctx` (`function` names the
+ * caller in the message).  Valid until the function returns. */
+SHORN_PRIVATE shorn_compiled *shorn_pin_schema(sqlite3_context *ctx, int index, sqlite3_value *value,
+                                               const char *function);
+
+/* The schema an argument names: the pinned one, else shorn_pin_schema's. */
+static inline shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int index, sqlite3_value *value,
+                                                    const char *function) {
+  shorn_compiled *c = shorn_pinned_schema(ctx, index);
+  return c ? c : shorn_pin_schema(ctx, index, value, function);
+}
 
 /* The registered schema whose fingerprint `width` bytes wide starts the
  * payload, as shorn_encode(json, name, width) writes it: dispatch.  NULL
