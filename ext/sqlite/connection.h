@@ -30,10 +30,10 @@ SQLITE_EXTENSION_INIT3
 
 /* sqlite3_realloc64 and sqlite3_free, for every schema the layer compiles
  * (cache.c's count what each holds as they go) and every buffer it gives
- * the core: a result can then be handed to SQLite
- * without a copy, and SQLite's memory accounting and fault injection see the
- * codec's allocations too.  The layer sets nothing of the core's globally,
- * so a program's own use of the core keeps its allocator. */
+ * the core (the output buffer through them too, its blocks behind a
+ * header): SQLite's memory accounting and fault injection see the codec's
+ * allocations too.  The layer sets nothing of the core's globally, so a
+ * program's own use of the core keeps its allocator. */
 SHORN_PRIVATE_DATA const shorn_allocator shorn_sqlite_allocator;
 
 /* The registry: a virtual table main.shorn_schemas over its shadow table
@@ -55,7 +55,13 @@ typedef struct shorn_state {
   unsigned registry_changes; /* bumped by the registry module */
   unsigned read_changes;
   unsigned read_data_version;
-  shorn_buffer out; /* see shorn_output; with shorn_sqlite_allocator */
+  shorn_buffer out; /* see shorn_output; with out_allocator */
+  /* The output buffer's blocks carry a header naming the state, so that a
+   * BLOB result is handed to SQLite rather than copied, and comes back as a
+   * spare when SQLite lets it go (see shorn_result_output). */
+  shorn_allocator out_allocator;
+  struct output_block *spares;
+  int spare_count;
 } shorn_state;
 
 /* The connection's output buffer, emptied: a function writes its result
