@@ -422,22 +422,15 @@ static void output_free(void *context, void *data) {
   if (data) sqlite3_free((output_block *)data - 1);
 }
 
-/* Past this a block is handed to SQLite and freed when it lets go, rather
- * than kept; and no more spares than this are kept.  Two cover a result
- * register's steady state, the block SQLite holds and the one written
- * next. */
-#define OUTPUT_KEPT 65536
+/* No more spares than this are kept.  Two cover a result register's
+ * steady state, the block SQLite holds and the one written next. */
 #define OUTPUT_SPARES 2
-/* Up to this a BLOB is copied rather than handed over: SQLite's copy into
- * its register costs fewer instructions than the destructor's round trip
- * (callgrind, SQLite 3.53: about 40 fewer at 50 bytes, 120 more at 1,500). */
-#define OUTPUT_COPIED 512
 
 /* SQLite's destructor of a BLOB result: the block becomes a spare. */
 static void output_release(void *data) {
   output_block *block = (output_block *)data - 1;
   shorn_state *st = block->st;
-  if (block->capacity > OUTPUT_KEPT || st->spare_count == OUTPUT_SPARES) {
+  if (block->capacity > SHORN_OUTPUT_KEPT || st->spare_count == OUTPUT_SPARES) {
     sqlite3_free(block);
     return;
   }
@@ -446,18 +439,9 @@ static void output_release(void *data) {
   st->spare_count++;
 }
 
-void shorn_result_output(sqlite3_context *ctx, shorn_buffer *b, bool text) {
+void shorn_result_handed(sqlite3_context *ctx, shorn_buffer *b, bool text) {
   if (!b->length) { /* a payload of literals only */
     sqlite3_result_zeroblob(ctx, 0);
-  } else if (b->capacity <= OUTPUT_KEPT && (text || b->length <= OUTPUT_COPIED)) {
-    /* A copy, into the storage SQLite's result register keeps from row to
-     * row.  SQLite ends its copy of text with a NUL, as whatever reads the
-     * text on (json_set(shorn_decode(...))) needs: handed over, text would
-     * cost that reader a copy and an allocation a row. */
-    if (text)
-      sqlite3_result_text64(ctx, (const char *)b->data, b->length, SQLITE_TRANSIENT, SQLITE_UTF8);
-    else
-      sqlite3_result_blob64(ctx, b->data, b->length, SQLITE_TRANSIENT);
   } else {
     /* Handed over, which saves the copy; the next result is written into
      * a spare, or a new block.  SQLite may run the destructor at once, so
