@@ -337,16 +337,14 @@ const char *shorn_schema_text(sqlite3_value *value, int *n, const char *function
   return text;
 }
 
-shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, sqlite3_value *value,
-                                      const char *function) {
+shorn_compiled *shorn_pin_schema(sqlite3_context *ctx, int index, sqlite3_value *value, const char *function) {
   /* For a name, auxdata makes its binding hold for the rest of the
    * statement's run; SQLite drops auxdata when the statement is reset.  It
    * pins the connection's entry, which stays valid while pinned even if
    * evicted. */
-  shorn_cache_entry *e = sqlite3_get_auxdata(ctx, argument_index);
-  if (e) return e->compiled;
   shorn_failure f;
   int n;
+  shorn_cache_entry *e = NULL;
   const char *text = shorn_schema_text(value, &n, function, &f);
   if (text) e = resolve_entry(sqlite3_user_data(ctx), text, n, function, &f);
   if (!e) {
@@ -357,7 +355,7 @@ shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int argument_index, 
    * destructor at once, as it may. */
   shorn_compiled *c = e->compiled;
   shorn_cache_pin(e);
-  sqlite3_set_auxdata(ctx, argument_index, e, shorn_cache_unpin);
+  sqlite3_set_auxdata(ctx, index, e, shorn_cache_unpin);
   return c;
 }
 
@@ -393,12 +391,6 @@ void shorn_report_payload(sqlite3_context *ctx, const char *function, int rc, sq
     shorn_report_text(ctx, function, "%s", shorn_not_a_blob(payload));
 }
 
-shorn_buffer *shorn_output(sqlite3_context *ctx) {
-  shorn_state *st = sqlite3_user_data(ctx);
-  st->out.length = 0;
-  return &st->out;
-}
-
 void shorn_result_refusal(sqlite3_context *ctx, const char *function, const shorn_schema *schema, const char *json,
                           size_t n) {
   shorn_error e;
@@ -411,33 +403,66 @@ void shorn_result_refusal(sqlite3_context *ctx, const char *function, const shor
   }
 }
 
-/* Past this the output buffer is handed to SQLite rather than kept. */
-#define OUTPUT_KEPT 65536
+/* An output block: this header, then the bytes of the output buffer. */
+typedef struct output_block {
+  shorn_state *st;
+  struct output_block *next; /* among the state's spares */
+  size_t capacity;           /* set when handed to SQLite */
+} output_block;
 
-void shorn_result_output(sqlite3_context *ctx, bool text) {
-  shorn_buffer *b = &((shorn_state *)sqlite3_user_data(ctx))->out;
-  if (!b->length) { /* a payload of literals only */
-    sqlite3_result_zeroblob(ctx, 0);
-  } else if (b->capacity > OUTPUT_KEPT) {
-    /* A large result: SQLite takes the buffer over (it grows with
-     * shorn_sqlite_allocator), which saves a copy and keeps what a
-     * connection holds between calls small. */
-    if (text)
-      sqlite3_result_text64(ctx, (const char *)b->data, b->length, sqlite3_free, SQLITE_UTF8);
-    else
-      sqlite3_result_blob64(ctx, b->data, b->length, sqlite3_free);
-    *b = (shorn_buffer){.allocator = b->allocator};
-  } else {
-    /* A copy, into the storage SQLite's result register keeps from row to
-     * row: no allocation, where a buffer handed over cost one (and its
-     * growth several) per row. */
-    if (text)
-      sqlite3_result_text64(ctx, (const char *)b->data, b->length, SQLITE_TRANSIENT, SQLITE_UTF8);
-    else
-      sqlite3_result_blob64(ctx, b->data, b->length, SQLITE_TRANSIENT);
-  }
+static void *output_realloc(void *context, void *data, size_t size) {
+  output_block *block = data ? (output_block *)data - 1 : NULL;
+  if (size > SIZE_MAX - sizeof *block || !(block = sqlite3_realloc64(block, sizeof *block + size))) return NULL;
+  block->st = context;
+  return block + 1;
 }
 
+static void output_free(void *context, void *data) {
+  (void)context;
+  if (data) sqlite3_free((output_block *)data - 1);
+}
+
+/* No more spares than this are kept.  Two cover a result register's
+ * steady state, the block SQLite holds and the one written next. */
+#define OUTPUT_SPARES 2
+
+/* SQLite's destructor of a BLOB result: the block becomes a spare. */
+static void output_release(void *data) {
+  output_block *block = (output_block *)data - 1;
+  shorn_state *st = block->st;
+  if (block->capacity > SHORN_OUTPUT_KEPT || st->spare_count == OUTPUT_SPARES) {
+    sqlite3_free(block);
+    return;
+  }
+  block->next = st->spares;
+  st->spares = block;
+  st->spare_count++;
+}
+
+void shorn_result_handed(sqlite3_context *ctx, shorn_buffer *b, bool text) {
+  if (!b->length) { /* a payload of literals only */
+    sqlite3_result_zeroblob(ctx, 0);
+  } else {
+    /* Handed over, which saves the copy; the next result is written into
+     * a spare, or a new block.  SQLite may run the destructor at once, so
+     * the buffer lets go of the block first. */
+    output_block *block = (output_block *)b->data - 1, *spare = block->st->spares;
+    unsigned char *data = b->data;
+    size_t length = b->length;
+    block->capacity = b->capacity;
+    b->data = NULL, b->length = b->capacity = 0;
+    if (spare) {
+      block->st->spares = spare->next;
+      block->st->spare_count--;
+      b->data = (unsigned char *)(spare + 1);
+      b->capacity = spare->capacity;
+    }
+    if (text)
+      sqlite3_result_text64(ctx, (const char *)data, length, output_release, SQLITE_UTF8);
+    else
+      sqlite3_result_blob64(ctx, data, length, output_release);
+  }
+}
 
 /* ---- reading the registry ------------------------------------------------ */
 
@@ -481,7 +506,8 @@ shorn_state *shorn_state_new(sqlite3 *db) {
   st->cache.limit = SHORN_CACHE_BYTES;
   st->db = db;
   st->registrations = 1;
-  st->out.allocator = &shorn_sqlite_allocator;
+  st->out_allocator = (shorn_allocator){output_realloc, output_free, st};
+  st->out.allocator = &st->out_allocator;
   return st;
 }
 
@@ -490,6 +516,11 @@ void shorn_state_release(void *p) {
   if (--st->registrations) return;
   shorn_cache_free(&st->cache);
   shorn_buffer_free(&st->out);
+  while (st->spares) {
+    output_block *next = st->spares->next;
+    sqlite3_free(st->spares);
+    st->spares = next;
+  }
   sqlite3_free(st);
   shorn_shared_close();
 }

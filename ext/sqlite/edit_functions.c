@@ -169,7 +169,7 @@ static void run_edits(sqlite3_context *ctx, const edit_call *c, const edit *edit
   if (edit_payload(c->compiled->schema, c->data, c->length, c->width, edits, (size_t)count, out, &removed, &e))
     shorn_report(ctx, c->function, &e);
   else if (!removed)
-    shorn_result_output(ctx, false);
+    shorn_result_output(ctx, out, false);
 }
 
 /* shorn_set, shorn_insert, shorn_replace and shorn_remove: read the
@@ -246,10 +246,11 @@ static void patch_function(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   arena a = {.next = patch_here, .end = patch_here + sizeof patch_here, .allocator = &shorn_sqlite_allocator};
   const json_value *patch = parse_argument(ctx, argv[c.first], &a, c.function);
   shorn_error e;
-  if (patch && edit_patch(c.compiled->schema, c.data, c.length, c.width, patch, shorn_output(ctx), &e))
+  shorn_buffer *out = shorn_output(ctx);
+  if (patch && edit_patch(c.compiled->schema, c.data, c.length, c.width, patch, out, &e))
     shorn_report(ctx, c.function, &e);
   else if (patch)
-    shorn_result_output(ctx, false);
+    shorn_result_output(ctx, out, false);
   arena_free(&a);
 }
 

@@ -38,10 +38,6 @@ static bool width_argument(sqlite3_context *ctx, int argc, sqlite3_value **argv,
 
 /* ---- the functions ------------------------------------------------------- */
 
-/* shorn_encode checks the value against the schema's validation keywords
- * as the library's validated codecs do; shorn_encode_unchecked, as its
- * unchecked(), checks the structure alone.  A function of its own rather
- * than a flag: every argument keeps its one meaning, fp_bytes included. */
 /* The JSON text argument and its length in bytes; NULL once out of memory
  * is reported. */
 static const char *json_argument(sqlite3_context *ctx, sqlite3_value *value, size_t *n) {
@@ -51,22 +47,37 @@ static const char *json_argument(sqlite3_context *ctx, sqlite3_value *value, siz
   return json;
 }
 
+/* shorn_encode checks the value against the schema's validation keywords
+ * as the library's validated codecs do; shorn_encode_unchecked, as its
+ * unchecked(), checks the structure alone.  A function of its own rather
+ * than a flag: every argument keeps its one meaning, fp_bytes included.
+ * The text is read first: sqlite3_value_text answers NULL for a NULL, and
+ * a pinned schema's argument is never one, so that a row asks no
+ * argument's type.  A NULL argument still makes the result NULL whatever
+ * the others are; out of memory reading the text is reported before
+ * anything else is checked. */
 static void encode_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, const char *function, bool checked) {
-  if (any_null(argc, argv)) return;
-  int width;
-  if (!width_argument(ctx, argc, argv, 2, 0, function, &width)) return;
-  shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], function);
-  size_t n;
-  const char *json = c ? json_argument(ctx, argv[0], &n) : NULL;
-  if (!json) return;
-  shorn_error error;
-  shorn_code rc = checked ? shorn_encode(c->schema, json, n, width, shorn_output(ctx), &error)
-                          : shorn_encode_unchecked(c->schema, json, n, width, shorn_output(ctx), &error);
-  if (rc) {
-    shorn_report(ctx, function, &error);
+  const char *json = (const char *)sqlite3_value_text(argv[0]);
+  shorn_compiled *c = shorn_pinned_schema(ctx, 1);
+  if ((!json && sqlite3_value_type(argv[0]) == SQLITE_NULL) || (!c && sqlite3_value_type(argv[1]) == SQLITE_NULL) ||
+      (argc > 2 && sqlite3_value_type(argv[2]) == SQLITE_NULL))
+    return;
+  if (!json) {
+    sqlite3_result_error_nomem(ctx);
     return;
   }
-  shorn_result_output(ctx, false);
+  int width;
+  if (!width_argument(ctx, argc, argv, 2, 0, function, &width)) return;
+  if (!c && !(c = shorn_pin_schema(ctx, 1, argv[1], function))) return;
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  shorn_buffer *out = shorn_output(ctx);
+  shorn_error error;
+  shorn_code rc = checked ? shorn_encode(c->schema, json, n, width, out, &error)
+                          : shorn_encode_unchecked(c->schema, json, n, width, out, &error);
+  if (rc)
+    shorn_report(ctx, function, &error);
+  else
+    shorn_result_output(ctx, out, false);
 }
 
 static void encode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -132,7 +143,11 @@ static void report_decode(sqlite3_context *ctx, sqlite3_value *schema_argument, 
  * (a number, where a schema is text); shorn_decode(payload, schema [,
  * fp_bytes]) is told it. */
 static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  if (any_null(argc, argv)) return;
+  /* A pinned schema's argument is text, never NULL nor a number: a row
+   * with one asks its type no more. */
+  shorn_compiled *c = argc > 1 ? shorn_pinned_schema(ctx, 1) : NULL;
+  for (int i = 0; i < argc; i++)
+    if ((i != 1 || !c) && sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
   const uint8_t *data;
   size_t n;
   int rc = shorn_payload(argv[0], &data, &n);
@@ -141,25 +156,27 @@ static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
     return;
   }
   int width = SHORN_REGISTRY_WIDTH;
-  shorn_compiled *c = NULL;
-  if (argc == 1)
+  if (c) {
+    if (!width_argument(ctx, argc, argv, 2, 0, "shorn_decode", &width)) return;
+  } else if (argc == 1)
     c = shorn_prefixed_schema(ctx, data, n, width, "shorn_decode");
   else if (shorn_is_number(argv[1]) && argc == 3)
     shorn_report_text(ctx, "shorn_decode", SHORN_ONE_WIDTH);
   else if (shorn_is_number(argv[1]))
     c = shorn_dispatched_schema(ctx, argv[1], data, n, "shorn_decode", &width);
   else if (width_argument(ctx, argc, argv, 2, 0, "shorn_decode", &width))
-    c = shorn_schema_argument(ctx, 1, argv[1], "shorn_decode");
+    c = shorn_pin_schema(ctx, 1, argv[1], "shorn_decode");
   if (!c) return;
   shorn_error error;
-  if (shorn_decode(c->schema, data, n, width, shorn_output(ctx), &error)) {
+  shorn_buffer *out = shorn_output(ctx);
+  if (shorn_decode(c->schema, data, n, width, out, &error)) {
     if (argc == 2 && !shorn_is_number(argv[1]))
       report_decode(ctx, argv[1], c->schema, data, n, &error);
     else
       shorn_report(ctx, "shorn_decode", &error);
     return;
   }
-  shorn_result_output(ctx, true);
+  shorn_result_output(ctx, out, true);
   sqlite3_result_subtype(ctx, 'J');
 }
 

@@ -99,3 +99,22 @@ SELECT shorn_encode('9007199254740993', '{"type":"integer","minimum":0}');
 SELECT shorn_encode('"' || printf('%.*c', 67108865, 'a') || '"', '{"type":"string"}');
 SELECT shorn_decode(x'8180802061', '{"type":"string"}');
 SELECT shorn_decode(x'c1843d00', '{"type":"array","items":{"type":"integer","minimum":0}}');
+
+SELECT '-- NULL in, NULL out, once the schema is pinned';
+-- A constant schema is pinned after the first row; a NULL on a later row is still NULL,
+-- whatever else is wrong.
+WITH t(j) AS (VALUES ('1'), (NULL), ('2')) SELECT group_concat(quote(shorn_encode(j, '{}')), ',') FROM t;
+WITH t(w) AS (VALUES (1), (NULL), (4)) SELECT group_concat(quote(shorn_encode('1', '{}', w)), ',') FROM t;
+WITH t(p, w) AS (VALUES (x'120302', 1), (NULL, 1), (x'120302', NULL))
+SELECT group_concat(quote(shorn_decode(p, '{}', w)), ',') FROM t;
+SELECT quote(shorn_encode(NULL, 'no such schema', 9)), quote(shorn_decode(NULL, 'no such schema', 9));
+
+SELECT '-- results held at once, row after row, copied and handed over, and one past 64 KiB';
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300),
+  v(i, j) AS (SELECT i, json_object('age', i, 'name', printf('%.*c', CASE i WHEN 300 THEN 70000 ELSE 3 * i END, 'x'),
+                                    'sex', 'X') FROM n),
+  e(i, j, a, b) AS (SELECT i, j, shorn_encode(j, (SELECT schema FROM person)),
+                           shorn_encode(j, (SELECT schema FROM person), 4) FROM v)
+SELECT count(*), sum(shorn_decode(a, (SELECT schema FROM person)) = j),
+       sum(shorn_decode(b, (SELECT schema FROM person), 4) = j), sum(substr(b, 5) = a), max(length(a)),
+       (SELECT max(a) FROM e) = (SELECT a FROM e ORDER BY a DESC LIMIT 1) FROM e;
