@@ -235,7 +235,7 @@ static inline uint64_t digit_stops(uint64_t t) { return (t | (t + LANES(0x76))) 
 /* The eight digits of t, one a lane (0 to 9, the first in the lowest), as
  * an integer: the well-known multiply-and-shift that pairs digits, then
  * quads, then the two halves. */
-static inline uint64_t eight_digits(uint64_t t) {
+static inline uint64_t digit_word_value(uint64_t t) {
   t = (t * 2561) >> 8 & 0x00FF00FF00FF00FFull;
   t = (t * 6553601) >> 16 & 0x0000FFFF0000FFFFull;
   return (t * 42949672960001ull) >> 32;
@@ -252,12 +252,12 @@ static const uint8_t *read_digit_run(const uint8_t *p, const uint8_t *end, uint6
   while (end - p >= 8) {
     uint64_t t = load_le64(p) - LANES('0'), stops = digit_stops(t);
     if (!stops) {
-      v = v * 100000000 + eight_digits(t);
+      v = v * 100000000 + digit_word_value(t);
       p += 8;
       continue;
     }
     size_t n = first_lane(stops);
-    if (n) v = v * POW10_U64[n] + eight_digits(t << (64 - 8 * n));
+    if (n) v = v * POW10_U64[n] + digit_word_value(t << (64 - 8 * n));
     *value = v;
     return p + n;
   }
@@ -348,7 +348,7 @@ static ALWAYS_INLINE size_t short_digit_run(const uint8_t *p, const uint8_t *e, 
   }
   if (stops) {
     size_t n = first_lane(stops);
-    if (n) *value = eight_digits(t << (64 - 8 * n));
+    if (n) *value = digit_word_value(t << (64 - 8 * n));
     return n;
   }
   uint64_t low;
@@ -363,8 +363,8 @@ static ALWAYS_INLINE size_t short_digit_run(const uint8_t *p, const uint8_t *e, 
   }
   if (!stops) return 0;
   size_t n = first_lane(stops);
-  uint64_t v = eight_digits(t);
-  if (n) v = v * POW10_U64[n] + eight_digits(low << (64 - 8 * n));
+  uint64_t v = digit_word_value(t);
+  if (n) v = v * POW10_U64[n] + digit_word_value(low << (64 - 8 * n));
   *value = v;
   return 8 + n;
 }

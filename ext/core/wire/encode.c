@@ -689,10 +689,10 @@ static shorn_code encode_dynamic(encoder *e, const json_value *v, int depth) {
  * of strings: their lengths, compared first, tell most members apart
  * without reading a byte. */
 static inline int64_t enum_string_index(const shape *s, const json_value *v) {
-  const scalar *members = s->u.enumeration.members;
+  const scalar *values = s->u.enumeration.members;
   for (uint32_t i = 0; i < s->u.enumeration.count; i++)
-    if (members[i].type == JSON_STRING && members[i].string_length == v->length &&
-        short_equal(members[i].string, v->u.string, v->length))
+    if (values[i].type == JSON_STRING && values[i].string_length == v->length &&
+        short_equal(values[i].string, v->u.string, v->length))
       return i;
   return -1;
 }
