@@ -252,8 +252,11 @@ check-loadable: all
 # The builds users make of the amalgamation: a loadable extension, by the
 # command README gives, through the SQL tests; linked into a program, with
 # every warning an error (one translation unit: a file's local name can
-# shadow another file's global); libshorn.a, which exports the public API
-# alone, through the public header from C and from C++; and SQLite 3.53 with
+# shadow another file's global); both again with a single-threaded SQLite
+# 3.53 (SQLITE_THREADSAFE=0), which has no mutex functions: linked in,
+# compiled with the same flag, and loaded, over two connections and a third
+# after them; libshorn.a, which exports the public API alone, through the
+# public header from C and from C++; and SQLite 3.53 with
 # bindings/wasm/sqlite3_wasm_extra_init.c, as SQLite's WebAssembly build
 # compiles it.  Then the layers of ext/: what may include what; and what
 # make asks for when a tool is missing, on each system.  The benchmark is
@@ -264,6 +267,12 @@ check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/
 	$(CC) $(CFLAGS) $(WARN) -Werror -DSQLITE_CORE -I$(AMALGAMATION) tests/builds/embed.c $(AMALGAMATION)/shorn.c \
 	  -lsqlite3 $(LIBS) -o $(BUILD)/embed
 	./$(BUILD)/embed
+	$(CC) $(CFLAGS) $(WARN) -Werror -DSQLITE_CORE -DSQLITE_THREADSAFE=0 -I$(SQLITE_CURRENT) -I$(AMALGAMATION) \
+	  tests/builds/embed.c $(AMALGAMATION)/shorn.c $(SQLITE_SINGLE_THREAD) $(LIBS) -o $(BUILD)/embed_single_thread
+	./$(BUILD)/embed_single_thread
+	$(CC) $(CFLAGS) $(WARN) -Werror -I$(SQLITE_CURRENT) tests/builds/single_thread.c $(SQLITE_SINGLE_THREAD) \
+	  $(SQLITE_CURRENT_LIBS) -o $(BUILD)/single_thread
+	./$(BUILD)/single_thread $(abspath $(AMALGAMATION)/shorn.$(SO))
 	$(CC) -O0 -w -DSQLITE_EXTRA_INIT=sqlite3_wasm_extra_init -c $(SQLITE_CURRENT)/sqlite3.c -o $(BUILD)/extra_init_sqlite3.o
 	$(CC) $(CFLAGS) $(WARN) -I$(SQLITE_CURRENT) -I$(AMALGAMATION) tests/builds/extra_init.c \
 	  bindings/wasm/sqlite3_wasm_extra_init.c $(BUILD)/extra_init_sqlite3.o $(LIBS) $(SQLITE_CURRENT_LIBS) \
@@ -422,8 +431,12 @@ SQLITE_CURRENT := build/sqlite-current
 SQLITE_CURRENT_INC := $(SQLITE_CURRENT)
 SQLITE_CURRENT_LIB := $(SQLITE_CURRENT)/libsqlite3.a
 SQLITE_CURRENT_LIBS := -lpthread -ldl -lm
-# check-builds' SQLite 3.53 (prerequisites are read where they are written).
-check-builds: $(SQLITE_CURRENT)/sqlite3.c
+# check-builds' SQLite 3.53 (prerequisites are read where they are written),
+# and the same single-threaded, as WebAssembly and many embedded builds are.
+SQLITE_SINGLE_THREAD := $(SQLITE_CURRENT)/sqlite3-single-thread.o
+check-builds: $(SQLITE_CURRENT)/sqlite3.c $(SQLITE_SINGLE_THREAD)
+$(SQLITE_SINGLE_THREAD): $(SQLITE_CURRENT)/sqlite3.c
+	$(CC) -O0 -w -DSQLITE_THREADSAFE=0 -c $< -o $@
 # better-sqlite3's defines as -D options, one a line.
 SQLITE_CURRENT_GYPI = sed -n "s/^ *'\(.*\)',\$$/-D\1/p" $(SQLITE_CURRENT)/defines.gypi
 SQLITE_CURRENT_DEFINES = $$($(SQLITE_CURRENT_GYPI)) -DSQLITE_ENABLE_LOAD_EXTENSION

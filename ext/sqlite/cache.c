@@ -4,10 +4,10 @@
  * for (docs/registry.md, "The schema cache").
  *
  * The process table is keyed by the schema's text and guarded by a mutex of
- * SQLite's; a schema is compiled under it, so that connections missing the
- * same text at once compile it once.  A connection finds its own entries
- * without the mutex: the table is taken only on the connection's miss and
- * when an entry lets go of its schema.
+ * SQLite's (none in a single-threaded SQLite); a schema is compiled under
+ * it, so that connections missing the same text at once compile it once.  A
+ * connection finds its own entries without the mutex: the table is taken
+ * only on the connection's miss and when an entry lets go of its schema.
  */
 #include <stddef.h>
 #include <string.h>
@@ -18,6 +18,33 @@
 
 #ifndef SQLITE_MUTEX_STATIC_MAIN /* before 3.35 it was SQLITE_MUTEX_STATIC_MASTER */
 #define SQLITE_MUTEX_STATIC_MAIN 2
+#endif
+
+/* A single-threaded SQLite has no mutex functions (left out of sqlite3.c,
+ * null in a loadable extension's API table) and needs none: compiled with
+ * SQLITE_THREADSAFE=0 the cache calls none, and where sqlite3_threadsafe()
+ * is 0 it allocates none, so that a NULL mutex means one thread. */
+#if defined(SQLITE_THREADSAFE) && SQLITE_THREADSAFE == 0
+static inline sqlite3_mutex *shared_mutex_alloc(int kind) {
+  (void)kind;
+  return NULL;
+}
+static inline void shared_mutex_free(sqlite3_mutex *mutex) { (void)mutex; }
+static inline void shared_lock(sqlite3_mutex *mutex) { (void)mutex; }
+static inline void shared_unlock(sqlite3_mutex *mutex) { (void)mutex; }
+#else
+static inline sqlite3_mutex *shared_mutex_alloc(int kind) {
+  return sqlite3_threadsafe() ? sqlite3_mutex_alloc(kind) : NULL;
+}
+static inline void shared_mutex_free(sqlite3_mutex *mutex) {
+  if (mutex) sqlite3_mutex_free(mutex);
+}
+static inline void shared_lock(sqlite3_mutex *mutex) {
+  if (mutex) sqlite3_mutex_enter(mutex);
+}
+static inline void shared_unlock(sqlite3_mutex *mutex) {
+  if (mutex) sqlite3_mutex_leave(mutex);
+}
 #endif
 
 /* ---- hashing ------------------------------------------------------------- */
@@ -62,33 +89,33 @@ static struct {
 } shared;
 
 int shorn_shared_open(void) {
-  sqlite3_mutex *guard = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_MAIN);
-  sqlite3_mutex_enter(guard);
-  if (!shared.connections) shared.mutex = sqlite3_mutex_alloc(SQLITE_MUTEX_FAST);
-  int rc = shared.mutex ? SQLITE_OK : SQLITE_NOMEM;
+  sqlite3_mutex *guard = shared_mutex_alloc(SQLITE_MUTEX_STATIC_MAIN);
+  shared_lock(guard);
+  if (!shared.connections) shared.mutex = shared_mutex_alloc(SQLITE_MUTEX_FAST);
+  int rc = shared.mutex || !guard ? SQLITE_OK : SQLITE_NOMEM; /* no guard: one thread, no mutex */
   if (rc == SQLITE_OK) shared.connections++;
-  sqlite3_mutex_leave(guard);
+  shared_unlock(guard);
   return rc;
 }
 
 void shorn_shared_close(void) {
-  sqlite3_mutex *guard = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_MAIN);
-  sqlite3_mutex_enter(guard);
+  sqlite3_mutex *guard = shared_mutex_alloc(SQLITE_MUTEX_STATIC_MAIN);
+  shared_lock(guard);
   if (--shared.connections == 0) {
     /* Every schema went with the entries and statements that held it. */
     sqlite3_free(shared.buckets);
-    sqlite3_mutex_free(shared.mutex);
+    shared_mutex_free(shared.mutex);
     memset(&shared, 0, sizeof shared);
   }
-  sqlite3_mutex_leave(guard);
+  shared_unlock(guard);
 }
 
 void shorn_shared_counts(unsigned long long *schemas, unsigned long long *bytes, unsigned long long *compilations) {
-  sqlite3_mutex_enter(shared.mutex);
+  shared_lock(shared.mutex);
   *schemas = shared.count;
   *bytes = shared.bytes;
   *compilations = shared.compilations;
-  sqlite3_mutex_leave(shared.mutex);
+  shared_unlock(shared.mutex);
 }
 
 static void *counting_realloc(void *context, void *block, size_t size) {
@@ -148,7 +175,7 @@ static void shared_grow(void) {
 
 shorn_compiled *shorn_compiled_get(const char *text, int n, uint64_t hash, unsigned long long *compilations,
                                    shorn_error *error) {
-  sqlite3_mutex_enter(shared.mutex);
+  shared_lock(shared.mutex);
   shorn_compiled *c = NULL;
   if (shared.count >= shared.bucket_count) shared_grow();
   if (shared.buckets) {
@@ -171,20 +198,20 @@ shorn_compiled *shorn_compiled_get(const char *text, int n, uint64_t hash, unsig
       shared.bytes += c->bytes;
     }
   }
-  sqlite3_mutex_leave(shared.mutex);
+  shared_unlock(shared.mutex);
   return c;
 }
 
 void shorn_compiled_retain(shorn_compiled *c) {
-  sqlite3_mutex_enter(shared.mutex);
+  shared_lock(shared.mutex);
   c->refs++;
-  sqlite3_mutex_leave(shared.mutex);
+  shared_unlock(shared.mutex);
 }
 
 void shorn_compiled_release(void *p) {
   shorn_compiled *c = p;
   if (!c) return;
-  sqlite3_mutex_enter(shared.mutex);
+  shared_lock(shared.mutex);
   bool last = --c->refs == 0;
   if (last) {
     shorn_compiled **link = &shared.buckets[c->hash & (shared.bucket_count - 1)];
@@ -193,7 +220,7 @@ void shorn_compiled_release(void *p) {
     shared.count--;
     shared.bytes -= c->bytes;
   }
-  sqlite3_mutex_leave(shared.mutex);
+  shared_unlock(shared.mutex);
   if (last) {
     shorn_schema_free(c->schema);
     sqlite3_free(c);
