@@ -15,13 +15,14 @@ FOLDERS = [
     ("core/schema", 5, "JSON Schema documents to shapes, and the validation keywords"),
     ("core/wire", 6, "JSON to bytes and back, Set and Map identity"),
     ("core/query", 7, "paths read and changed in a payload's bytes"),
+    ("core/evolve", 7, "a payload of an older schema read in a newer one's shape"),
     ("sqlite", 8, "the SQLite extension"),
     ("cli", 8, "the shorn command"),
 ]
 
 # Core folders that only the SQLite layer calls: the amalgamation puts them
 # with it, so that a build without SQLite leaves them out.
-SQLITE_ONLY = {"core/query"}
+SQLITE_ONLY = {"core/query", "core/evolve"}
 
 # The public headers, in ext/ itself: the core may include shorn.h alone.
 PUBLIC = {"shorn.h": 0, "shorn_sqlite.h": 8}

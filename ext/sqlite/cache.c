@@ -431,7 +431,63 @@ shorn_cache_entry *shorn_cache_alias(shorn_cache *cache, shorn_key kind, const c
   return e;
 }
 
+/* ---- names' versions ----------------------------------------------------- */
+
+void shorn_lineage_free(shorn_lineage *l) {
+  for (int i = 0; i < l->count; i++) {
+    if (l->versions[i].compiled) shorn_compiled_release(l->versions[i].compiled);
+    sqlite3_free(l->versions[i].text);
+  }
+  sqlite3_free(l->versions);
+  sqlite3_free(l);
+}
+
+/* No more unpinned lineages than this are kept: a name is resolved once a
+ * statement's run, and a few names are the columns of most databases. */
+#define LINEAGES_KEPT 16
+
+/* Let go of the lineages read in an older generation and of the least
+ * recent past LINEAGES_KEPT, unless pinned. */
+static void lineages_trim(shorn_cache *cache) {
+  int kept = 0;
+  for (shorn_lineage **at = &cache->lineages; *at;) {
+    shorn_lineage *l = *at;
+    bool keep = l->pins > 0 || (l->generation == cache->generation && kept < LINEAGES_KEPT);
+    if (keep) {
+      kept += l->pins == 0;
+      at = &l->next;
+    } else {
+      *at = l->next;
+      shorn_lineage_free(l);
+    }
+  }
+}
+
+shorn_lineage *shorn_cache_lineage(shorn_cache *cache, const char *name, int n) {
+  for (shorn_lineage **at = &cache->lineages; *at; at = &(*at)->next) {
+    shorn_lineage *l = *at;
+    if (l->generation != cache->generation || l->name_length != n || memcmp(l->name, name, (size_t)n)) continue;
+    *at = l->next; /* to the front: the most recent first */
+    l->next = cache->lineages;
+    cache->lineages = l;
+    return l;
+  }
+  return NULL;
+}
+
+void shorn_cache_keep_lineage(shorn_cache *cache, shorn_lineage *l) {
+  l->generation = cache->generation;
+  l->next = cache->lineages;
+  cache->lineages = l;
+  lineages_trim(cache);
+}
+
 void shorn_cache_free(shorn_cache *cache) {
+  while (cache->lineages) {
+    shorn_lineage *next = cache->lineages->next;
+    shorn_lineage_free(cache->lineages);
+    cache->lineages = next;
+  }
   while (cache->hand) entry_let_go(cache, cache->hand);
   if (cache->transient) entry_let_go(cache, cache->transient);
   sqlite3_free(cache->buckets);

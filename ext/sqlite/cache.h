@@ -86,6 +86,31 @@ struct shorn_cache_entry {
   char stored_key[];
 };
 
+/* One version of a name. */
+typedef struct shorn_version {
+  int number;
+  unsigned char fingerprint[4]; /* its first `width` bytes: the lineage's width */
+  char *text;                                      /* its schema, compiled on the first payload that needs it */
+  int text_length;
+  shorn_compiled *compiled; /* a reference, or NULL */
+} shorn_version;
+
+/* A registered name's versions, oldest first, as the registry had them in
+ * one generation of the cache.  Kept while pinned or among the most recent;
+ * immutable but for `compiled`. */
+typedef struct shorn_lineage {
+  struct shorn_lineage *next;
+  unsigned generation;
+  int pins;
+  int width; /* fp_bytes: fingerprint bytes before each payload, 0 when bare */
+  int count;
+  shorn_version *versions;
+  int name_length;
+  char name[];
+} shorn_lineage;
+
+SHORN_PRIVATE void shorn_lineage_free(shorn_lineage *lineage);
+
 /* One per connection: a hash table over a clock's ring, within `limit`
  * bytes.  Once full, a miss is admitted one time in a few (the others are
  * used once and let go), so that a round robin over more schemas than fit
@@ -99,6 +124,7 @@ typedef struct shorn_cache {
   unsigned generation;
   unsigned long long hits, misses, compilations;
   unsigned long long full_misses; /* misses while full, for admission */
+  shorn_lineage *lineages;        /* the most recent first */
 } shorn_cache;
 
 /* The default limit of a connection's cache, in bytes. */
@@ -121,6 +147,12 @@ SHORN_PRIVATE shorn_cache_entry *shorn_cache_store(shorn_cache *cache, uint64_t 
  * Valid as shorn_cache_store's result is. */
 SHORN_PRIVATE shorn_cache_entry *shorn_cache_alias(shorn_cache *cache, shorn_key kind, const char *key, int n,
                                                    uint64_t hash, shorn_cache_entry *target);
+
+/* The lineage of `name` read in the current generation, or NULL. */
+SHORN_PRIVATE shorn_lineage *shorn_cache_lineage(shorn_cache *cache, const char *name, int n);
+
+/* Keep a lineage just read, in the current generation. */
+SHORN_PRIVATE void shorn_cache_keep_lineage(shorn_cache *cache, shorn_lineage *lineage);
 
 /* What was read from the registry is stale from now on. */
 static inline void shorn_cache_invalidate(shorn_cache *cache) { cache->generation++; }

@@ -62,6 +62,7 @@ typedef struct shorn_state {
   shorn_allocator out_allocator;
   struct output_block *spares;
   int spare_count;
+  shorn_buffer upgraded; /* a payload of an older version, rewritten (resolve.c) */
 } shorn_state;
 
 /* The connection's output buffer, emptied: a function writes its result
@@ -118,18 +119,6 @@ typedef struct shorn_failure {
   char *message;
 } shorn_failure;
 
-/* The text of a schema argument: TEXT, or a BLOB that is UTF-8 text, as
- * readfile() returns a file.  NULL with `failure` set otherwise. */
-SHORN_PRIVATE const char *shorn_schema_text(sqlite3_value *value, int *n, const char *function,
-                                            shorn_failure *failure);
-
-/* The compiled schema that `text` (inline JSON Schema, or a registered
- * name) stands for, from the connection's cache; NULL with `failure` set.
- * Valid while the connection's cache holds it: take a reference to keep it
- * longer.  Needs no function context, so virtual tables resolve with it. */
-SHORN_PRIVATE shorn_compiled *shorn_resolve_schema(shorn_state *st, const char *text, int n, const char *function,
-                                     shorn_failure *failure);
-
 /* Set a failure to "<function>: <reason>", the reason formatted as
  * sqlite3_mprintf does; or to a core error's message and where. */
 SHORN_PRIVATE void shorn_fail_with(shorn_failure *failure, int code, const char *function, const char *format, ...);
@@ -137,56 +126,6 @@ SHORN_PRIVATE void shorn_fail_with_error(shorn_failure *failure, const char *fun
 
 /* Report a failure on `ctx` and free its message. */
 SHORN_PRIVATE void shorn_report_failure(sqlite3_context *ctx, shorn_failure *failure);
-
-/* The compiled schema pinned to argument `index` by an earlier row of the
- * statement's run, or NULL.  SQLite keeps auxdata only for a constant
- * argument, so a pinned schema's argument is the same text as then, never
- * NULL. */
-static inline shorn_compiled *shorn_pinned_schema(sqlite3_context *ctx, int index) {
-  shorn_cache_entry *e = sqlite3_get_auxdata(ctx, index);
-  return e ? e->compiled : NULL;
-}
-
-/* The compiled schema an argument names, resolved and pinned for the rows
- * after, or NULL after reporting an error on `ctx` (`function` names the
- * caller in the message).  Valid until the function returns. */
-SHORN_PRIVATE shorn_compiled *shorn_pin_schema(sqlite3_context *ctx, int index, sqlite3_value *value,
-                                               const char *function);
-
-/* The schema an argument names: the pinned one, else shorn_pin_schema's. */
-static inline shorn_compiled *shorn_schema_argument(sqlite3_context *ctx, int index, sqlite3_value *value,
-                                                    const char *function) {
-  shorn_compiled *c = shorn_pinned_schema(ctx, index);
-  return c ? c : shorn_pin_schema(ctx, index, value, function);
-}
-
-/* The registered schema whose fingerprint `width` bytes wide starts the
- * payload, as shorn_encode(json, name, width) writes it: dispatch.  NULL
- * with `failure` set when the payload is too short, or no registered schema
- * or several have that fingerprint (likely at 1 or 2 bytes).  Valid as
- * shorn_resolve_schema's result is. */
-SHORN_PRIVATE shorn_compiled *shorn_dispatch(shorn_state *st, const uint8_t *data, size_t n, int width,
-                                             const char *function, shorn_failure *failure);
-
-/* shorn_dispatch, NULL after reporting an error on `ctx`. */
-SHORN_PRIVATE shorn_compiled *shorn_prefixed_schema(sqlite3_context *ctx, const uint8_t *data, size_t n, int width,
-                                                    const char *function);
-
-/* Schemas are text (JSON Schema or a registered name), so a number in a
- * schema argument's place is fp_bytes: dispatch on the payload's
- * fingerprint of that width.  A number is an INTEGER or a REAL; whether it
- * is a width, shorn_width says. */
-static inline bool shorn_is_number(sqlite3_value *v) {
-  int type = sqlite3_value_type(v);
-  return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
-}
-
-/* For a number `value` in the schema's place: its width in *width and the
- * schema shorn_prefixed_schema dispatches to; NULL after reporting an
- * error on `ctx`. */
-SHORN_PRIVATE shorn_compiled *shorn_dispatched_schema(sqlite3_context *ctx, sqlite3_value *value,
-                                                      const uint8_t *data, size_t n, const char *function,
-                                                      int *width);
 
 /* Report a core error as "<function>: <message at where>". */
 SHORN_PRIVATE void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error *error);
@@ -245,11 +184,5 @@ SHORN_PRIVATE int shorn_register(sqlite3 *db, shorn_state *st, const shorn_funct
  * lets go of its hold with shorn_state_release. */
 SHORN_PRIVATE shorn_state *shorn_state_new(sqlite3 *db);
 SHORN_PRIVATE void shorn_state_release(void *state);
-/* Read the schema text registered in main.shorn_schemas under `key`, a name
- * or (SHORN_KEY_FINGERPRINT) 8 hex digits.  SQLITE_OK with *text and *length
- * (sqlite3_free it); otherwise an SQLite error code and *why, the reason in
- * words (sqlite3_free it; NULL when memory ran out). */
-SHORN_PRIVATE int shorn_registry_find(sqlite3 *db, shorn_key kind, const char *key, int key_length, char **text,
-                        int *length, char **why);
 
 #endif

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sqlite/edit_functions.h"
+#include "sqlite/resolve.h"
 
 #include "core/query/edit.h"
 #include "core/base/memory.h"
@@ -74,9 +75,14 @@ static bool open_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, edit
     shorn_report_payload(ctx, c->function, rc, argv[0]);
     return false;
   }
-  c->compiled = dispatch ? shorn_dispatched_schema(ctx, argv[1], c->data, c->length, c->function, &c->width)
-                         : shorn_schema_argument(ctx, 1, argv[1], c->function);
-  return c->compiled != NULL;
+  /* A payload of a name's older version is edited in the newest. */
+  shorn_binding b = {NULL, NULL};
+  if (dispatch)
+    b.compiled = shorn_dispatched_schema(ctx, argv[1], c->data, c->length, c->function, &c->width);
+  else
+    shorn_schema_argument(ctx, 1, argv[1], c->function, &b);
+  c->compiled = b.compiled;
+  return c->compiled != NULL && shorn_read_newest(ctx, &b, &c->data, &c->length, &c->width, c->function);
 }
 
 /* Argument `i` as a path, parsed once a statement (auxdata); *null for

@@ -10,6 +10,8 @@
  *   shorn_decode(payload, fp_bytes)                 the same, by dispatch
  *   shorn_fingerprint(schema [, fp_bytes])         the fingerprint, in hex
  *   shorn_signature(schema)                        the canonical signature
+ *   shorn_upgrade(payload, name)                   a payload in its name's newest version
+ *   shorn_payload_version(payload, name)           the version that wrote it
  *   shorn_stats()                                  the schema cache's counts
  *   shorn_config(name [, value])                   a connection's setting
  *   shorn_version()                                this extension's version
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "sqlite/functions.h"
+#include "sqlite/resolve.h"
 
 #include "core/text/text.h"
 
@@ -58,8 +61,9 @@ static const char *json_argument(sqlite3_context *ctx, sqlite3_value *value, siz
  * anything else is checked. */
 static void encode_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, const char *function, bool checked) {
   const char *json = (const char *)sqlite3_value_text(argv[0]);
-  shorn_compiled *c = shorn_pinned_schema(ctx, 1);
-  if ((!json && sqlite3_value_type(argv[0]) == SQLITE_NULL) || (!c && sqlite3_value_type(argv[1]) == SQLITE_NULL) ||
+  shorn_binding b;
+  bool pinned = shorn_pinned_schema(ctx, 1, &b);
+  if ((!json && sqlite3_value_type(argv[0]) == SQLITE_NULL) || (!pinned && sqlite3_value_type(argv[1]) == SQLITE_NULL) ||
       (argc > 2 && sqlite3_value_type(argv[2]) == SQLITE_NULL))
     return;
   if (!json) {
@@ -68,12 +72,15 @@ static void encode_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, co
   }
   int width;
   if (!width_argument(ctx, argc, argv, 2, 0, function, &width)) return;
-  if (!c && !(c = shorn_pin_schema(ctx, 1, argv[1], function))) return;
+  if (!pinned && !shorn_pin_schema(ctx, 1, argv[1], function, &b)) return;
   size_t n = (size_t)sqlite3_value_bytes(argv[0]);
   shorn_buffer *out = shorn_output(ctx);
   shorn_error error;
-  shorn_code rc = checked ? shorn_encode(c->schema, json, n, width, out, &error)
-                          : shorn_encode_unchecked(c->schema, json, n, width, out, &error);
+  /* A name's payloads carry its fingerprint: the newest version's. */
+  shorn_code rc = shorn_binding_width(&b, width, &width, &error);
+  if (!rc)
+    rc = checked ? shorn_encode(b.compiled->schema, json, n, width, out, &error)
+                 : shorn_encode_unchecked(b.compiled->schema, json, n, width, out, &error);
   if (rc)
     shorn_report(ctx, function, &error);
   else
@@ -94,10 +101,10 @@ static void encode_unchecked_function(sqlite3_context *ctx, int argc, sqlite3_va
  * argument that resolves to no schema is, as in shorn_encode. */
 static void check_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (any_null(argc, argv)) return;
-  shorn_compiled *c = shorn_schema_argument(ctx, 1, argv[1], "shorn_check");
+  shorn_binding b;
   size_t n;
-  const char *json = c ? json_argument(ctx, argv[0], &n) : NULL;
-  if (json) shorn_result_refusal(ctx, "shorn_check", c->schema, json, n);
+  const char *json = shorn_schema_argument(ctx, 1, argv[1], "shorn_check", &b) ? json_argument(ctx, argv[0], &n) : NULL;
+  if (json) shorn_result_refusal(ctx, "shorn_check", b.compiled->schema, json, n);
 }
 
 /* Whether a payload the schema refuses decodes once its first `width`
@@ -145,9 +152,10 @@ static void report_decode(sqlite3_context *ctx, sqlite3_value *schema_argument, 
 static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   /* A pinned schema's argument is text, never NULL nor a number: a row
    * with one asks its type no more. */
-  shorn_compiled *c = argc > 1 ? shorn_pinned_schema(ctx, 1) : NULL;
+  shorn_binding b = {NULL, NULL};
+  bool pinned = argc > 1 && shorn_pinned_schema(ctx, 1, &b);
   for (int i = 0; i < argc; i++)
-    if ((i != 1 || !c) && sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
+    if ((i != 1 || !pinned) && sqlite3_value_type(argv[i]) == SQLITE_NULL) return;
   const uint8_t *data;
   size_t n;
   int rc = shorn_payload(argv[0], &data, &n);
@@ -156,22 +164,22 @@ static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
     return;
   }
   int width = SHORN_REGISTRY_WIDTH;
-  if (c) {
+  if (pinned) {
     if (!width_argument(ctx, argc, argv, 2, 0, "shorn_decode", &width)) return;
   } else if (argc == 1)
-    c = shorn_prefixed_schema(ctx, data, n, width, "shorn_decode");
+    b.compiled = shorn_prefixed_schema(ctx, data, n, width, "shorn_decode");
   else if (shorn_is_number(argv[1]) && argc == 3)
     shorn_report_text(ctx, "shorn_decode", SHORN_ONE_WIDTH);
   else if (shorn_is_number(argv[1]))
-    c = shorn_dispatched_schema(ctx, argv[1], data, n, "shorn_decode", &width);
+    b.compiled = shorn_dispatched_schema(ctx, argv[1], data, n, "shorn_decode", &width);
   else if (width_argument(ctx, argc, argv, 2, 0, "shorn_decode", &width))
-    c = shorn_pin_schema(ctx, 1, argv[1], "shorn_decode");
-  if (!c) return;
+    shorn_pin_schema(ctx, 1, argv[1], "shorn_decode", &b);
+  if (!b.compiled || !shorn_read_newest(ctx, &b, &data, &n, &width, "shorn_decode")) return;
   shorn_error error;
   shorn_buffer *out = shorn_output(ctx);
-  if (shorn_decode(c->schema, data, n, width, out, &error)) {
-    if (argc == 2 && !shorn_is_number(argv[1]))
-      report_decode(ctx, argv[1], c->schema, data, n, &error);
+  if (shorn_decode(b.compiled->schema, data, n, width, out, &error)) {
+    if (argc == 2 && !shorn_is_number(argv[1]) && !b.lineage)
+      report_decode(ctx, argv[1], b.compiled->schema, data, n, &error);
     else
       shorn_report(ctx, "shorn_decode", &error);
     return;
@@ -180,16 +188,64 @@ static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
   sqlite3_result_subtype(ctx, 'J');
 }
 
+/* The payload and schema arguments of shorn_upgrade and
+ * shorn_payload_version, the payload's bytes in *data and *n; false when
+ * the result is NULL or an error was reported. */
+static bool payload_and_name(sqlite3_context *ctx, sqlite3_value **argv, const char *function, shorn_binding *b,
+                             const uint8_t **data, size_t *n) {
+  bool pinned = shorn_pinned_schema(ctx, 1, b);
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL || (!pinned && sqlite3_value_type(argv[1]) == SQLITE_NULL))
+    return false;
+  int rc = shorn_payload(argv[0], data, n);
+  if (rc != SQLITE_OK) {
+    shorn_report_payload(ctx, function, rc, argv[0]);
+    return false;
+  }
+  return pinned || shorn_pin_schema(ctx, 1, argv[1], function, b);
+}
+
+/* shorn_upgrade(payload, name): the payload as the name's newest version
+ * writes it.  One that is already is returned as it is, not decoded, so
+ * that UPDATE t SET p = shorn_upgrade(p, name) costs little on rows
+ * upgraded before; a bare name has one version. */
+static void upgrade_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  shorn_binding b;
+  const uint8_t *data, *newest;
+  size_t n;
+  int width = 0;
+  if (!payload_and_name(ctx, argv, "shorn_upgrade", &b, &data, &n)) return;
+  newest = data;
+  if (!shorn_read_newest(ctx, &b, &newest, &n, &width, "shorn_upgrade")) return;
+  if (newest == data)
+    sqlite3_result_value(ctx, argv[0]);
+  else
+    sqlite3_result_blob64(ctx, newest, n, SQLITE_TRANSIENT);
+}
+
+/* shorn_payload_version(payload, name): the version of the name that wrote
+ * the payload, from its fingerprint (1 for a bare name's); NULL when none
+ * did. */
+static void payload_version_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  shorn_binding b;
+  const uint8_t *data;
+  size_t n;
+  if (!payload_and_name(ctx, argv, "shorn_payload_version", &b, &data, &n)) return;
+  int version = shorn_payload_version(&b, data, n);
+  if (version) sqlite3_result_int(ctx, version);
+}
+
 static void fingerprint_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (any_null(argc, argv)) return;
   int width;
   if (!width_argument(ctx, argc, argv, 1, SHORN_FINGERPRINT_DEFAULT, "shorn_fingerprint", &width))
     return;
-  shorn_compiled *c = shorn_schema_argument(ctx, 0, argv[0], "shorn_fingerprint");
-  if (!c) return;
+  shorn_binding b;
+  if (!shorn_schema_argument(ctx, 0, argv[0], "shorn_fingerprint", &b)) return;
   unsigned char bytes[4];
   shorn_error error;
-  shorn_schema_fingerprint(c->schema, width, bytes, &error);
+  shorn_schema_fingerprint(b.compiled->schema, width, bytes, &error);
   char hex[8];
   hex_bytes(hex, bytes, (size_t)width);
   sqlite3_result_text(ctx, hex, 2 * width, SQLITE_TRANSIENT);
@@ -197,10 +253,10 @@ static void fingerprint_function(sqlite3_context *ctx, int argc, sqlite3_value *
 
 static void signature_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (any_null(argc, argv)) return;
-  shorn_compiled *c = shorn_schema_argument(ctx, 0, argv[0], "shorn_signature");
-  if (!c) return;
+  shorn_binding b;
+  if (!shorn_schema_argument(ctx, 0, argv[0], "shorn_signature", &b)) return;
   size_t n;
-  const char *signature = shorn_schema_signature(c->schema, &n);
+  const char *signature = shorn_schema_signature(b.compiled->schema, &n);
   sqlite3_result_text64(ctx, signature, n, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
@@ -270,6 +326,8 @@ static const shorn_function codec_function_table[] = {
     {"shorn_fingerprint", 1, SHORN_FUNCTION_FLAGS, fingerprint_function},
     {"shorn_fingerprint", 2, SHORN_FUNCTION_FLAGS, fingerprint_function},
     {"shorn_signature", 1, SHORN_FUNCTION_FLAGS, signature_function},
+    {"shorn_upgrade", 2, SHORN_FUNCTION_FLAGS, upgrade_function},
+    {"shorn_payload_version", 2, SHORN_FUNCTION_FLAGS, payload_version_function},
     /* Not deterministic: the counts move as the connection works. */
     {"shorn_stats", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_RESULT_SUBTYPE, stats_function},
     /* A connection's setting: from the application's own SQL alone. */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "sqlite/paths.h"
+#include "sqlite/resolve.h"
 
 #include "core/base/memory.h"
 #include "core/shape/shape.h"
@@ -333,9 +334,10 @@ static int paths_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_
   shorn_failure f;
   int n;
   const char *text = shorn_schema_text(argv[0], &n, "shorn_paths", &f);
-  shorn_compiled *c = text ? shorn_resolve_schema(((paths_vtab *)base->pVtab)->state, text, n, "shorn_paths", &f) : NULL;
-  if (!c) return paths_failed(cur, &f);
-  int rc = list_schema(&cur->list, c->schema);
+  shorn_binding b;
+  if (!text || !shorn_resolve(((paths_vtab *)base->pVtab)->state, text, n, "shorn_paths", &b, &f))
+    return paths_failed(cur, &f);
+  int rc = list_schema(&cur->list, b.compiled->schema);
   if (rc == SQLITE_TOOBIG) {
     shorn_fail_with(&f, SQLITE_ERROR, "shorn_paths", "the schema has more than %d places to list", PATHS_MAX);
     return paths_failed(cur, &f);

@@ -29,6 +29,7 @@
 #include "core/numbers/number.h"
 #include "core/query/query.h"
 #include "sqlite/json_text.h"
+#include "sqlite/resolve.h"
 
 /* ---- arguments ----------------------------------------------------------- */
 
@@ -105,8 +106,8 @@ static bool second_width(sqlite3_context *ctx, sqlite3_value **argv, bool has_wi
  * after reporting an error. */
 static bool open_payload(sqlite3_context *ctx, sqlite3_value **argv, int width, call *c) {
   bool dispatch = shorn_is_number(argv[1]);
-  shorn_compiled *compiled = dispatch ? NULL : shorn_schema_argument(ctx, 1, argv[1], c->function);
-  if (!dispatch && !compiled) return false;
+  shorn_binding b = {NULL, NULL};
+  if (!dispatch && !shorn_schema_argument(ctx, 1, argv[1], c->function, &b)) return false;
   const uint8_t *data;
   size_t n;
   int rc = shorn_payload(argv[0], &data, &n);
@@ -114,8 +115,9 @@ static bool open_payload(sqlite3_context *ctx, sqlite3_value **argv, int width, 
     shorn_report_payload(ctx, c->function, rc, argv[0]);
     return false;
   }
-  if (dispatch && !(compiled = shorn_dispatched_schema(ctx, argv[1], data, n, c->function, &width))) return false;
-  if (query_open(&c->q, compiled->schema, data, n, width, &c->error)) {
+  if (dispatch && !(b.compiled = shorn_dispatched_schema(ctx, argv[1], data, n, c->function, &width))) return false;
+  if (!shorn_read_newest(ctx, &b, &data, &n, &width, c->function)) return false;
+  if (query_open(&c->q, b.compiled->schema, data, n, width, &c->error)) {
     shorn_report(ctx, c->function, &c->error);
     return false;
   }
@@ -293,18 +295,24 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
     shorn_report_text(ctx, function, SHORN_BAD_WIDTH);
     return;
   }
-  shorn_compiled *compiled = dispatch ? NULL : shorn_schema_argument(ctx, 1, argv[1], function);
-  if (!dispatch && !compiled) return;
+  shorn_binding b = {NULL, NULL};
+  if (!dispatch && !shorn_schema_argument(ctx, 1, argv[1], function, &b)) return;
   const uint8_t *data;
   size_t n;
   shorn_error e;
   int rc = shorn_payload(argv[0], &data, &n);
   /* A payload that is not one has no fingerprint to dispatch on: invalid. */
-  if (dispatch && rc == SQLITE_OK && !(compiled = shorn_prefixed_schema(ctx, data, n, width, function))) return;
+  if (dispatch && rc == SQLITE_OK && !(b.compiled = shorn_prefixed_schema(ctx, data, n, width, function))) return;
+  /* A payload of no version of the name, or one that does not decode, is
+   * invalid; a width that is not the name's is an error of the call. */
+  shorn_code decoded = rc == SQLITE_OK ? shorn_newest_payload(sqlite3_user_data(ctx), &b, &data, &n, &width, &e) : SHORN_OK;
+  if (decoded == SHORN_ERROR_USAGE) {
+    shorn_report(ctx, function, &e);
+    return;
+  }
   shorn_buffer json = {.allocator = &shorn_sqlite_allocator};
-  shorn_code decoded =
-      rc == SQLITE_OK ? shorn_decode(compiled->schema, data, n, width, question == ASK_KEYWORDS ? &json : NULL, &e)
-                      : SHORN_OK;
+  if (rc == SQLITE_OK && !decoded)
+    decoded = shorn_decode(b.compiled->schema, data, n, width, question == ASK_KEYWORDS ? &json : NULL, &e);
   if (rc == SQLITE_NOMEM || decoded == SHORN_ERROR_NOMEM) {
     sqlite3_result_error_nomem(ctx);
   } else if (question == ASK_VALID) {
@@ -315,7 +323,7 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
     char text[SHORN_MESSAGE_MAX + 32];
     sqlite3_result_text(ctx, text, (int)shorn_error_format(&e, text, sizeof text), SQLITE_TRANSIENT);
   } else if (question == ASK_KEYWORDS) {
-    shorn_result_refusal(ctx, function, compiled->schema, (const char *)json.data, json.length);
+    shorn_result_refusal(ctx, function, b.compiled->schema, (const char *)json.data, json.length);
   }
   shorn_buffer_free(&json);
 }
@@ -361,7 +369,7 @@ typedef struct rows_cursor {
   sqlite3_vtab_cursor base;
   bool recursive;
   const char *function;
-  shorn_compiled *schema; /* a reference: what `schema_text` resolved to */
+  shorn_binding schema; /* references: what `schema_text` resolved to */
   char *schema_text;
   int schema_length;
   sqlite3_value *arguments[ARGUMENTS]; /* as the hidden columns show them */
@@ -452,8 +460,7 @@ static void forget_arguments(rows_cursor *cur) {
 }
 
 static void forget_schema(rows_cursor *cur) {
-  shorn_compiled_release(cur->schema);
-  cur->schema = NULL;
+  shorn_binding_release(&cur->schema);
   sqlite3_free(cur->schema_text);
   cur->schema_text = NULL;
 }
@@ -496,13 +503,14 @@ static int cursor_schema(rows_cursor *cur, sqlite3_value *value) {
   int n;
   const char *text = shorn_schema_text(value, &n, cur->function, &f);
   if (!text) return cursor_failed(cur, &f);
-  if (cur->schema && n == cur->schema_length && memcmp(text, cur->schema_text, (size_t)n) == 0)
+  if (cur->schema.compiled && n == cur->schema_length && memcmp(text, cur->schema_text, (size_t)n) == 0)
     return SQLITE_OK;
   forget_schema(cur);
-  shorn_compiled *c = shorn_resolve_schema(((rows_vtab *)cur->base.pVtab)->state, text, n, cur->function, &f);
-  if (!c) return cursor_failed(cur, &f);
-  shorn_compiled_retain(c);
-  cur->schema = c;
+  shorn_binding b;
+  if (!shorn_resolve(((rows_vtab *)cur->base.pVtab)->state, text, n, cur->function, &b, &f))
+    return cursor_failed(cur, &f);
+  shorn_binding_retain(&b);
+  cur->schema = b;
   if (!(cur->schema_text = sqlite3_malloc(n ? n : 1))) return SQLITE_NOMEM;
   memcpy(cur->schema_text, text, (size_t)n);
   cur->schema_length = n;
@@ -545,12 +553,13 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
     return rc == SQLITE_NOMEM ? rc : cursor_error(cur, shorn_not_a_blob(arg[0]));
   /* A dispatched schema is the cache's, which nothing below touches. */
   shorn_failure f;
-  shorn_compiled *compiled =
-      dispatch ? shorn_dispatch(((rows_vtab *)cur->base.pVtab)->state, data, n, width, cur->function, &f) : cur->schema;
-  if (!compiled) return cursor_failed(cur, &f);
+  shorn_state *st = ((rows_vtab *)cur->base.pVtab)->state;
+  shorn_binding b = cur->schema;
+  if (dispatch && !(b.compiled = shorn_dispatch(st, data, n, width, cur->function, &f))) return cursor_failed(cur, &f);
   query q;
   shorn_error e;
-  if (query_open(&q, compiled->schema, data, n, width, &e)) {
+  if (shorn_newest_payload(st, &b, &data, &n, &width, &e)) return cursor_core_error(cur, &e);
+  if (query_open(&q, b.compiled->schema, data, n, width, &e)) {
     query_close(&q);
     return cursor_core_error(cur, &e);
   }

@@ -1,23 +1,27 @@
 /*
  * registry.c — the virtual table module shorn_registry: schemas
- * registered under a name and kept in the database file.
+ * registered under a name, a row a version, and kept in the database file.
  *
  *   CREATE VIRTUAL TABLE IF NOT EXISTS shorn_schemas USING shorn_registry;
- *   INSERT INTO shorn_schemas(name, schema) VALUES ('person', '{"type":...}');
+ *   INSERT INTO shorn_schemas(name, schema, fp_bytes) VALUES ('person', '{"type":...}', 4);
+ *   INSERT INTO shorn_schemas(name, schema, version) VALUES ('person', '{"type":...}', 2);
  *   SELECT shorn_decode(payload, 'person') FROM events;
  *
  * The rows live in an ordinary table, the shadow table shorn_schemas_data,
  * so they are exactly as durable and as transactional as the user's own.
  * The virtual table is the gate that keeps them sound: every schema
- * compiles, signature and fingerprint are computed, a name keeps its wire
- * shape, and no two rows share a fingerprint, so a fingerprinted payload
- * names its schema by itself.
+ * compiles, signature and fingerprint are computed, a version keeps its
+ * wire shape, a new version reads every payload the earlier ones wrote
+ * (core/evolve), and no two rows share a fingerprint, so a fingerprinted
+ * payload names its schema by itself.
  */
 #include <stdarg.h>
 #include <string.h>
 
 #include "sqlite/registry.h"
+#include "sqlite/resolve.h"
 
+#include "core/evolve/evolve.h"
 #include "core/text/text.h"
 
 #define REGISTRY_TABLE SHORN_REGISTRY_TABLE
@@ -26,7 +30,14 @@
  * the virtual table's database and name. */
 #define SHADOW "\"%w\".\"%w_data\""
 
-enum { REGISTRY_COLUMN_NAME, REGISTRY_COLUMN_SCHEMA, REGISTRY_COLUMN_SIGNATURE, REGISTRY_COLUMN_FINGERPRINT };
+enum {
+  REGISTRY_COLUMN_NAME,
+  REGISTRY_COLUMN_SCHEMA,
+  REGISTRY_COLUMN_SIGNATURE,
+  REGISTRY_COLUMN_FINGERPRINT,
+  REGISTRY_COLUMN_VERSION,
+  REGISTRY_COLUMN_FP_BYTES
+};
 
 typedef struct registry_vtab {
   sqlite3_vtab base;
@@ -38,7 +49,7 @@ typedef struct registry_vtab {
 
 typedef struct registry_cursor {
   sqlite3_vtab_cursor base;
-  sqlite3_stmt *rows; /* id, name, schema, signature, fingerprint */
+  sqlite3_stmt *rows; /* id, name, schema, signature, fingerprint, version, fp_bytes */
   bool eof;
 } registry_cursor;
 
@@ -56,7 +67,8 @@ static int vtab_error(registry_vtab *vt, int rc, const char *format, ...) {
 
 static int shadow_prepare(registry_vtab *vt, const char *template, sqlite3_stmt **stmt) {
   *stmt = NULL;
-  char *sql = sqlite3_mprintf(template, vt->database, vt->table);
+  /* A template may name the shadow table twice. */
+  char *sql = sqlite3_mprintf(template, vt->database, vt->table, vt->database, vt->table);
   if (!sql) return SQLITE_NOMEM;
   int rc = sqlite3_prepare_v2(vt->db, sql, -1, stmt, NULL);
   sqlite3_free(sql);
@@ -89,7 +101,7 @@ static int registry_connect(sqlite3 *db, void *state, int argc, const char *cons
     return SQLITE_ERROR;
   }
   int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(name TEXT, schema TEXT, signature TEXT, "
-                                    "fingerprint TEXT)");
+                                    "fingerprint TEXT, version INTEGER, fp_bytes INTEGER)");
   if (rc != SQLITE_OK) return rc;
   /* Clashes are reported as constraint failures, so INSERT OR IGNORE skips
    * a schema already registered: setup scripts can run again. */
@@ -120,10 +132,7 @@ static int registry_create(sqlite3 *db, void *state, int argc, const char *const
   }
   int rc = registry_connect(db, state, argc, argv, out, error);
   if (rc != SQLITE_OK) return rc;
-  char *sql = sqlite3_mprintf("CREATE TABLE " SHADOW "(id INTEGER PRIMARY KEY, "
-                              "name TEXT NOT NULL UNIQUE, schema TEXT NOT NULL, "
-                              "signature TEXT NOT NULL, fingerprint TEXT NOT NULL UNIQUE)",
-                              argv[1], argv[2]);
+  char *sql = sqlite3_mprintf("CREATE TABLE " SHADOW SHORN_REGISTRY_COLUMNS, argv[1], argv[2]);
   rc = sql ? sqlite3_exec(db, sql, NULL, NULL, error) : SQLITE_NOMEM;
   sqlite3_free(sql);
   if (rc != SQLITE_OK) {
@@ -157,16 +166,26 @@ static int registry_shadow_name(const char *suffix) { return sqlite3_stricmp(suf
 
 enum { PLAN_SCAN, PLAN_ROWID, PLAN_NAME, PLAN_FINGERPRINT };
 
-#define ROWS "SELECT id, name, schema, signature, fingerprint FROM " SHADOW
+#define ROWS "SELECT id, name, schema, signature, fingerprint, version, fp_bytes FROM " SHADOW
 static const char *const plans[] = {
     [PLAN_SCAN] = ROWS,
     [PLAN_ROWID] = ROWS " WHERE id = ?1",
-    [PLAN_NAME] = ROWS " WHERE name = ?1",
+    [PLAN_NAME] = ROWS " WHERE name = ?1 ORDER BY version",
     [PLAN_FINGERPRINT] = ROWS " WHERE fingerprint = ?1",
 };
 
+/* The same over a registry made before versions (shorn_registry_layout). */
+#define UNVERSIONED_ROWS "SELECT id, name, schema, signature, fingerprint, 1, 0 FROM " SHADOW
+static const char *const unversioned_plans[] = {
+    [PLAN_SCAN] = UNVERSIONED_ROWS,
+    [PLAN_ROWID] = UNVERSIONED_ROWS " WHERE id = ?1",
+    [PLAN_NAME] = UNVERSIONED_ROWS " WHERE name = ?1",
+    [PLAN_FINGERPRINT] = UNVERSIONED_ROWS " WHERE fingerprint = ?1",
+};
+
 /* Equality on rowid, name or fingerprint is a lookup in the shadow table's
- * own indexes; anything else scans its few rows. */
+ * own indexes (a name's versions, the others one row); anything else scans
+ * its few rows. */
 static int registry_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   (void)base;
   info->idxNum = PLAN_SCAN;
@@ -189,7 +208,7 @@ static int registry_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     info->aConstraintUsage[i].omit = 1;
     info->estimatedCost = 1;
     info->estimatedRows = 1;
-    info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
+    if (plan != PLAN_NAME) info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
     break;
   }
   return SQLITE_OK;
@@ -224,8 +243,11 @@ static int registry_filter(sqlite3_vtab_cursor *base, int plan, const char *unus
                            sqlite3_value **argv) {
   (void)unused;
   registry_cursor *cur = (registry_cursor *)base;
+  registry_vtab *vt = (registry_vtab *)base->pVtab;
   sqlite3_finalize(cur->rows);
-  int rc = shadow_prepare((registry_vtab *)base->pVtab, plans[plan], &cur->rows);
+  bool current;
+  int rc = shorn_registry_layout(vt->db, vt->database, vt->table, false, &current);
+  if (rc == SQLITE_OK) rc = shadow_prepare(vt, (current ? plans : unversioned_plans)[plan], &cur->rows);
   if (rc == SQLITE_OK && argc) rc = sqlite3_bind_value(cur->rows, 1, argv[0]);
   return rc == SQLITE_OK ? registry_next(base) : rc;
 }
@@ -258,52 +280,263 @@ static bool is_computed(sqlite3_value *given, const char *value, size_t length) 
   return text && (size_t)sqlite3_value_bytes(given) == length && memcmp(text, value, length) == 0;
 }
 
-/* Refuse the row if it clashes with one already registered: another row
- * holding its name or its fingerprint, or (UPDATE) the row itself with
- * another wire shape. */
-static int clash_check(registry_vtab *vt, sqlite3_value *old, const char *name, int name_length,
-                       const char *signature, size_t signature_length, const char *fingerprint) {
-  sqlite3_stmt *st;
-  int rc = shadow_prepare(vt,
-                          "SELECT id IS ?1, name = ?2, signature = ?3, name FROM " SHADOW
-                          " WHERE id IS ?1 OR name = ?2 OR fingerprint = ?4",
-                          &st);
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_bind_value(st, 1, old);
-  sqlite3_bind_text(st, 2, name, name_length, SQLITE_STATIC);
-  sqlite3_bind_text64(st, 3, signature, signature_length, SQLITE_STATIC, SQLITE_UTF8);
-  sqlite3_bind_text(st, 4, fingerprint, 2 * SHORN_REGISTRY_WIDTH, SQLITE_STATIC);
-  bool itself = false, same_name = false, same_shape = false;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    itself = sqlite3_column_int(st, 0);
-    same_name = sqlite3_column_int(st, 1);
-    same_shape = sqlite3_column_int(st, 2);
-    if (!(itself && same_shape)) break;
+/* An INTEGER column from `low` to `high`, or NULL: *given says which. */
+static bool integer_column(sqlite3_value *v, int low, int high, int *value, bool *given) {
+  *given = sqlite3_value_type(v) != SQLITE_NULL;
+  if (!*given) return true;
+  sqlite3_int64 x = sqlite3_value_int64(v);
+  *value = (int)x;
+  return sqlite3_value_numeric_type(v) == SQLITE_INTEGER && x >= low && x <= high;
+}
+
+/* A version of the name being written, as the shadow table has it. */
+typedef struct stored_version {
+  sqlite3_int64 id;
+  int number, fp_bytes;
+  shorn_schema *schema; /* compiled when the new version is checked against it */
+  char *text;
+  int text_length;
+} stored_version;
+
+typedef struct stored_versions {
+  stored_version *list;
+  int count;
+} stored_versions;
+
+static void versions_free(stored_versions *v) {
+  for (int i = 0; i < v->count; i++) {
+    shorn_schema_free(v->list[i].schema);
+    sqlite3_free(v->list[i].text);
   }
-  const char *other = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 3) : NULL;
-  if (rc == SQLITE_DONE)
-    rc = SQLITE_OK;
-  else if (rc != SQLITE_ROW)
-    rc = vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
-  else if (itself)
-    rc = vtab_error(vt, SQLITE_CONSTRAINT,
-                    "this changes the wire shape of '%s'; a new wire shape needs a new name, "
-                    "so that payloads written with the old one stay readable",
-                    other);
-  else if (same_name)
-    rc = vtab_error(vt, SQLITE_CONSTRAINT, "the name '%s' is already registered", other);
-  else if (same_shape)
-    rc = vtab_error(vt, SQLITE_CONSTRAINT,
-                    "'%.*s' has the same wire shape as '%s', already registered "
-                    "(fingerprint %.*s)",
-                    name_length, name, other, 2 * SHORN_REGISTRY_WIDTH, fingerprint);
-  else
-    rc = vtab_error(vt, SQLITE_CONSTRAINT,
-                    "'%.*s' has fingerprint %.*s, which '%s' already has with another wire "
-                    "shape; a fingerprint must name one schema",
-                    name_length, name, 2 * SHORN_REGISTRY_WIDTH, fingerprint, other);
+  sqlite3_free(v->list);
+}
+
+/* The versions registered under `name`, oldest first. */
+static int versions_of(registry_vtab *vt, const char *name, int name_length, stored_versions *out) {
+  *out = (stored_versions){NULL, 0};
+  sqlite3_stmt *st;
+  int rc = shadow_prepare(vt, "SELECT id, version, fp_bytes, schema FROM " SHADOW " WHERE name = ?1 ORDER BY version", &st);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, name, name_length, SQLITE_STATIC);
+  int capacity = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (out->count == capacity) {
+      capacity = capacity ? 2 * capacity : 4;
+      stored_version *grown = sqlite3_realloc64(out->list, (sqlite3_uint64)capacity * sizeof *grown);
+      if (!grown) {
+        rc = SQLITE_NOMEM;
+        break;
+      }
+      out->list = grown;
+    }
+    stored_version *v = &out->list[out->count];
+    const char *text = (const char *)sqlite3_column_text(st, 3);
+    *v = (stored_version){.id = sqlite3_column_int64(st, 0),
+                          .number = sqlite3_column_int(st, 1),
+                          .fp_bytes = sqlite3_column_int(st, 2),
+                          .text_length = sqlite3_column_bytes(st, 3)};
+    if (!text || !(v->text = sqlite3_malloc(v->text_length ? v->text_length : 1))) {
+      rc = SQLITE_NOMEM;
+      break;
+    }
+    memcpy(v->text, text, (size_t)v->text_length);
+    out->count++;
+  }
+  rc = rc == SQLITE_DONE ? SQLITE_OK : rc == SQLITE_NOMEM ? rc : vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
   sqlite3_finalize(st);
   return rc;
+}
+
+/* What a row is written as: its columns read and computed. */
+typedef struct registry_row {
+  const char *name, *text, *signature;
+  int name_length, text_length;
+  size_t signature_length;
+  char fingerprint[2 * SHORN_REGISTRY_WIDTH];
+  shorn_schema *schema;
+  int version, fp_bytes;
+  bool version_given, fp_bytes_given;
+} registry_row;
+
+/* Refuse the row if another holds its fingerprint: the same wire shape
+ * under another name or version, or another shape that hashes alike. */
+static int fingerprint_clash(registry_vtab *vt, sqlite3_value *self, const registry_row *row) {
+  sqlite3_stmt *st;
+  int rc = shadow_prepare(vt, "SELECT name, signature = ?2 FROM " SHADOW " WHERE fingerprint = ?1 AND id IS NOT ?3", &st);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_text(st, 1, row->fingerprint, sizeof row->fingerprint, SQLITE_STATIC);
+  sqlite3_bind_text64(st, 2, row->signature, row->signature_length, SQLITE_STATIC, SQLITE_UTF8);
+  sqlite3_bind_value(st, 3, self);
+  rc = sqlite3_step(st);
+  const char *other = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+  bool same_shape = rc == SQLITE_ROW && sqlite3_column_int(st, 1);
+  bool same_name = other && strlen(other) == (size_t)row->name_length && !memcmp(other, row->name, (size_t)row->name_length);
+  int n = row->name_length, w = 2 * SHORN_REGISTRY_WIDTH;
+  if (rc == SQLITE_DONE)
+    rc = SQLITE_OK;
+  else if (rc != SQLITE_ROW || !other)
+    rc = rc == SQLITE_ROW ? SQLITE_NOMEM : vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
+  else if (same_name && same_shape)
+    rc = vtab_error(vt, SQLITE_CONSTRAINT,
+                    "this version of '%.*s' has the wire shape of an earlier one (fingerprint %.*s): a change of "
+                    "validation keywords alone is an UPDATE of that version's schema",
+                    n, row->name, w, row->fingerprint);
+  else if (same_shape)
+    rc = vtab_error(vt, SQLITE_CONSTRAINT, "'%.*s' has the same wire shape as '%s', already registered (fingerprint %.*s)",
+                    n, row->name, other, w, row->fingerprint);
+  else
+    rc = vtab_error(vt, SQLITE_CONSTRAINT,
+                    "'%.*s' has fingerprint %.*s, which '%s' already has with another wire shape; a fingerprint must "
+                    "name one schema",
+                    n, row->name, w, row->fingerprint, other);
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* A new version must read every payload the earlier ones wrote, and tell
+ * itself from them by its payloads' fingerprints. */
+static int check_new_version(registry_vtab *vt, registry_row *row, stored_versions *earlier) {
+  const stored_version *last = &earlier->list[earlier->count - 1];
+  int n = row->name_length;
+  if (row->fp_bytes_given && row->fp_bytes != last->fp_bytes)
+    return vtab_error(vt, SQLITE_ERROR, "fp_bytes is the name's: payloads of '%.*s' carry %d fingerprint bytes", n,
+                      row->name, last->fp_bytes);
+  row->fp_bytes = last->fp_bytes;
+  if (!row->fp_bytes)
+    return vtab_error(vt, SQLITE_ERROR,
+                      "'%.*s' writes bare payloads (fp_bytes 0), so its rows could not tell version %d from version "
+                      "%d: give its payloads a fingerprint first (docs/registry.md, \"Moving bare rows\")",
+                      n, row->name, last->number, row->version);
+  sqlite3_str *why = sqlite3_str_new(vt->db);
+  unsigned char mine[SHORN_REGISTRY_WIDTH], theirs[SHORN_REGISTRY_WIDTH];
+  shorn_error error;
+  shorn_schema_fingerprint(row->schema, row->fp_bytes, mine, &error);
+  int rc = SQLITE_OK;
+  for (int i = 0; i < earlier->count && rc == SQLITE_OK; i++) {
+    stored_version *v = &earlier->list[i];
+    if (shorn_schema_compile(v->text, (size_t)v->text_length, &shorn_sqlite_allocator, &v->schema, &error)) {
+      rc = error.code == SHORN_ERROR_NOMEM ? SQLITE_NOMEM
+                                           : vtab_error(vt, SQLITE_ERROR, "version %d of '%.*s' does not compile: %s",
+                                                        v->number, n, row->name, error.message);
+      break;
+    }
+    shorn_schema_fingerprint(v->schema, row->fp_bytes, theirs, &error);
+    if (!memcmp(mine, theirs, (size_t)row->fp_bytes)) {
+      char hex[2 * SHORN_REGISTRY_WIDTH];
+      hex_bytes(hex, mine, (size_t)row->fp_bytes);
+      rc = vtab_error(vt, SQLITE_ERROR,
+                      "versions %d and %d of '%.*s' share the %d-byte fingerprint %.*s, so payloads could not tell "
+                      "them apart",
+                      v->number, row->version, n, row->name, row->fp_bytes, 2 * row->fp_bytes, hex);
+      break;
+    }
+    shorn_buffer reasons = {.allocator = &shorn_sqlite_allocator};
+    if (evolve_check(v->schema, row->schema, &reasons)) rc = SQLITE_NOMEM;
+    if (reasons.length)
+      sqlite3_str_appendf(why, "%s what version %d wrote: %.*s", sqlite3_str_length(why) ? "; nor" : "", v->number,
+                          (int)reasons.length, (const char *)reasons.data);
+    shorn_buffer_free(&reasons);
+  }
+  if (rc == SQLITE_OK && sqlite3_str_errcode(why)) rc = SQLITE_NOMEM;
+  if (rc == SQLITE_OK && sqlite3_str_length(why))
+    rc = vtab_error(vt, SQLITE_ERROR, "version %d of '%.*s' cannot read%s", row->version, n, row->name,
+                    sqlite3_str_value(why));
+  sqlite3_free(sqlite3_str_finish(why));
+  return rc;
+}
+
+/* An INSERT: the first version of a name, or the next. */
+static int check_insert(registry_vtab *vt, registry_row *row) {
+  stored_versions earlier;
+  int rc = versions_of(vt, row->name, row->name_length, &earlier);
+  if (rc != SQLITE_OK) return rc;
+  int next = earlier.count ? earlier.list[earlier.count - 1].number + 1 : 1, n = row->name_length;
+  if (!row->version_given && earlier.count)
+    rc = vtab_error(vt, SQLITE_CONSTRAINT, "the name '%.*s' is already registered; a new version of it is INSERTed with version = %d",
+                    n, row->name, next);
+  else if (row->version_given && row->version != next)
+    rc = vtab_error(vt, SQLITE_ERROR, "'%.*s' %s; the next version is %d", n, row->name,
+                    earlier.count ? "has its versions up to the one before" : "is not registered", next);
+  row->version = next;
+  if (rc == SQLITE_OK && earlier.count) rc = check_new_version(vt, row, &earlier);
+  versions_free(&earlier);
+  return rc;
+}
+
+/* An UPDATE of row `id`: its version and wire shape stay; its name's
+ * fp_bytes may change while it has one version. */
+static int check_update(registry_vtab *vt, sqlite3_value *id, registry_row *row) {
+  sqlite3_stmt *st;
+  int rc = shadow_prepare(vt,
+                          "SELECT name, version, fp_bytes, signature = ?2, "
+                          "(SELECT count(*) FROM " SHADOW " AS o WHERE o.name = r.name) FROM \"%w\".\"%w_data\""
+                          " AS r WHERE id = ?1",
+                          &st);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_bind_value(st, 1, id);
+  sqlite3_bind_text64(st, 2, row->signature, row->signature_length, SQLITE_STATIC, SQLITE_UTF8);
+  rc = sqlite3_step(st);
+  if (rc != SQLITE_ROW) {
+    rc = rc == SQLITE_DONE ? SQLITE_OK : vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
+    sqlite3_finalize(st);
+    return rc;
+  }
+  const char *old = (const char *)sqlite3_column_text(st, 0);
+  int version = sqlite3_column_int(st, 1), fp_bytes = sqlite3_column_int(st, 2), versions = sqlite3_column_int(st, 4);
+  rc = SQLITE_OK;
+  if (!old)
+    rc = SQLITE_NOMEM;
+  else if (row->version_given && row->version != version)
+    rc = vtab_error(vt, SQLITE_ERROR, "a version's number does not change: register the new schema as the next version");
+  else if (!sqlite3_column_int(st, 3))
+    rc = vtab_error(vt, SQLITE_CONSTRAINT,
+                    "this changes the wire shape of '%s' version %d; a new wire shape is a new version "
+                    "(INSERT it with the next version number), so that payloads written with this one stay readable",
+                    old, version);
+  else if (row->fp_bytes_given && row->fp_bytes != fp_bytes && versions > 1)
+    rc = vtab_error(vt, SQLITE_ERROR, "the fp_bytes of '%s' cannot change: it has %d versions", old, versions);
+  row->version = version;
+  if (!row->fp_bytes_given) row->fp_bytes = fp_bytes;
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* Read and compute the columns of a row to write; SQLITE_OK with
+ * row->schema compiled (the caller frees it). */
+static int read_row(registry_vtab *vt, sqlite3_value **column, registry_row *row) {
+  *row = (registry_row){0};
+  /* Types first: reading a value as text makes it text. */
+  int name_type = sqlite3_value_type(column[REGISTRY_COLUMN_NAME]);
+  int schema_type = sqlite3_value_type(column[REGISTRY_COLUMN_SCHEMA]);
+  if (name_type == SQLITE_NULL) return vtab_error(vt, SQLITE_CONSTRAINT, "name is required");
+  if (schema_type == SQLITE_NULL) return vtab_error(vt, SQLITE_CONSTRAINT, "schema is required");
+  row->name = (const char *)sqlite3_value_text(column[REGISTRY_COLUMN_NAME]);
+  row->name_length = sqlite3_value_bytes(column[REGISTRY_COLUMN_NAME]);
+  row->text = (const char *)sqlite3_value_text(column[REGISTRY_COLUMN_SCHEMA]);
+  row->text_length = sqlite3_value_bytes(column[REGISTRY_COLUMN_SCHEMA]);
+  if (!row->name || !row->text) return SQLITE_NOMEM;
+  if (name_type != SQLITE_TEXT || !name_is_valid(row->name, row->name_length))
+    return vtab_error(vt, SQLITE_ERROR,
+                      "a name must be non-empty text starting with neither '{' nor white space "
+                      "('{' starts inline JSON Schema)");
+  if (schema_type != SQLITE_TEXT)
+    return vtab_error(vt, SQLITE_ERROR, "the schema of '%s' must be JSON Schema text", row->name);
+  if (!integer_column(column[REGISTRY_COLUMN_VERSION], 1, 1 << 30, &row->version, &row->version_given))
+    return vtab_error(vt, SQLITE_ERROR, "version must be an INTEGER from 1 up");
+  if (!integer_column(column[REGISTRY_COLUMN_FP_BYTES], 0, SHORN_REGISTRY_WIDTH, &row->fp_bytes, &row->fp_bytes_given))
+    return vtab_error(vt, SQLITE_ERROR, "fp_bytes must be 0 (bare payloads) or 1, 2, 3 or 4");
+  shorn_error error;
+  if (shorn_schema_compile(row->text, (size_t)row->text_length, &shorn_sqlite_allocator, &row->schema, &error)) {
+    if (error.code == SHORN_ERROR_NOMEM) return SQLITE_NOMEM;
+    char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
+    shorn_error_format(&error, message, sizeof message);
+    return vtab_error(vt, SQLITE_ERROR, "the schema of '%s' does not compile: %s", row->name, message);
+  }
+  row->signature = shorn_schema_signature(row->schema, &row->signature_length);
+  unsigned char bytes[SHORN_REGISTRY_WIDTH];
+  shorn_schema_fingerprint(row->schema, SHORN_REGISTRY_WIDTH, bytes, &error);
+  hex_bytes(row->fingerprint, bytes, SHORN_REGISTRY_WIDTH);
+  return SQLITE_OK;
 }
 
 /* INSERT (argv[0] NULL) or UPDATE of row argv[0]: argv[1] is the new rowid,
@@ -311,67 +544,42 @@ static int clash_check(registry_vtab *vt, sqlite3_value *old, const char *name, 
  * SQLite requires it of a table that reports SQLITE_CONSTRAINT, and a
  * refusal must leave nothing behind. */
 static int registry_write(registry_vtab *vt, sqlite3_value **argv, sqlite3_int64 *rowid) {
+  bool insert = sqlite3_value_type(argv[0]) == SQLITE_NULL, current;
+  registry_row row;
+  int rc = read_row(vt, argv + 2, &row);
+  if (rc == SQLITE_OK && (rc = shorn_registry_layout(vt->db, vt->database, vt->table, true, &current)) &&
+      rc != SQLITE_NOMEM)
+    rc = vtab_error(vt, rc, "cannot add versions to the registry's table: %s", sqlite3_errmsg(vt->db));
+  if (rc == SQLITE_OK) rc = insert ? check_insert(vt, &row) : check_update(vt, argv[0], &row);
+  if (rc == SQLITE_OK) rc = fingerprint_clash(vt, argv[0], &row);
+  /* After the checks above, which say more of an UPDATE of the schema
+   * alone: its old signature and fingerprint come along as given. */
   sqlite3_value **column = argv + 2;
-  bool insert = sqlite3_value_type(argv[0]) == SQLITE_NULL;
-  /* Types first: reading a value as text makes it text. */
-  int name_type = sqlite3_value_type(column[REGISTRY_COLUMN_NAME]);
-  int schema_type = sqlite3_value_type(column[REGISTRY_COLUMN_SCHEMA]);
-  if (name_type == SQLITE_NULL) return vtab_error(vt, SQLITE_CONSTRAINT, "name is required");
-  if (schema_type == SQLITE_NULL) return vtab_error(vt, SQLITE_CONSTRAINT, "schema is required");
-  const char *name = (const char *)sqlite3_value_text(column[REGISTRY_COLUMN_NAME]);
-  int name_length = sqlite3_value_bytes(column[REGISTRY_COLUMN_NAME]);
-  const char *text = (const char *)sqlite3_value_text(column[REGISTRY_COLUMN_SCHEMA]);
-  int text_length = sqlite3_value_bytes(column[REGISTRY_COLUMN_SCHEMA]);
-  if (!name || !text) return SQLITE_NOMEM;
-  if (name_type != SQLITE_TEXT || !name_is_valid(name, name_length))
-    return vtab_error(vt, SQLITE_ERROR,
-                      "a name must be non-empty text starting with neither '{' nor white space "
-                      "('{' starts inline JSON Schema)");
-  if (schema_type != SQLITE_TEXT)
-    return vtab_error(vt, SQLITE_ERROR, "the schema of '%s' must be JSON Schema text", name);
-
-  shorn_schema *schema;
-  shorn_error error;
-  shorn_code compiled =
-      shorn_schema_compile(text, (size_t)text_length, &shorn_sqlite_allocator, &schema, &error);
-  if (compiled != SHORN_OK) {
-    if (error.code == SHORN_ERROR_NOMEM) return SQLITE_NOMEM;
-    char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
-    shorn_error_format(&error, message, sizeof message);
-    return vtab_error(vt, SQLITE_ERROR, "the schema of '%s' does not compile: %s", name, message);
-  }
-  size_t signature_length;
-  const char *signature = shorn_schema_signature(schema, &signature_length);
-  unsigned char bytes[SHORN_REGISTRY_WIDTH];
-  char fingerprint[2 * SHORN_REGISTRY_WIDTH];
-  shorn_schema_fingerprint(schema, SHORN_REGISTRY_WIDTH, bytes, &error);
-  hex_bytes(fingerprint, bytes, SHORN_REGISTRY_WIDTH);
-
-  int rc = clash_check(vt, argv[0], name, name_length, signature, signature_length, fingerprint);
   if (rc == SQLITE_OK &&
-      !(is_computed(column[REGISTRY_COLUMN_SIGNATURE], signature, signature_length) &&
-        is_computed(column[REGISTRY_COLUMN_FINGERPRINT], fingerprint, sizeof fingerprint)))
-    rc = vtab_error(vt, SQLITE_ERROR,
-                    "signature and fingerprint are computed from the schema and cannot be set");
+      !(is_computed(column[REGISTRY_COLUMN_SIGNATURE], row.signature, row.signature_length) &&
+        is_computed(column[REGISTRY_COLUMN_FINGERPRINT], row.fingerprint, sizeof row.fingerprint)))
+    rc = vtab_error(vt, SQLITE_ERROR, "signature and fingerprint are computed from the schema and cannot be set");
   sqlite3_stmt *st = NULL;
   if (rc == SQLITE_OK)
     rc = shadow_prepare(vt,
-                        insert ? "INSERT INTO " SHADOW "(id, name, schema, signature, fingerprint) "
-                                 "VALUES (?1, ?2, ?3, ?4, ?5)"
-                               : "UPDATE " SHADOW " SET id = ?1, name = ?2, schema = ?3, "
-                                 "signature = ?4, fingerprint = ?5 WHERE id = ?6",
+                        insert ? "INSERT INTO " SHADOW "(id, name, schema, signature, fingerprint, version, fp_bytes) "
+                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                               : "UPDATE " SHADOW " SET id = ?1, name = ?2, schema = ?3, signature = ?4, "
+                                 "fingerprint = ?5, version = ?6, fp_bytes = ?7 WHERE id = ?8",
                         &st);
   if (rc == SQLITE_OK) {
     sqlite3_bind_value(st, 1, argv[1]);
-    sqlite3_bind_text(st, 2, name, name_length, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, text, text_length, SQLITE_STATIC);
-    sqlite3_bind_text64(st, 4, signature, signature_length, SQLITE_STATIC, SQLITE_UTF8);
-    sqlite3_bind_text(st, 5, fingerprint, sizeof fingerprint, SQLITE_STATIC);
-    if (!insert) sqlite3_bind_value(st, 6, argv[0]);
+    sqlite3_bind_text(st, 2, row.name, row.name_length, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, row.text, row.text_length, SQLITE_STATIC);
+    sqlite3_bind_text64(st, 4, row.signature, row.signature_length, SQLITE_STATIC, SQLITE_UTF8);
+    sqlite3_bind_text(st, 5, row.fingerprint, sizeof row.fingerprint, SQLITE_STATIC);
+    sqlite3_bind_int(st, 6, row.version);
+    sqlite3_bind_int(st, 7, row.fp_bytes);
+    if (!insert) sqlite3_bind_value(st, 8, argv[0]);
     rc = shadow_write(vt, st);
     if (rc == SQLITE_OK && insert) *rowid = sqlite3_last_insert_rowid(vt->db);
   }
-  shorn_schema_free(schema);
+  shorn_schema_free(row.schema);
   return rc;
 }
 

@@ -43,7 +43,7 @@ int main(void) {
   CHECK(payload.length == before);
   char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX];
   shorn_error_format(&error, message, sizeof message);
-  CHECK_STR(message, "Expected an unsigned integer at $.age");
+  CHECK_STR(message, "Too small: expected at least 0 at $.age");
 
   /* The validation keywords: checked by shorn_encode, not by
    * shorn_encode_unchecked, and no part of the fingerprint. */

@@ -289,8 +289,8 @@ given ''
 expect 0 '' '' encode person.json --lines
 expect 0 '' '' decode person.json --lines
 given "$grace\n{\"name\":\"Ada\",\"age\":-36,\"sex\":\"M\"}\n$grace\n"
-expect 1 "$a\n" 'shorn: line 2: Expected an unsigned integer at $.age\n' encode person.json --lines
-expect 1 '2d05477261636500\n' 'shorn: line 2: Expected an unsigned integer at $.age\n' encode person.json --lines --hex
+expect 1 "$a\n" 'shorn: line 2: Too small: expected at least 0 at $.age\n' encode person.json --lines
+expect 1 '2d05477261636500\n' 'shorn: line 2: Too small: expected at least 0 at $.age\n' encode person.json --lines --hex
 given "$grace\n\n$grace\n"
 expect 1 "$a\n" 'shorn: line 2: Invalid JSON: unexpected end of text at byte 0\n' encode person.json --lines
 given "$grace\n$grace\n{\"name\""

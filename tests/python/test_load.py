@@ -39,7 +39,7 @@ class LoadTest(unittest.TestCase):
         db = connect()
         with self.assertRaises(sqlite3.OperationalError) as caught:
             db.execute("SELECT shorn_encode(?, ?)", ('{"name":"Grace","age":-1,"sex":"F"}', PERSON))
-        self.assertEqual(str(caught.exception), "shorn_encode: Expected an unsigned integer at $.age")
+        self.assertEqual(str(caught.exception), "shorn_encode: Too small: expected at least 0 at $.age")
 
     def test_fingerprint(self):
         db = connect()

@@ -91,7 +91,12 @@ static void test_varints(void) {
   CHECK_STR(encode(UINT, "300"), "ac02");
   CHECK_STR(encode(UINT, "9007199254740991"), "ffffffffffffff0f");
   CHECK_STR(encode(UINT, "-0"), "00");
+  /* The validated mode words the shape's lower bound as any other bound's
+   * refusal; the structure alone says what the wire takes. */
+  CHECK_STR(encode(UINT, "-1"), "error: Too small: expected at least 0 at $");
+  unchecked = true;
   CHECK_STR(encode(UINT, "-1"), "error: Expected an unsigned integer at $");
+  unchecked = false;
   CHECK_STR(encode(UINT, "1.5"), "error: Expected an unsigned integer at $");
   CHECK_STR(encode(UINT, "9007199254740992"), "error: Expected a safe unsigned integer (at most 2^53 - 1) at $");
   CHECK_STR(encode(UINT, "\"1\""), "error: Expected an unsigned integer, got a string at $");
@@ -271,7 +276,7 @@ static void test_collections(void) {
   const char *uints = "{\"type\":\"array\",\"items\":" UINT "}";
   CHECK_STR(encode(uints, "[1,2,3]"), "03010203");
   CHECK_STR(encode(uints, "[]"), "00");
-  CHECK_STR(encode(uints, "[1,-2]"), "error: Expected an unsigned integer at $[1]");
+  CHECK_STR(encode(uints, "[1,-2]"), "error: Too small: expected at least 0 at $[1]");
   CHECK_STR(decode(uints, "03010203"), "[1,2,3]");
   CHECK_STR(decode(uints, "0401"), "error: Array length 4 exceeds the remaining input at byte 1");
   const char *fixed = "{\"type\":\"array\",\"items\":" UINT ",\"minItems\":3,\"maxItems\":3}";

@@ -1112,8 +1112,10 @@ static shape *build_object(translator *t, const json_value *node, const property
   field *fields = arena_array(t, n, sizeof *fields);
   if (n && !fields) return NULL;
   for (uint32_t i = 0; i < n; i++)
-    fields[i] =
-        (field){.key = p[i].key->u.string, .key_length = p[i].key->length, .optional = true};
+    fields[i] = (field){.key = p[i].key->u.string,
+                        .key_length = p[i].key->length,
+                        .optional = true,
+                        .default_value = member(p[i].value, "default")};
   uint32_t declared_first;
   if (!mark_required(t, node, p, fields, n) || !chain_declared_order(t, p, fields, n, &declared_first))
     return NULL;

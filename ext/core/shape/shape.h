@@ -109,6 +109,11 @@ typedef struct field {
   uint32_t declared_next; /* the field declared after this one; count after the last */
   uint32_t plan_step; /* the object's pass step holding it, after plan_skip of that step's n */
   uint64_t plan_skip;
+  /* The property's "default", in the schema's document, or NULL.  The
+   * validated encode writes it for a member the value leaves out, as the
+   * library's validated codec does through the validator's parse, and a
+   * reader takes it for a member an older version did not write. */
+  const json_value *default_value;
 } field;
 
 /* The bytes of a presence bitmap of `bits` bits, the last one padded with

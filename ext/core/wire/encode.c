@@ -49,6 +49,7 @@ typedef struct encoder {
   path_segment *path; /* innermost first */
   size_t path_length, path_capacity;
   bool checked; /* validation keywords are checked */
+  bool defaults; /* a member left out is written with its field's default */
   /* The validator, in the storage below, made ready the first time a value
    * needs more than validation_passes: most encodes never do. */
   validator *validator;
@@ -429,6 +430,9 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
     /* additionalProperties: false drops the key: the validator that wrote
      * the schema stripped or refused it already. */
   }
+  if (e->defaults)
+    for (uint32_t i = 0; i < s->u.object.count; i++)
+      if (!e->scratch[slots + i]) e->scratch[slots + i] = fields[i].default_value;
   shorn_code rc = put_bitmap(e, s, slots);
   for (uint32_t i = 0; i < s->u.object.count && !rc; i++) {
     const field *f = &s->u.object.fields[i];
@@ -610,6 +614,9 @@ static shorn_code encode_number(encoder *e, const shape *s, const json_value *v)
       if (number && x >= 0 && is_safe_integer(x)) return put_uvarint(e, (uint64_t)x);
       if (number && x >= 0 && is_integral(x))
         return encode_fail(e, "Expected a safe unsigned integer (at most 2^53 - 1)");
+      /* The shape stands for the schema's lower bound: the validated mode
+       * words its refusal as it does any other bound's. */
+      if (number && x < 0 && e->checked) return encode_fail(e, "Too small: expected at least 0");
       return number ? encode_fail(e, "Expected an unsigned integer") : expected_type(e, "an unsigned integer", v);
     case SHAPE_INT:
       if (number && is_safe_integer(x)) return put_zigzag(e, (int64_t)x);
@@ -830,6 +837,7 @@ static ALWAYS_INLINE shorn_code encoder_open(encoder *e, encoder_storage *here, 
                  .path = here->path,
                  .path_capacity = 16,
                  .checked = checked,
+                 .defaults = checked,
                  .here = here};
   if (checked && s->uncheckable) {
     *error = *s->uncheckable;
@@ -865,11 +873,13 @@ static shorn_code put_fingerprint(encoder *e, const shorn_schema *s, int width) 
 /* The value at `place` (NULL: the root), after the fingerprint's
  * `fingerprint_width` bytes. */
 static shorn_code encode_dom(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,
-                             int fingerprint_width, shorn_buffer *out, shorn_error *error, bool checked) {
+                             int fingerprint_width, shorn_buffer *out, shorn_error *error, bool checked,
+                             bool defaults) {
   encoder_storage here;
   shorn_buffer discarded;
   encoder e;
   shorn_code rc = encoder_open(&e, &here, s, place, out, &discarded, error, checked);
+  e.defaults = defaults;
   size_t mark = e.out->length;
   if (!rc && fingerprint_width) rc = put_fingerprint(&e, s, fingerprint_width);
   if (!rc) rc = encode_value(&e, sh, value);
@@ -892,7 +902,7 @@ static shorn_code encode_tree(const shorn_schema *s, const char *json, size_t le
   arena dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator};
   json_value *value;
   shorn_code rc = json_parse(&dom, json, length, &value, error);
-  if (!rc) rc = encode_dom(s, s->root, value, NULL, fingerprint_width, out, error, checked);
+  if (!rc) rc = encode_dom(s, s->root, value, NULL, fingerprint_width, out, error, checked, checked);
   arena_free(&dom);
   return rc;
 }
@@ -1374,7 +1384,8 @@ static bool fields_present(reader *r, const shape *s, size_t seen, size_t bitmap
   for (uint32_t i = 0; i < count; i++) {
     const field *f = &s->u.object.fields[i];
     bool here = present[i / 64] >> (i % 64) & 1;
-    if (!here && !f->optional) return false;
+    /* A default to write is the tree's to write. */
+    if (!here && (!f->optional || (f->default_value && r->e->defaults))) return false;
     if (here && f->optional) o[f->bit >> 3] |= (uint8_t)(1u << (f->bit & 7));
   }
   return true;
@@ -1600,7 +1611,12 @@ shorn_code encode_by_tree(const shorn_schema *s, const char *json, size_t length
 
 shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,
                      shorn_buffer *out, shorn_error *error) {
-  return encode_dom(s, sh, value, place, 0, out, error, true);
+  return encode_dom(s, sh, value, place, 0, out, error, true, true);
+}
+
+shorn_code encode_filled(const shorn_schema *s, const json_value *value, int fingerprint_width, shorn_buffer *out,
+                         shorn_error *error) {
+  return encode_dom(s, s->root, value, NULL, fingerprint_width, out, error, false, true);
 }
 
 shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,
