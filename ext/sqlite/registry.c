@@ -455,8 +455,9 @@ static int check_insert(registry_vtab *vt, registry_row *row) {
     rc = vtab_error(vt, SQLITE_CONSTRAINT, "the name '%.*s' is already registered; a new version of it is INSERTed with version = %d",
                     n, row->name, next);
   else if (row->version_given && row->version != next)
-    rc = vtab_error(vt, SQLITE_ERROR, "'%.*s' %s; the next version is %d", n, row->name,
-                    earlier.count ? "has its versions up to the one before" : "is not registered", next);
+    rc = earlier.count ? vtab_error(vt, SQLITE_ERROR, "'%.*s' has versions %d to %d; the next version is %d", n,
+                                    row->name, earlier.list[0].number, next - 1, next)
+                       : vtab_error(vt, SQLITE_ERROR, "'%.*s' is not registered: its first version is 1", n, row->name);
   row->version = next;
   if (rc == SQLITE_OK && earlier.count) rc = check_new_version(vt, row, &earlier);
   versions_free(&earlier);
@@ -539,6 +540,39 @@ static int read_row(registry_vtab *vt, sqlite3_value **column, registry_row *row
   return SQLITE_OK;
 }
 
+/* Rebuild the indexes of every table whose definition, or one of whose
+ * indexes', names `name` as an SQL string: a new version changes what
+ * they read from older payloads (a member it adds takes its default, a
+ * member it drops is gone), and an index left as it was would no longer
+ * match its rows, which SQLite reports as a corrupt database. */
+static int reindex_readers(registry_vtab *vt, const char *name, int n) {
+  sqlite3_str *pattern = sqlite3_str_new(vt->db);
+  sqlite3_str_appendall(pattern, "%'");
+  for (int i = 0; i < n; i++) {
+    if (name[i] == '%' || name[i] == '_' || name[i] == '\\') sqlite3_str_appendchar(pattern, 1, '\\');
+    sqlite3_str_appendchar(pattern, name[i] == '\'' ? 2 : 1, name[i]);
+  }
+  sqlite3_str_appendall(pattern, "'%");
+  char *like = sqlite3_str_finish(pattern);
+  sqlite3_stmt *tables;
+  int rc = like ? shadow_prepare(vt,
+                                 "SELECT DISTINCT tbl_name FROM \"%w\".sqlite_schema WHERE type IN ('table', 'index') "
+                                 "AND tbl_name NOT LIKE '%q\\_%%' ESCAPE '\\' AND sql LIKE ?1 ESCAPE '\\'",
+                                 &tables)
+                : SQLITE_NOMEM;
+  if (rc == SQLITE_OK) sqlite3_bind_text(tables, 1, like, -1, SQLITE_STATIC);
+  while (rc == SQLITE_OK && (rc = sqlite3_step(tables)) == SQLITE_ROW) {
+    char *sql = sqlite3_mprintf("REINDEX \"%w\".\"%w\"", vt->database, (const char *)sqlite3_column_text(tables, 0));
+    rc = sql ? sqlite3_exec(vt->db, sql, NULL, NULL, NULL) : SQLITE_NOMEM;
+    sqlite3_free(sql);
+  }
+  if (rc == SQLITE_DONE) rc = SQLITE_OK;
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM) rc = vtab_error(vt, rc, "cannot rebuild an index that reads '%.*s': %s", n, name, sqlite3_errmsg(vt->db));
+  sqlite3_finalize(tables);
+  sqlite3_free(like);
+  return rc;
+}
+
 /* INSERT (argv[0] NULL) or UPDATE of row argv[0]: argv[1] is the new rowid,
  * argv[2...] the columns.  Every check runs before anything is written:
  * SQLite requires it of a table that reports SQLITE_CONSTRAINT, and a
@@ -578,6 +612,25 @@ static int registry_write(registry_vtab *vt, sqlite3_value **argv, sqlite3_int64
     if (!insert) sqlite3_bind_value(st, 8, argv[0]);
     rc = shadow_write(vt, st);
     if (rc == SQLITE_OK && insert) *rowid = sqlite3_last_insert_rowid(vt->db);
+  }
+  /* The indexes are rebuilt with the version in place; if that fails, the
+   * version goes and they are rebuilt as they were. */
+  if (rc == SQLITE_OK && insert && row.version > 1) {
+    vt->state->registry_changes++;
+    if ((rc = reindex_readers(vt, row.name, row.name_length)) != SQLITE_OK) {
+      sqlite3_stmt *undo;
+      if (shadow_prepare(vt, "DELETE FROM " SHADOW " WHERE id = ?1", &undo) == SQLITE_OK) {
+        sqlite3_bind_int64(undo, 1, *rowid);
+        sqlite3_step(undo);
+      }
+      sqlite3_finalize(undo);
+      vt->state->registry_changes++;
+      char *why = vt->base.zErrMsg;
+      vt->base.zErrMsg = NULL;
+      reindex_readers(vt, row.name, row.name_length);
+      sqlite3_free(vt->base.zErrMsg);
+      vt->base.zErrMsg = why;
+    }
   }
   shorn_schema_free(row.schema);
   return rc;

@@ -392,7 +392,9 @@ shorn_code shorn_newest_payload(shorn_state *st, const shorn_binding *b, const u
                                 shorn_error *error) {
   shorn_code rc = shorn_binding_width(b, *width, width, error);
   shorn_lineage *l = b->lineage;
-  if (rc || !l || *n < (size_t)l->width) return rc; /* too short: the decoder says so */
+  if (rc || !l) return rc;
+  if (*n < (size_t)l->width)
+    return error_at_offset(error, SHORN_ERROR_DECODE, *n, "Payload ends within its %d-byte fingerprint", l->width);
   shorn_version *v = version_of(l, *data, *n);
   if (v == &l->versions[l->count - 1]) return SHORN_OK;
   if (!v) {

@@ -219,10 +219,16 @@ static void check_union(checker *c, const shape *w, const shape *r) {
     return;
   }
   int b = reader_branch(r, w);
-  if (b < 0) {
+  const field *tag = r->u.choice.on && w->kind == SHAPE_OBJECT
+                         ? object_find_field(w, r->u.choice.on, r->u.choice.on_length)
+                         : NULL;
+  const shape *value = tag ? deref(tag->value) : NULL;
+  if (b < 0 && value && value->kind == SHAPE_LITERAL)
+    refuse(c, "the branch where %.*s is %.*s is gone", (int)r->u.choice.on_length, r->u.choice.on,
+           (int)value->u.literal.json_length, value->u.literal.json);
+  else if (b < 0)
     refuse(c, "%s fits no branch of the union", kind_words[w->kind]);
-    return;
-  }
+  if (b < 0) return;
   size_t mark = c->pointer.length;
   enter_index(c, "anyOf", (uint32_t)b);
   check_pair(c, w, r->u.choice.branches[b]);
