@@ -546,14 +546,14 @@ static int read_row(registry_vtab *vt, sqlite3_value **column, registry_row *row
  * member it drops is gone), and an index left as it was would no longer
  * match its rows, which SQLite reports as a corrupt database. */
 static int reindex_readers(registry_vtab *vt, const char *name, int n) {
-  sqlite3_str *pattern = sqlite3_str_new(vt->db);
-  sqlite3_str_appendall(pattern, "%'");
+  sqlite3_str *literal = sqlite3_str_new(vt->db);
+  sqlite3_str_appendall(literal, "%'");
   for (int i = 0; i < n; i++) {
-    if (name[i] == '%' || name[i] == '_' || name[i] == '\\') sqlite3_str_appendchar(pattern, 1, '\\');
-    sqlite3_str_appendchar(pattern, name[i] == '\'' ? 2 : 1, name[i]);
+    if (name[i] == '%' || name[i] == '_' || name[i] == '\\') sqlite3_str_appendchar(literal, 1, '\\');
+    sqlite3_str_appendchar(literal, name[i] == '\'' ? 2 : 1, name[i]);
   }
-  sqlite3_str_appendall(pattern, "'%");
-  char *like = sqlite3_str_finish(pattern);
+  sqlite3_str_appendall(literal, "'%");
+  char *like = sqlite3_str_finish(literal);
   sqlite3_stmt *tables;
   int rc = like ? shadow_prepare(vt,
                                  "SELECT DISTINCT tbl_name FROM \"%w\".sqlite_schema WHERE type IN ('table', 'index') "
