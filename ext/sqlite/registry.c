@@ -67,8 +67,8 @@ static int vtab_error(registry_vtab *vt, int rc, const char *format, ...) {
 
 static int shadow_prepare(registry_vtab *vt, const char *template, sqlite3_stmt **stmt) {
   *stmt = NULL;
-  /* A template may name the shadow table twice. */
-  char *sql = sqlite3_mprintf(template, vt->database, vt->table, vt->database, vt->table);
+  /* A template may name the shadow table up to three times. */
+  char *sql = sqlite3_mprintf(template, vt->database, vt->table, vt->database, vt->table, vt->database, vt->table);
   if (!sql) return SQLITE_NOMEM;
   int rc = sqlite3_prepare_v2(vt->db, sql, -1, stmt, NULL);
   sqlite3_free(sql);
@@ -470,12 +470,14 @@ static int check_update(registry_vtab *vt, sqlite3_value *id, registry_row *row)
   sqlite3_stmt *st;
   int rc = shadow_prepare(vt,
                           "SELECT name, version, fp_bytes, signature = ?2, "
-                          "(SELECT count(*) FROM " SHADOW " AS o WHERE o.name = r.name) FROM \"%w\".\"%w_data\""
-                          " AS r WHERE id = ?1",
+                          "(SELECT count(*) FROM " SHADOW " AS o WHERE o.name = r.name), "
+                          "name IS NOT ?3 AND EXISTS (SELECT 1 FROM \"%w\".\"%w_data\" WHERE name = ?3) "
+                          "FROM \"%w\".\"%w_data\" AS r WHERE id = ?1",
                           &st);
   if (rc != SQLITE_OK) return rc;
   sqlite3_bind_value(st, 1, id);
   sqlite3_bind_text64(st, 2, row->signature, row->signature_length, SQLITE_STATIC, SQLITE_UTF8);
+  sqlite3_bind_text(st, 3, row->name, row->name_length, SQLITE_STATIC);
   rc = sqlite3_step(st);
   if (rc != SQLITE_ROW) {
     rc = rc == SQLITE_DONE ? SQLITE_OK : vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
@@ -487,6 +489,8 @@ static int check_update(registry_vtab *vt, sqlite3_value *id, registry_row *row)
   rc = SQLITE_OK;
   if (!old)
     rc = SQLITE_NOMEM;
+  else if (sqlite3_column_int(st, 5))
+    rc = vtab_error(vt, SQLITE_CONSTRAINT, "the name '%.*s' is already registered", row->name_length, row->name);
   else if (row->version_given && row->version != version)
     rc = vtab_error(vt, SQLITE_ERROR, "a version's number does not change: register the new schema as the next version");
   else if (!sqlite3_column_int(st, 3))

@@ -327,7 +327,8 @@ class Refusals(unittest.TestCase):
 
     def test_a_name_already_taken(self):
         self.refused("INSERT INTO shorn_schemas(name, schema) VALUES ('person', ?)", (UINT,),
-                     "shorn_schemas: the name 'person' is already registered", sqlite3.IntegrityError)
+                     "shorn_schemas: the name 'person' is already registered; a new version of it is INSERTed "
+                     "with version = 2", sqlite3.IntegrityError)
         register(self.db, "flag", UINT)
         self.before = self.rows()
         self.refused("UPDATE shorn_schemas SET name = 'person' WHERE name = 'flag'", (),
@@ -339,8 +340,9 @@ class Refusals(unittest.TestCase):
 
     def test_an_update_that_changes_the_wire_shape(self):
         self.refused("UPDATE shorn_schemas SET schema = ? WHERE name = 'person'", (PERSON_V2,),
-                     "shorn_schemas: this changes the wire shape of 'person'; a new wire shape needs a "
-                     "new name, so that payloads written with the old one stay readable",
+                     "shorn_schemas: this changes the wire shape of 'person' version 1; a new wire shape is a "
+                     "new version (INSERT it with the next version number), so that payloads written with "
+                     "this one stay readable",
                      sqlite3.IntegrityError)
 
     def test_an_update_that_keeps_the_wire_shape(self):
