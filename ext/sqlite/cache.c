@@ -434,6 +434,8 @@ shorn_cache_entry *shorn_cache_alias(shorn_cache *cache, shorn_key kind, const c
 /* ---- names' versions ----------------------------------------------------- */
 
 void shorn_lineage_free(shorn_lineage *l) {
+  /* A plan points into two versions' schemas: the plans go first. */
+  for (int i = 0; i < l->count; i++) evolve_plan_free(l->versions[i].plan);
   for (int i = 0; i < l->count; i++) {
     if (l->versions[i].compiled) shorn_compiled_release(l->versions[i].compiled);
     sqlite3_free(l->versions[i].text);

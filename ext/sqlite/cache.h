@@ -13,6 +13,7 @@
 #include <sqlite3ext.h>
 
 #include "core/base/platform.h"
+#include "core/evolve/evolve.h"
 #include "shorn.h"
 
 #ifndef SQLITE_CORE
@@ -93,6 +94,7 @@ typedef struct shorn_version {
   char *text;                                      /* its schema, compiled on the first payload that needs it */
   int text_length;
   shorn_compiled *compiled; /* a reference, or NULL */
+  evolve_plan *plan;        /* how it is read as the newest version, once a payload needed it */
 } shorn_version;
 
 /* A registered name's versions, oldest first, as the registry had them in

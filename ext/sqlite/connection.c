@@ -203,7 +203,7 @@ shorn_state *shorn_state_new(sqlite3 *db) {
   st->registrations = 1;
   st->out_allocator = (shorn_allocator){output_realloc, output_free, st};
   st->out.allocator = &st->out_allocator;
-  st->upgraded.allocator = &shorn_sqlite_allocator;
+  st->upgraded.allocator = st->upgrade_json.allocator = &shorn_sqlite_allocator;
   return st;
 }
 
@@ -213,6 +213,7 @@ void shorn_state_release(void *p) {
   shorn_cache_free(&st->cache);
   shorn_buffer_free(&st->out);
   shorn_buffer_free(&st->upgraded);
+  shorn_buffer_free(&st->upgrade_json);
   while (st->spares) {
     output_block *next = st->spares->next;
     sqlite3_free(st->spares);

@@ -62,7 +62,9 @@ typedef struct shorn_state {
   shorn_allocator out_allocator;
   struct output_block *spares;
   int spare_count;
-  shorn_buffer upgraded; /* a payload of an older version, rewritten (resolve.c) */
+  /* A payload of an older version rewritten, and its JSON text on the way
+   * (resolve.c). */
+  shorn_buffer upgraded, upgrade_json;
 } shorn_state;
 
 /* The connection's output buffer, emptied: a function writes its result

@@ -174,10 +174,10 @@ static void decode_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
     b.compiled = shorn_dispatched_schema(ctx, argv[1], data, n, "shorn_decode", &width);
   else if (width_argument(ctx, argc, argv, 2, 0, "shorn_decode", &width))
     shorn_pin_schema(ctx, 1, argv[1], "shorn_decode", &b);
-  if (!b.compiled || !shorn_read_newest(ctx, &b, &data, &n, &width, "shorn_decode")) return;
+  if (!b.compiled) return;
   shorn_error error;
   shorn_buffer *out = shorn_output(ctx);
-  if (shorn_decode(b.compiled->schema, data, n, width, out, &error)) {
+  if (shorn_decode_newest(sqlite3_user_data(ctx), &b, data, n, width, out, &error)) {
     if (argc == 2 && !shorn_is_number(argv[1]) && !b.lineage)
       report_decode(ctx, argv[1], b.compiled->schema, data, n, &error);
     else

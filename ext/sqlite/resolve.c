@@ -388,33 +388,61 @@ int shorn_payload_version(const shorn_binding *b, const uint8_t *data, size_t n)
   return !b->lineage ? 1 : v ? v->number : 0;
 }
 
-shorn_code shorn_newest_payload(shorn_state *st, const shorn_binding *b, const uint8_t **data, size_t *n, int *width,
-                                shorn_error *error) {
+/* A version's schema, compiled through the process's table on first use. */
+static shorn_code version_schema(shorn_state *st, shorn_version *v, shorn_error *error) {
+  if (v->compiled) return SHORN_OK;
+  v->compiled = shorn_compiled_get(v->text, v->text_length, shorn_text_hash(v->text, (size_t)v->text_length),
+                                   &st->cache.compilations, error);
+  return v->compiled ? SHORN_OK : error->code;
+}
+
+/* The older version of the binding's name that wrote the payload, its plan
+ * made, in *older; NULL when the payload is bare, or of the newest version,
+ * or too short for its fingerprint (which the decoder reports).  *width
+ * becomes the width to read with. */
+static shorn_code older_version(shorn_state *st, const shorn_binding *b, const uint8_t *data, size_t n, int *width,
+                                shorn_version **older, shorn_error *error) {
+  *older = NULL;
   shorn_code rc = shorn_binding_width(b, *width, width, error);
   shorn_lineage *l = b->lineage;
   if (rc || !l) return rc;
-  if (*n < (size_t)l->width)
-    return error_at_offset(error, SHORN_ERROR_DECODE, *n, "Payload ends within its %d-byte fingerprint", l->width);
-  shorn_version *v = version_of(l, *data, *n);
-  if (v == &l->versions[l->count - 1]) return SHORN_OK;
+  if (n < (size_t)l->width)
+    return error_at_offset(error, SHORN_ERROR_DECODE, n, "Payload ends within its %d-byte fingerprint", l->width);
+  shorn_version *v = version_of(l, data, n), *newest = &l->versions[l->count - 1];
+  if (v == newest) return SHORN_OK;
   if (!v) {
     char hex[2 * SHORN_REGISTRY_WIDTH];
-    hex_bytes(hex, *data, (size_t)l->width);
+    hex_bytes(hex, data, (size_t)l->width);
     return error_at_offset(error, SHORN_ERROR_DECODE, 0,
                            "Payload was written by no version of '%s': its fingerprint %.*s is none of theirs",
                            l->name, 2 * l->width, hex);
   }
-  if (!v->compiled &&
-      !(v->compiled = shorn_compiled_get(v->text, v->text_length, shorn_text_hash(v->text, (size_t)v->text_length),
-                                         &st->cache.compilations, error)))
-    return error->code;
-  st->upgraded.length = 0;
-  if ((rc = evolve_upgrade(v->compiled->schema, b->compiled->schema, *data, *n, l->width, l->width, &st->upgraded,
-                           error)))
+  if (!v->plan && ((rc = version_schema(st, v, error)) || (rc = version_schema(st, newest, error)) ||
+                   (rc = evolve_plan_new(v->compiled->schema, newest->compiled->schema, &v->plan, error))))
     return rc;
+  *older = v;
+  return SHORN_OK;
+}
+
+shorn_code shorn_newest_payload(shorn_state *st, const shorn_binding *b, const uint8_t **data, size_t *n, int *width,
+                                shorn_error *error) {
+  shorn_version *older;
+  shorn_code rc = older_version(st, b, *data, *n, width, &older, error);
+  if (rc || !older) return rc;
+  st->upgraded.length = 0;
+  if ((rc = evolve_upgrade(older->plan, *data, *n, *width, *width, &st->upgrade_json, &st->upgraded, error))) return rc;
   *data = st->upgraded.data;
   *n = st->upgraded.length;
   return SHORN_OK;
+}
+
+shorn_code shorn_decode_newest(shorn_state *st, const shorn_binding *b, const uint8_t *data, size_t n, int width,
+                               shorn_buffer *out, shorn_error *error) {
+  shorn_version *older;
+  shorn_code rc = older_version(st, b, data, n, &width, &older, error);
+  if (rc) return rc;
+  return older ? evolve_decode(older->plan, data, n, width, out, error)
+               : shorn_decode(b->compiled->schema, data, n, width, out, error);
 }
 
 bool shorn_read_newest(sqlite3_context *ctx, const shorn_binding *b, const uint8_t **data, size_t *n, int *width,

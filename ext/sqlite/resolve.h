@@ -86,6 +86,12 @@ SHORN_PRIVATE shorn_code shorn_binding_width(const shorn_binding *binding, int g
 SHORN_PRIVATE shorn_code shorn_newest_payload(shorn_state *st, const shorn_binding *binding, const uint8_t **data,
                                               size_t *n, int *width, shorn_error *error);
 
+/* shorn_decode of a payload read through a binding: a payload of an older
+ * version is written as the newest version's JSON text, without being
+ * rewritten as a payload first. */
+SHORN_PRIVATE shorn_code shorn_decode_newest(shorn_state *st, const shorn_binding *binding, const uint8_t *data,
+                                             size_t n, int width, shorn_buffer *out, shorn_error *error);
+
 /* shorn_newest_payload, false after reporting its error on `ctx`. */
 SHORN_PRIVATE bool shorn_read_newest(sqlite3_context *ctx, const shorn_binding *binding, const uint8_t **data,
                                      size_t *n, int *width, const char *function);

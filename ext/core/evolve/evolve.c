@@ -22,9 +22,10 @@
 
 #include "core/base/memory.h"
 #include "core/json/json.h"
-#include "core/schema/validate.h"
 #include "core/shape/shape.h"
 #include "core/text/error.h"
+#include "core/text/text.h"
+#include "core/wire/decode.h"
 #include "core/wire/encode.h"
 
 /* ---- the check --------------------------------------------------------- */
@@ -309,117 +310,571 @@ shorn_code evolve_check(const shorn_schema *from, const shorn_schema *to, shorn_
   return SHORN_ERROR_NOMEM;
 }
 
-/* ---- the upgrade ------------------------------------------------------- */
+/* ---- the plan ------------------------------------------------------------ */
 
-static bool evolve_adapt(const shape *w, const shape *r, json_value *v);
+/* How the walk reads a writer's object for a reader's: the two field lists
+ * merged in canonical key order, a step a key. */
+typedef enum evolve_step_kind {
+  EVOLVE_BOTH, /* a field of each: the value read for the reader's */
+  EVOLVE_FROM, /* the writer's alone: passed over */
+  EVOLVE_TO    /* the reader's alone: its default, or nothing */
+} evolve_step_kind;
 
-static bool evolve_scalar_is(const scalar *s, const json_value *v) {
-  if (!v || v->type != s->type) return false;
-  if (s->type == JSON_NUMBER) return v->u.number == s->number;
-  if (s->type == JSON_STRING) return v->length == s->string_length && !memcmp(v->u.string, s->string, v->length);
-  return true;
+typedef struct evolve_step {
+  evolve_step_kind kind;
+  uint32_t from, to; /* field indexes in the writer's and the reader's object */
+  const struct evolve_pair *pair; /* EVOLVE_BOTH: the fields' values, once the plan is made */
+  /* The reader's default as its decoder writes it, for a member the writer
+   * left out; NULL when it has none. */
+  const char *default_json;
+  uint32_t default_length;
+} evolve_step;
+
+/* A pair of shapes the walk meets, the writer's and the reader's (neither
+ * a ref: their targets). */
+typedef struct evolve_pair {
+  const shape *from, *to;
+  /* The writer's decoder writes what the reader's would: its JSON text is
+   * the reader's, byte for byte. */
+  bool same;
+  evolve_step *steps; /* two objects' merge */
+  uint32_t step_count;
+  int32_t *branches; /* two unions: the reader's branch of each of the writer's */
+} evolve_pair;
+
+struct evolve_plan {
+  const shorn_schema *from, *to;
+  arena arena;
+  evolve_pair *pairs; /* open addressing by the shapes' addresses */
+  size_t capacity, count;
+};
+
+static size_t evolve_slot(const evolve_plan *p, const shape *w, const shape *r) {
+  uint64_t h = ((uint64_t)(uintptr_t)w * 0x9E3779B97F4A7C15u) ^ ((uint64_t)(uintptr_t)r * 0xC2B2AE3D27D4EB4Fu);
+  return (size_t)(h >> 17) & (p->capacity - 1);
 }
 
-static json_kind evolve_kind_of(const json_value *v) {
-  switch (v->type) {
-    case JSON_NULL: return KIND_NULL;
-    case JSON_FALSE:
-    case JSON_TRUE: return KIND_BOOLEAN;
-    case JSON_NUMBER: return KIND_NUMBER;
-    case JSON_STRING: return KIND_STRING;
-    case JSON_ARRAY: return KIND_ARRAY;
-    default: return KIND_OBJECT;
+static evolve_pair *evolve_find(const evolve_plan *p, const shape *w, const shape *r) {
+  if (!p->capacity) return NULL;
+  for (size_t i = evolve_slot(p, w, r);; i = (i + 1) & (p->capacity - 1)) {
+    evolve_pair *e = &p->pairs[i];
+    if (!e->from) return NULL;
+    if (e->from == w && e->to == r) return e;
   }
 }
 
-/* The branch of union `s` that holds `v`, as the encoder chooses it. */
-static const shape *evolve_branch_of(const shape *s, const json_value *v) {
-  int b = -1;
-  if (s->u.choice.on) {
-    const json_value *tag = v->type == JSON_OBJECT ? json_get(v, s->u.choice.on, s->u.choice.on_length) : NULL;
-    for (uint32_t i = 0; i < s->u.choice.count && b < 0; i++)
-      if (evolve_scalar_is(&s->u.choice.cases[i], tag)) b = (int)i;
-  } else {
-    b = s->u.choice.by_kind[evolve_kind_of(v)];
+static bool evolve_grow(evolve_plan *p) {
+  size_t capacity = p->capacity ? 2 * p->capacity : 64;
+  evolve_pair *old = p->pairs, *pairs = mem_calloc(p->to->allocator, capacity, sizeof *pairs);
+  if (!pairs) return false;
+  size_t old_capacity = p->capacity;
+  p->pairs = pairs, p->capacity = capacity;
+  for (size_t i = 0; i < old_capacity; i++) {
+    if (!old[i].from) continue;
+    size_t k = evolve_slot(p, old[i].from, old[i].to);
+    while (pairs[k].from) k = (k + 1) & (capacity - 1);
+    pairs[k] = old[i];
   }
-  return b < 0 ? NULL : s->u.choice.branches[b];
-}
-
-/* An object's members as the reader has them: the writer's own fields the
- * reader lacks are dropped, and so are the writer's extras when the reader
- * keeps none. */
-static bool evolve_adapt_object(const shape *w, const shape *r, json_value *v) {
-  if (v->type != JSON_OBJECT) return true;
-  uint32_t kept = 0;
-  for (uint32_t i = 0; i < v->length; i++) {
-    json_value *k = &v->u.items[2 * i], *x = k + 1;
-    const field *wf = object_find_field(w, k->u.string, k->length);
-    const field *rf = object_find_field(r, k->u.string, k->length);
-    bool keep = wf ? rf != NULL : rf != NULL || r->u.object.extras != NULL;
-    if (!keep) continue;
-    if (wf && !evolve_adapt(wf->value, rf->value, x)) return false;
-    if (!wf && !rf && w->u.object.extras && !evolve_adapt(w->u.object.extras, r->u.object.extras, x)) return false;
-    if (kept != i) v->u.items[2 * kept] = *k, v->u.items[2 * kept + 1] = *x;
-    kept++;
-  }
-  v->length = kept;
+  mem_free(p->to->allocator, old);
   return true;
 }
 
-static bool evolve_adapt_items(const shape *w, const shape *r, json_value *v, uint32_t from) {
-  for (uint32_t i = from; v->type == JSON_ARRAY && i < v->length; i++)
-    if (!evolve_adapt(w, r, &v->u.items[i])) return false;
-  return true;
+/* The shapes the reader's side is read through: a nullable's inner shape
+ * when the writer's value is not itself nullable. */
+static const shape *evolve_target(const shape *s) { return s->kind == SHAPE_REF ? s->u.ref.target : s; }
+
+/* The reader's default for field `f`, as the reader's decoder writes it. */
+static shorn_code evolve_default(evolve_plan *p, const field *f, evolve_step *step, shorn_error *error) {
+  if (!f->default_value) return SHORN_OK;
+  shorn_buffer bytes = {.allocator = p->to->allocator}, json = {.allocator = p->to->allocator};
+  uint32_t *depth = mem_calloc(p->to->allocator, p->to->def_count + 1, sizeof *depth);
+  shorn_code rc = depth ? encode_at(p->to, f->value, f->default_value, NULL, &bytes, error) : error_nomem(error);
+  if (!rc) {
+    decoder d = {.start = bytes.data, .p = bytes.data, .end = bytes.data + bytes.length, .out = &json,
+                 .error = error, .allocator = p->to->allocator, .ref_depth = depth};
+    rc = decode_value(&d, f->value);
+  }
+  mem_free(p->to->allocator, depth);
+  if (!rc && !(step->default_json = arena_strdup(&p->arena, (const char *)json.data, json.length)))
+    rc = error_nomem(error);
+  step->default_length = (uint32_t)json.length;
+  shorn_buffer_free(&bytes);
+  shorn_buffer_free(&json);
+  return rc;
 }
 
-/* Rewrite the tree `v` of a writer's value in place for the reader: only
- * objects change, so the walk goes down to them.  False when the value
- * fits no branch of a union on the way, which evolve_check rules out. */
-static bool evolve_adapt(const shape *w, const shape *r, json_value *v) {
-  w = evolve_deref(w), r = evolve_deref(r);
-  if (r->kind == SHAPE_NULLABLE) r = evolve_deref(r->u.inner);
-  if (w->kind == SHAPE_NULLABLE) w = evolve_deref(w->u.inner);
-  if (v->type == JSON_NULL || r->kind == SHAPE_ANY) return true;
-  if (w->kind == SHAPE_UNION && !(w = evolve_branch_of(w, v))) return false;
-  if (r->kind == SHAPE_UNION && !(r = evolve_branch_of(r, v))) return false;
-  w = evolve_deref(w), r = evolve_deref(r);
-  if (w->kind != r->kind) return true;
+static shorn_code evolve_visit(evolve_plan *p, const shape *w, const shape *r, shorn_error *error);
+
+static shorn_code evolve_visit_object(evolve_plan *p, evolve_pair *pair, shorn_error *error) {
+  const shape *w = pair->from, *r = pair->to;
+  uint32_t nw = w->u.object.count, nr = r->u.object.count, n = 0;
+  evolve_step *steps = arena_alloc(&p->arena, ((size_t)nw + nr + 1) * sizeof *steps);
+  if (!steps) return error_nomem(error);
+  for (uint32_t i = 0, j = 0; i < nw || j < nr;) {
+    const field *wf = i < nw ? &w->u.object.fields[i] : NULL, *rf = j < nr ? &r->u.object.fields[j] : NULL;
+    int order = !wf ? 1 : !rf ? -1 : utf16_compare(wf->key, wf->key_length, rf->key, rf->key_length);
+    evolve_step *step = &steps[n++];
+    *step = (evolve_step){.kind = order < 0 ? EVOLVE_FROM : order > 0 ? EVOLVE_TO : EVOLVE_BOTH, .from = i, .to = j};
+    shorn_code rc = order >= 0 ? evolve_default(p, rf, step, error) : SHORN_OK;
+    if (!rc && order == 0) rc = evolve_visit(p, wf->value, rf->value, error);
+    if (rc) return rc;
+    i += order <= 0, j += order >= 0;
+  }
+  /* Pair lookups move the table: find the pair again. */
+  pair = evolve_find(p, w, r);
+  pair->steps = steps, pair->step_count = n;
+  if (w->u.object.extras && r->u.object.extras) return evolve_visit(p, w->u.object.extras, r->u.object.extras, error);
+  return SHORN_OK;
+}
+
+static shorn_code evolve_visit_union(evolve_plan *p, const shape *w, const shape *r, shorn_error *error) {
+  shorn_code rc = SHORN_OK;
+  if (w->kind != SHAPE_UNION) {
+    int b = evolve_reader_branch(r, w);
+    return b < 0 ? SHORN_OK : evolve_visit(p, w, r->u.choice.branches[b], error);
+  }
+  int32_t *branches = arena_alloc(&p->arena, w->u.choice.count * sizeof *branches);
+  if (!branches) return error_nomem(error);
+  for (uint32_t i = 0; i < w->u.choice.count && !rc; i++) {
+    const shape *wb = evolve_target(w->u.choice.branches[i]);
+    branches[i] = r->kind == SHAPE_UNION ? evolve_reader_branch(r, wb) : 0;
+    const shape *rb = r->kind == SHAPE_UNION ? (branches[i] < 0 ? NULL : r->u.choice.branches[branches[i]]) : r;
+    if (rb) rc = evolve_visit(p, wb, rb, error);
+  }
+  evolve_find(p, w, r)->branches = branches;
+  return rc;
+}
+
+/* Enter the pair and every pair below it, once each. */
+static shorn_code evolve_visit(evolve_plan *p, const shape *w, const shape *r, shorn_error *error) {
+  w = evolve_target(w), r = evolve_target(r);
+  if (evolve_find(p, w, r)) return SHORN_OK;
+  if ((p->count + 1) * 2 > p->capacity && !evolve_grow(p)) return error_nomem(error);
+  size_t k = evolve_slot(p, w, r);
+  while (p->pairs[k].from) k = (k + 1) & (p->capacity - 1);
+  p->pairs[k] = (evolve_pair){.from = w, .to = r, .same = true};
+  p->count++;
+  if (r->kind == SHAPE_ANY) return SHORN_OK;
+  if (r->kind == SHAPE_NULLABLE)
+    return evolve_visit(p, w->kind == SHAPE_NULLABLE ? w->u.inner : w, r->u.inner, error);
+  if (w->kind == SHAPE_UNION || r->kind == SHAPE_UNION) return evolve_visit_union(p, w, r, error);
+  if (w->kind != r->kind) return SHORN_OK;
+  shorn_code rc = SHORN_OK;
   switch (w->kind) {
-    case SHAPE_OBJECT: return evolve_adapt_object(w, r, v);
-    case SHAPE_RECORD:
-      for (uint32_t i = 0; v->type == JSON_OBJECT && i < v->length; i++)
-        if (!evolve_adapt(w->u.record, r->u.record, &v->u.items[2 * i + 1])) return false;
-      return true;
     case SHAPE_ARRAY:
-    case SHAPE_SET: return evolve_adapt_items(w->u.array.element, r->u.array.element, v, 0);
+    case SHAPE_SET: return evolve_visit(p, w->u.array.element, r->u.array.element, error);
     case SHAPE_MAP:
-      for (uint32_t i = 0; v->type == JSON_ARRAY && i < v->length; i++) {
-        json_value *entry = &v->u.items[i];
-        if (entry->type != JSON_ARRAY || entry->length != 2) continue;
-        if (!evolve_adapt(w->u.map.key, r->u.map.key, &entry->u.items[0]) ||
-            !evolve_adapt(w->u.map.value, r->u.map.value, &entry->u.items[1]))
-          return false;
+      rc = evolve_visit(p, w->u.map.key, r->u.map.key, error);
+      return rc ? rc : evolve_visit(p, w->u.map.value, r->u.map.value, error);
+    case SHAPE_TUPLE:
+      for (uint32_t i = 0; i < w->u.tuple.count && i < r->u.tuple.count && !rc; i++)
+        rc = evolve_visit(p, w->u.tuple.items[i], r->u.tuple.items[i], error);
+      return rc || !w->u.tuple.rest || !r->u.tuple.rest ? rc : evolve_visit(p, w->u.tuple.rest, r->u.tuple.rest, error);
+    case SHAPE_RECORD: return evolve_visit(p, w->u.record, r->u.record, error);
+    case SHAPE_OBJECT: return evolve_visit_object(p, evolve_find(p, w, r), error);
+    default: return SHORN_OK;
+  }
+}
+
+static bool evolve_same(const evolve_plan *p, const shape *w, const shape *r) {
+  const evolve_pair *e = evolve_find(p, evolve_target(w), evolve_target(r));
+  return e && e->same;
+}
+
+/* Whether the writer's JSON text is the reader's, given what is known of
+ * the pairs below: every leaf the check lets through writes the same text
+ * (an integer as a number, an enum member as a member), so only objects,
+ * and the unions and containers above them, differ. */
+static bool evolve_still_same(const evolve_plan *p, const evolve_pair *e) {
+  const shape *w = e->from, *r = e->to;
+  if (r->kind == SHAPE_ANY) return true;
+  if (r->kind == SHAPE_NULLABLE) return evolve_same(p, w->kind == SHAPE_NULLABLE ? w->u.inner : w, r->u.inner);
+  if (w->kind == SHAPE_NULLABLE) return false;
+  if (w->kind == SHAPE_UNION) {
+    for (uint32_t i = 0; i < w->u.choice.count; i++) {
+      int b = e->branches ? e->branches[i] : -1;
+      const shape *rb = r->kind != SHAPE_UNION ? r : b < 0 ? NULL : r->u.choice.branches[b];
+      if (!rb || !evolve_same(p, w->u.choice.branches[i], rb)) return false;
+    }
+    return true;
+  }
+  if (r->kind == SHAPE_UNION) {
+    int b = evolve_reader_branch(r, w);
+    return b >= 0 && evolve_same(p, w, r->u.choice.branches[b]);
+  }
+  if (w->kind != r->kind) return shape_wires[w->kind].form != WIRE_FIELDS && shape_wires[r->kind].form != WIRE_FIELDS &&
+                                 shape_wires[w->kind].decodes_to != KIND_ARRAY && shape_wires[w->kind].decodes_to != KIND_OBJECT;
+  switch (w->kind) {
+    case SHAPE_ARRAY:
+    case SHAPE_SET: return evolve_same(p, w->u.array.element, r->u.array.element);
+    case SHAPE_MAP: return evolve_same(p, w->u.map.key, r->u.map.key) && evolve_same(p, w->u.map.value, r->u.map.value);
+    case SHAPE_TUPLE:
+      if (w->u.tuple.count != r->u.tuple.count || !w->u.tuple.rest != !r->u.tuple.rest) return false;
+      for (uint32_t i = 0; i < w->u.tuple.count; i++)
+        if (!evolve_same(p, w->u.tuple.items[i], r->u.tuple.items[i])) return false;
+      return !w->u.tuple.rest || evolve_same(p, w->u.tuple.rest, r->u.tuple.rest);
+    case SHAPE_RECORD: return evolve_same(p, w->u.record, r->u.record);
+    case SHAPE_OBJECT:
+      if (w->u.object.extras && !(r->u.object.extras && evolve_same(p, w->u.object.extras, r->u.object.extras)))
+        return false;
+      for (uint32_t k = 0; k < e->step_count; k++) {
+        const evolve_step *step = &e->steps[k];
+        if (step->kind != EVOLVE_BOTH) return false;
+        const field *wf = &w->u.object.fields[step->from], *rf = &r->u.object.fields[step->to];
+        if ((wf->optional && step->default_json) || !evolve_same(p, wf->value, rf->value)) return false;
       }
       return true;
-    case SHAPE_TUPLE:
-      for (uint32_t i = 0; v->type == JSON_ARRAY && i < v->length && i < w->u.tuple.count && i < r->u.tuple.count; i++)
-        if (!evolve_adapt(w->u.tuple.items[i], r->u.tuple.items[i], &v->u.items[i])) return false;
-      return !w->u.tuple.rest || !r->u.tuple.rest || evolve_adapt_items(w->u.tuple.rest, r->u.tuple.rest, v, w->u.tuple.count);
     default: return true;
   }
 }
 
-shorn_code evolve_upgrade(const shorn_schema *from, const shorn_schema *to, const uint8_t *data, size_t n,
-                          int from_width, int to_width, shorn_buffer *out, shorn_error *error) {
-  shorn_buffer json = {.allocator = from->allocator};
-  arena tree = {.allocator = from->allocator};
-  json_value *value;
-  shorn_code rc = shorn_decode(from, data, n, from_width, &json, error);
-  if (!rc) rc = json_parse(&tree, (const char *)json.data, json.length, &value, error);
-  if (!rc && !evolve_adapt(from->root, to->root, value))
-    rc = error_set(error, SHORN_ERROR_DECODE, "The payload's value fits no branch of the newer schema's union");
-  if (!rc) rc = encode_filled(to, value, to_width, out, error);
-  arena_free(&tree);
-  shorn_buffer_free(&json);
+shorn_code evolve_plan_new(const shorn_schema *from, const shorn_schema *to, evolve_plan **out, shorn_error *error) {
+  evolve_plan *p = mem_calloc(to->allocator, 1, sizeof *p);
+  if (!p) return error_nomem(error);
+  *p = (evolve_plan){.from = from, .to = to, .arena.allocator = to->allocator};
+  shorn_code rc = evolve_visit(p, from->root, to->root, error);
+  /* Every pair starts the same and may only stop being so: repeated until
+   * nothing changes, a pair reached through a recursive definition sees
+   * what its descendants turned out to be. */
+  for (bool changed = !rc; changed;) {
+    changed = false;
+    for (size_t i = 0; i < p->capacity; i++) {
+      evolve_pair *e = &p->pairs[i];
+      if (e->from && e->same && !evolve_still_same(p, e)) e->same = false, changed = true;
+    }
+  }
+  /* The table moves no more: each object's steps keep their fields' pair. */
+  for (size_t i = 0; !rc && i < p->capacity; i++) {
+    evolve_pair *e = &p->pairs[i];
+    for (uint32_t k = 0; e->from && k < e->step_count; k++) {
+      evolve_step *step = &e->steps[k];
+      if (step->kind == EVOLVE_BOTH)
+        step->pair = evolve_find(p, evolve_target(e->from->u.object.fields[step->from].value),
+                                 evolve_target(e->to->u.object.fields[step->to].value));
+    }
+  }
+  if (rc) {
+    evolve_plan_free(p);
+    return rc;
+  }
+  *out = p;
+  return SHORN_OK;
+}
+
+void evolve_plan_free(evolve_plan *p) {
+  if (!p) return;
+  const shorn_allocator *a = p->to->allocator;
+  arena_free(&p->arena);
+  mem_free(a, p->pairs);
+  mem_free(a, p);
+}
+
+/* ---- the walk ------------------------------------------------------------ */
+
+#define EVOLVE_EMIT(d, p, n) \
+  do { \
+    if ((d)->out && !buffer_append((d)->out, (p), (n))) return error_nomem((d)->error); \
+  } while (0)
+
+static shorn_code evolve_read(decoder *d, const evolve_plan *p, const shape *w, const shape *r);
+
+/* Pass over a value of the writer's that the reader does not have, checked
+ * as the decoder checks it. */
+static shorn_code evolve_pass(decoder *d, const shape *w) {
+  shorn_buffer *out = d->out;
+  d->out = NULL;
+  shorn_code rc = decode_value(d, w);
+  d->out = out;
   return rc;
+}
+
+/* A Set's or a Map's elements are checked for repeats by the writer's
+ * decoder, then read again for the reader. */
+static shorn_code evolve_checked_first(decoder *d, const shape *w) {
+  const uint8_t *at = d->p;
+  shorn_code rc = evolve_pass(d, w);
+  d->p = at;
+  return rc;
+}
+
+static shorn_code evolve_read_items(decoder *d, const evolve_plan *p, const shape *w, const shape *r, uint64_t count,
+                                    bool first) {
+  for (uint64_t i = 0; i < count; i++) {
+    if (!first || i) EVOLVE_EMIT(d, ",", 1);
+    shorn_code rc = evolve_read(d, p, w, r);
+    if (rc) return rc;
+  }
+  return SHORN_OK;
+}
+
+/* An object of the writer's as the reader's: its members in the reader's
+ * key order, the writer's own passed over, the reader's own given their
+ * defaults; extras the reader keeps among them in key order. */
+typedef struct evolve_member {
+  size_t start, end;
+  const char *key;
+  size_t key_length;
+} evolve_member;
+
+/* The members written from `base` on, the declared ones first and then the
+ * extras, each run in key order, put in one key order. */
+static shorn_code evolve_merge(decoder *d, size_t base, const evolve_member *m, size_t count, size_t declared) {
+  shorn_buffer *out = d->out;
+  size_t length = out->length - base;
+  unsigned char *copy = mem_alloc(d->allocator, length ? length : 1);
+  if (!copy) return error_nomem(d->error);
+  memcpy(copy, out->data + base, length);
+  out->length = base;
+  for (size_t n = 0, i = 0, j = declared; n < count; n++) {
+    const evolve_member *next =
+        j >= count || (i < declared && utf16_compare(m[i].key, m[i].key_length, m[j].key, m[j].key_length) < 0)
+            ? &m[i++]
+            : &m[j++];
+    if (n) out->data[out->length++] = ',';
+    memcpy(out->data + out->length, copy + (next->start - base), next->end - next->start);
+    out->length += next->end - next->start;
+  }
+  mem_free(d->allocator, copy);
+  return SHORN_OK;
+}
+
+static shorn_code evolve_read_object(decoder *d, const evolve_plan *p, const evolve_pair *e) {
+  const shape *w = e->from, *r = e->to;
+  const uint8_t *bitmap;
+  shorn_code rc = read_bitmap(d, w, &bitmap);
+  if (rc) return rc;
+  EVOLVE_EMIT(d, "{", 1);
+  size_t base = d->out ? d->out->length : 0, count = 0, capacity = 0;
+  evolve_member *members = NULL;
+  /* Extras kept from the writer go among the reader's fields in key order:
+   * only then are the members noted, to be merged. */
+  bool merging = w->u.object.extras && r->u.object.extras;
+  for (uint32_t k = 0; k < e->step_count && !rc; k++) {
+    const evolve_step *step = &e->steps[k];
+    const field *wf = step->kind != EVOLVE_TO ? &w->u.object.fields[step->from] : NULL;
+    const field *rf = step->kind != EVOLVE_FROM ? &r->u.object.fields[step->to] : NULL;
+    bool present = wf && field_present(wf, bitmap);
+    if (!rf) {
+      if (present) rc = evolve_pass(d, wf->value);
+      continue;
+    }
+    if (!present && !step->default_json) continue;
+    if (!merging) {
+      /* The common object: its members written as they come. */
+      if (d->out && (!buffer_reserve(d->out, (size_t)rf->json_key_length + 1 + TEXT_PAD) ||
+                     (count && !buffer_byte(d->out, ',')) || !buffer_append_padded(d->out, rf->json_key, rf->json_key_length)))
+        rc = error_nomem(d->error);
+      else if (!present)
+        EVOLVE_EMIT(d, step->default_json, step->default_length);
+      else if (step->pair && step->pair->same)
+        rc = decode_value(d, wf->value);
+      else
+        rc = evolve_read(d, p, wf->value, rf->value);
+      count++;
+      continue;
+    }
+    if (d->out) {
+      evolve_member *m = array_grow(d->allocator, members, &capacity, count + 1, sizeof *m, NULL);
+      if (!m) {
+        rc = error_nomem(d->error);
+        break;
+      }
+      members = m;
+      if (count && !buffer_byte(d->out, ',')) {
+        rc = error_nomem(d->error);
+        break;
+      }
+      members[count] = (evolve_member){d->out->length, 0, rf->key, rf->key_length};
+      base = count ? base : d->out->length;
+      if (!buffer_append(d->out, rf->json_key, rf->json_key_length)) rc = error_nomem(d->error);
+    }
+    if (!rc && present)
+      rc = evolve_read(d, p, wf->value, rf->value);
+    else if (!rc && d->out && !buffer_append(d->out, step->default_json, step->default_length))
+      rc = error_nomem(d->error);
+    if (d->out) members[count++].end = d->out->length;
+  }
+  /* The writer's extras: kept as the reader's, or passed over. */
+  size_t declared = merging ? count : 0;
+  uint64_t extras = 0;
+  const uint8_t *prev = NULL;
+  size_t prev_length = 0;
+  if (!rc && w->u.object.extras)
+    rc = read_count(d, add_saturating(w->u.object.extras->min_width, 1), "Record size", &extras);
+  for (uint64_t i = 0; i < extras && !rc; i++) {
+    const uint8_t *key;
+    size_t n;
+    if ((rc = read_string(d, &key, &n))) break;
+    if (prev && utf16_compare((const char *)prev, prev_length, (const char *)key, n) >= 0) {
+      rc = error_at_offset(d->error, SHORN_ERROR_DECODE, (size_t)(d->p - d->start), "Record keys are out of canonical order");
+      break;
+    }
+    prev = key, prev_length = n;
+    if (object_find_field(w, (const char *)key, n)) {
+      rc = error_at_offset(d->error, SHORN_ERROR_DECODE, (size_t)(d->p - d->start), "Extra property repeats a declared field");
+      break;
+    }
+    if (!r->u.object.extras) {
+      rc = evolve_pass(d, w->u.object.extras);
+      continue;
+    }
+    if (d->out) {
+      evolve_member *m = array_grow(d->allocator, members, &capacity, count + 1, sizeof *m, NULL);
+      if (m) members = m;
+      if (!m || (count && !buffer_byte(d->out, ','))) {
+        rc = error_nomem(d->error);
+        break;
+      }
+      base = count ? base : d->out->length;
+      members[count] = (evolve_member){d->out->length, 0, (const char *)key, n};
+      if (!buffer_json_string(d->out, (const char *)key, n) || !buffer_byte(d->out, ':')) {
+        rc = error_nomem(d->error);
+        break;
+      }
+    }
+    rc = evolve_read(d, p, w->u.object.extras, r->u.object.extras);
+    if (d->out && !rc) members[count++].end = d->out->length;
+  }
+  if (!rc && d->out && declared && count > declared) rc = evolve_merge(d, base, members, count, declared);
+  mem_free(d->allocator, members);
+  if (rc) return rc;
+  EVOLVE_EMIT(d, "}", 1);
+  return SHORN_OK;
+}
+
+static shorn_code evolve_read_union(decoder *d, const evolve_plan *p, const evolve_pair *e) {
+  const shape *w = e->from, *r = e->to;
+  if (w->kind != SHAPE_UNION) {
+    int b = evolve_reader_branch(r, w);
+    if (b < 0) return error_set(d->error, SHORN_ERROR_DECODE, "The writer's value fits no branch of the reader's union");
+    return evolve_read(d, p, w, r->u.choice.branches[b]);
+  }
+  uint64_t u;
+  shorn_code rc = read_branch(d, w, &u);
+  if (rc) return rc;
+  int b = r->kind == SHAPE_UNION ? e->branches[u] : 0;
+  if (b < 0) return error_at_offset(d->error, SHORN_ERROR_DECODE, (size_t)(d->p - d->start), "Union branch %llu has no branch in the reader's schema", (unsigned long long)u);
+  return evolve_read(d, p, w->u.choice.branches[u], r->kind == SHAPE_UNION ? r->u.choice.branches[b] : r);
+}
+
+static shorn_code evolve_read_pair(decoder *d, const evolve_plan *p, const evolve_pair *e) {
+  const shape *w = e->from, *r = e->to;
+  shorn_code rc;
+  uint64_t count;
+  if (e->same) return decode_value(d, w);
+  if (r->kind == SHAPE_NULLABLE) {
+    bool present = true;
+    if (w->kind == SHAPE_NULLABLE && (rc = read_marker(d, &present))) return rc;
+    if (!present) {
+      EVOLVE_EMIT(d, "null", 4);
+      return SHORN_OK;
+    }
+    return evolve_read(d, p, w->kind == SHAPE_NULLABLE ? w->u.inner : w, r->u.inner);
+  }
+  if (w->kind == SHAPE_UNION || r->kind == SHAPE_UNION) return evolve_read_union(d, p, e);
+  switch (w->kind) {
+    case SHAPE_OBJECT: return evolve_read_object(d, p, e);
+    case SHAPE_ARRAY:
+    case SHAPE_SET:
+      if (w->kind == SHAPE_SET && (rc = evolve_checked_first(d, w))) return rc;
+      if ((rc = read_array_length(d, w, &count))) return rc;
+      EVOLVE_EMIT(d, "[", 1);
+      if ((rc = evolve_read_items(d, p, w->u.array.element, r->u.array.element, count, true))) return rc;
+      EVOLVE_EMIT(d, "]", 1);
+      return SHORN_OK;
+    case SHAPE_MAP:
+      if ((rc = evolve_checked_first(d, w))) return rc;
+      if ((rc = read_count(d, add_saturating(w->u.map.key->min_width, w->u.map.value->min_width), "Map size", &count)))
+        return rc;
+      EVOLVE_EMIT(d, "[", 1);
+      for (uint64_t i = 0; i < count; i++) {
+        EVOLVE_EMIT(d, i ? ",[" : "[", i ? 2 : 1);
+        if ((rc = evolve_read(d, p, w->u.map.key, r->u.map.key))) return rc;
+        EVOLVE_EMIT(d, ",", 1);
+        if ((rc = evolve_read(d, p, w->u.map.value, r->u.map.value))) return rc;
+        EVOLVE_EMIT(d, "]", 1);
+      }
+      EVOLVE_EMIT(d, "]", 1);
+      return SHORN_OK;
+    case SHAPE_TUPLE:
+      EVOLVE_EMIT(d, "[", 1);
+      for (uint32_t i = 0; i < w->u.tuple.count; i++) {
+        if (i) EVOLVE_EMIT(d, ",", 1);
+        if ((rc = evolve_read(d, p, w->u.tuple.items[i], r->u.tuple.items[i]))) return rc;
+      }
+      if (w->u.tuple.rest) {
+        if ((rc = read_count(d, w->u.tuple.rest->min_width, "Array length", &count))) return rc;
+        if ((rc = evolve_read_items(d, p, w->u.tuple.rest, r->u.tuple.rest, count, w->u.tuple.count == 0))) return rc;
+      }
+      EVOLVE_EMIT(d, "]", 1);
+      return SHORN_OK;
+    case SHAPE_RECORD: {
+      if ((rc = read_count(d, add_saturating(w->u.record->min_width, 1), "Record size", &count))) return rc;
+      EVOLVE_EMIT(d, "{", 1);
+      const uint8_t *prev = NULL, *key;
+      size_t prev_length = 0, n;
+      for (uint64_t i = 0; i < count; i++) {
+        if ((rc = read_string(d, &key, &n))) return rc;
+        if (prev && utf16_compare((const char *)prev, prev_length, (const char *)key, n) >= 0)
+          return error_at_offset(d->error, SHORN_ERROR_DECODE, (size_t)(d->p - d->start),
+                                 "Record keys are out of canonical order");
+        prev = key, prev_length = n;
+        if (d->out && ((i && !buffer_byte(d->out, ',')) || !buffer_json_string(d->out, (const char *)key, n) ||
+                       !buffer_byte(d->out, ':')))
+          return error_nomem(d->error);
+        if ((rc = evolve_read(d, p, w->u.record, r->u.record))) return rc;
+      }
+      EVOLVE_EMIT(d, "}", 1);
+      return SHORN_OK;
+    }
+    default: return decode_value(d, w);
+  }
+}
+
+/* A value of the writer's shape `w` written as the reader's `r`. */
+static shorn_code evolve_read(decoder *d, const evolve_plan *p, const shape *w, const shape *r) {
+  if (unlikely(d->nesting == NESTING_MAX))
+    return error_at_offset(d->error, SHORN_ERROR_DECODE, (size_t)(d->p - d->start), "Value nests deeper than %d levels", NESTING_MAX);
+  shorn_code rc;
+  if (w->kind == SHAPE_REF) {
+    uint32_t *depth = &d->ref_depth[w->u.ref.index];
+    if (*depth == SHORN_MAX_RECURSION)
+      return error_at_offset(d->error, SHORN_ERROR_DECODE, (size_t)(d->p - d->start), "Recursive value nests deeper than %d", SHORN_MAX_RECURSION);
+    ++*depth;
+    rc = evolve_read(d, p, w->u.ref.target, r);
+    --*depth;
+    return rc;
+  }
+  const evolve_pair *e = evolve_find(p, w, evolve_target(r));
+  if (!e) return error_set(d->error, SHORN_ERROR_DECODE, "The reader's schema cannot read this payload");
+  d->nesting++;
+  rc = evolve_read_pair(d, p, e);
+  d->nesting--;
+  return rc;
+}
+
+shorn_code evolve_decode(const evolve_plan *p, const uint8_t *data, size_t n, int from_width, shorn_buffer *out,
+                         shorn_error *error) {
+  if (!n) data = (const uint8_t *)"";
+  const shorn_schema *from = p->from;
+  uint32_t depth_here[REF_DEPTHS_HERE] = {0};
+  decoder d = {.start = data, .p = data, .end = data + n, .out = out, .error = error,
+               .allocator = from->allocator, .ref_depth = depth_here};
+  shorn_code rc = read_fingerprint(&d, from, from_width);
+  if (rc) return rc;
+  if (from->def_count > REF_DEPTHS_HERE && !(d.ref_depth = mem_calloc(from->allocator, from->def_count, sizeof *d.ref_depth)))
+    return error_nomem(error);
+  size_t mark = out ? out->length : 0;
+  rc = evolve_read(&d, p, from->root, p->to->root);
+  if (!rc && d.p != d.end) rc = error_at_offset(error, SHORN_ERROR_DECODE, (size_t)(d.p - d.start), "Unexpected trailing data");
+  if (d.ref_depth != depth_here) mem_free(from->allocator, d.ref_depth);
+  if (rc && out) out->length = mark;
+  return rc;
+}
+
+shorn_code evolve_upgrade(const evolve_plan *p, const uint8_t *data, size_t n, int from_width, int to_width,
+                          shorn_buffer *scratch, shorn_buffer *out, shorn_error *error) {
+  scratch->length = 0;
+  shorn_code rc = evolve_decode(p, data, n, from_width, scratch, error);
+  return rc ? rc : shorn_encode_unchecked(p->to, (const char *)scratch->data, scratch->length, to_width, out, error);
 }

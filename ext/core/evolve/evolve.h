@@ -13,15 +13,30 @@
  * all.  SHORN_OK, or SHORN_ERROR_NOMEM. */
 SHORN_PRIVATE shorn_code evolve_check(const shorn_schema *from, const shorn_schema *to, shorn_buffer *why);
 
-/* The payload data[0..n) of `from`, after its `from_width`-byte
- * fingerprint, appended to `out` as a payload of `to` after its
- * `to_width`-byte fingerprint: members only the writer has dropped,
+/* What reads a payload of `from` as one of `to`, when `to` can read it
+ * (evolve_check): which parts of the two are written alike, how each pair
+ * of objects' members line up, the reader's defaults as it writes them.
+ * Built once for the pair, read by any number of calls at once; it keeps
+ * pointers into both schemas, which must outlive it. */
+typedef struct evolve_plan evolve_plan;
+SHORN_PRIVATE shorn_code evolve_plan_new(const shorn_schema *from, const shorn_schema *to, evolve_plan **plan,
+                                         shorn_error *error);
+SHORN_PRIVATE void evolve_plan_free(evolve_plan *plan);
+
+/* The payload data[0..n) of the plan's `from`, after its `from_width`-byte
+ * fingerprint, appended to `out` as the JSON text the reader's decoder
+ * writes for it once upgraded: members only the writer has left out,
  * members only the reader has given their defaults, every other value as
- * it was.  The payload is decoded with the writer's checks; the reader's
- * validation keywords are not checked, as no read checks them.  On
- * failure `out` is as long as it was. */
-SHORN_PRIVATE shorn_code evolve_upgrade(const shorn_schema *from, const shorn_schema *to, const uint8_t *data,
-                                        size_t n, int from_width, int to_width, shorn_buffer *out,
-                                        shorn_error *error);
+ * it was, in the reader's key order.  The payload is checked as the
+ * writer's decoder checks it; on failure `out` is as long as it was. */
+SHORN_PRIVATE shorn_code evolve_decode(const evolve_plan *plan, const uint8_t *data, size_t n, int from_width,
+                                       shorn_buffer *out, shorn_error *error);
+
+/* That value appended to `out` as a payload of `to` after its
+ * `to_width`-byte fingerprint, its structure checked but not its
+ * validation keywords, as no read checks them; `scratch` holds the JSON
+ * text between. */
+SHORN_PRIVATE shorn_code evolve_upgrade(const evolve_plan *plan, const uint8_t *data, size_t n, int from_width,
+                                        int to_width, shorn_buffer *scratch, shorn_buffer *out, shorn_error *error);
 
 #endif

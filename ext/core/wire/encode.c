@@ -49,7 +49,7 @@ typedef struct encoder {
   path_segment *path; /* innermost first */
   size_t path_length, path_capacity;
   bool checked; /* validation keywords are checked */
-  bool defaults; /* a member left out is written with its field's default */
+  bool defaults; /* a member left out is written with its field's default: the validated mode's */
   /* The validator, in the storage below, made ready the first time a value
    * needs more than validation_passes: most encodes never do. */
   validator *validator;
@@ -873,13 +873,11 @@ static shorn_code put_fingerprint(encoder *e, const shorn_schema *s, int width) 
 /* The value at `place` (NULL: the root), after the fingerprint's
  * `fingerprint_width` bytes. */
 static shorn_code encode_dom(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,
-                             int fingerprint_width, shorn_buffer *out, shorn_error *error, bool checked,
-                             bool defaults) {
+                             int fingerprint_width, shorn_buffer *out, shorn_error *error, bool checked) {
   encoder_storage here;
   shorn_buffer discarded;
   encoder e;
   shorn_code rc = encoder_open(&e, &here, s, place, out, &discarded, error, checked);
-  e.defaults = defaults;
   size_t mark = e.out->length;
   if (!rc && fingerprint_width) rc = put_fingerprint(&e, s, fingerprint_width);
   if (!rc) rc = encode_value(&e, sh, value);
@@ -902,7 +900,7 @@ static shorn_code encode_tree(const shorn_schema *s, const char *json, size_t le
   arena dom = {.next = dom_here, .end = dom_here + sizeof dom_here, .allocator = s->allocator};
   json_value *value;
   shorn_code rc = json_parse(&dom, json, length, &value, error);
-  if (!rc) rc = encode_dom(s, s->root, value, NULL, fingerprint_width, out, error, checked, checked);
+  if (!rc) rc = encode_dom(s, s->root, value, NULL, fingerprint_width, out, error, checked);
   arena_free(&dom);
   return rc;
 }
@@ -1611,12 +1609,7 @@ shorn_code encode_by_tree(const shorn_schema *s, const char *json, size_t length
 
 shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,
                      shorn_buffer *out, shorn_error *error) {
-  return encode_dom(s, sh, value, place, 0, out, error, true, true);
-}
-
-shorn_code encode_filled(const shorn_schema *s, const json_value *value, int fingerprint_width, shorn_buffer *out,
-                         shorn_error *error) {
-  return encode_dom(s, s->root, value, NULL, fingerprint_width, out, error, false, true);
+  return encode_dom(s, sh, value, place, 0, out, error, true);
 }
 
 shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,

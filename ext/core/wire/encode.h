@@ -32,14 +32,6 @@ typedef struct encode_place {
 SHORN_PRIVATE shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value,
                                    const encode_place *place, shorn_buffer *out, shorn_error *error);
 
-/* The bytes of `value`, a whole payload of `s` after its
- * `fingerprint_width`-byte fingerprint, its structure checked but not its
- * validation keywords, and every member it leaves out that has a default
- * written with it: how a value read in an older version's shape is written
- * in the newest's. */
-SHORN_PRIVATE shorn_code encode_filled(const shorn_schema *s, const json_value *value, int fingerprint_width,
-                                       shorn_buffer *out, shorn_error *error);
-
 /* An optional member given null, as SQL's NULL arrives through
  * json_object or shorn_set: its refusal (in `error`) goes on to say how to
  * write "no value".  Returns the error's code. */
