@@ -53,7 +53,11 @@ export declare function register(db: CallbackDatabase, name: string, schema: Sch
                                  options?: RegisterOptions): Promise<string>;
 export declare function register(db: Database, name: string, schema: Schema, options?: RegisterOptions): string;
 
-/** fpBytes (1-4): the payload starts with that many bytes of the schema's fingerprint (the library writes 3). */
+/**
+ * fpBytes (1-4): the payload starts with that many bytes of the schema's
+ * fingerprint (the library writes 3); a name registered with fpBytes uses
+ * its own width without it.
+ */
 export interface Options {
   fpBytes?: number;
 }
