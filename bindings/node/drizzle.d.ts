@@ -22,21 +22,28 @@ interface ShornColumn<T> {
   readonly columnType: 'SQLiteCustomColumn';
 }
 
+/** fpBytes: how many bytes (1-4) of the schema's fingerprint each payload starts with, 4 unless given; 0 for none. */
+export interface ShornOptions {
+  fpBytes?: number;
+}
+
 /**
  * A BLOB column of payloads of the schema registered under `name`. Given a
  * Zod, Valibot or ArkType schema, the column's values are its type and
- * setup() registers it; given a JSON Schema, or nothing (a schema
- * registered otherwise), the type is T.
+ * setup() registers it (a changed schema as the name's next version); given
+ * a JSON Schema, or nothing (a schema registered otherwise), the type is T.
  */
-export declare function shorn<T>(name: string, schema: StandardTyped<T>): ShornColumnBuilder<T>;
-export declare function shorn<T = unknown>(name: string, schema?: object | string): ShornColumnBuilder<T>;
+export declare function shorn<T>(name: string, schema: StandardTyped<T>, options?: ShornOptions): ShornColumnBuilder<T>;
+export declare function shorn<T = unknown>(name: string, schema?: object | string,
+                                           options?: ShornOptions): ShornColumnBuilder<T>;
 
 /**
  * Loads the extension into the connection of `db` (a drizzle database on
  * better-sqlite3 or bun:sqlite, or the client itself),
  * registers the schema of each shorn() column of `tables` (a table, or an
- * object of them), and binds the connection so that selected payloads come
- * back decoded.
+ * object of them), a changed schema as the name's next version, and binds
+ * the connection so that selected payloads come back decoded, rows of every
+ * version in the newest one's shape.
  */
 export declare function setup(db: object, tables: Table | Record<string, unknown>): void;
 

@@ -8,6 +8,8 @@ const {getTableColumns, is, sql, Table} = require('drizzle-orm');
 const shorn = require('./index.js');
 
 const STATE = Symbol('sqlite-shorn');
+// A stored payload names its schema's version by the fingerprint it starts with.
+const DEFAULT_FP_BYTES = 4;
 
 // A SQL string literal: the name and paths are written into the statement,
 // not bound, so that a WHERE or ORDER BY expression is the very text of an
@@ -18,13 +20,15 @@ const literal = (text) => sql.raw(quoted(text));
 /**
  * A BLOB column of payloads of the schema registered under `name`; `schema`
  * (a Zod, Valibot or ArkType schema, or a JSON Schema) is what setup()
- * registers and what types the column's values.
+ * registers, as the name's next version when it changes, and what types the
+ * column's values; `fpBytes` (4 unless given; 0 for none) is how many bytes
+ * of its fingerprint each payload starts with.
  */
-function shornColumn(name, schema) {
+function shornColumn(name, schema, options) {
   if (typeof name !== 'string' || name === '' || name.trimStart().startsWith('{')) {
     throw new TypeError(`sqlite-shorn/drizzle: shorn() takes the name the schema is registered under, not ${name}`);
   }
-  const state = {name, schema, connection: undefined};
+  const state = {name, schema, fpBytes: options?.fpBytes ?? DEFAULT_FP_BYTES, connection: undefined};
   const column = customType({
     dataType: () => 'blob',
     toDriver: (value) => (value === null ? null : sql`shorn_encode(${JSON.stringify(value)}, ${literal(name)})`),
@@ -85,8 +89,9 @@ const isTable = (value) => Object(value) === value && Object.getPrototypeOf(valu
 /**
  * Loads the extension into the connection of `db` (a drizzle database or
  * its client), registers the schema of every shorn() column of the tables
- * (a table, or an object of them such as `import * as schema`), and binds
- * the connection so that selected payloads come back decoded.
+ * (a table, or an object of them such as `import * as schema`), a changed
+ * schema as the name's next version, and binds the connection so that
+ * selected payloads come back decoded, in the newest version's shape.
  */
 function setup(db, tables) {
   const client = db?.$client ?? db;
@@ -97,7 +102,7 @@ function setup(db, tables) {
     for (const column of Object.values(getTableColumns(table))) {
       const state = column.config?.customTypeParams?.[STATE];
       if (state === undefined) continue;
-      if (state.schema !== undefined) shorn.register(client, state.name, state.schema);
+      if (state.schema !== undefined) shorn.register(client, state.name, state.schema, {fpBytes: state.fpBytes});
       state.connection = decoderOf(client, state.name);
     }
   }

@@ -32,18 +32,32 @@ export type Schema = string | object;
 export declare function load(db: CallbackDatabase): Promise<void>;
 export declare function load(db: Database): void;
 
+/** register()'s fpBytes: how many bytes (1-4) of the fingerprint each payload of a new name starts with; 0, the default, none. */
+export interface RegisterOptions {
+  fpBytes?: number;
+}
+
 /**
  * Stores the schema's JSON Schema under the name in the registry
- * (shorn_schemas, created if absent) and returns its 4-byte fingerprint,
- * lowercase hex: committed, or part of the transaction the caller has open.
- * The same schema again returns its fingerprint; a new text with the same
- * wire shape replaces the stored one; another wire shape throws the
- * registry's error.
+ * (shorn_schemas, created if absent) and returns the 4-byte fingerprint of
+ * the name's newest version, lowercase hex: committed, or part of the
+ * transaction the caller has open. A new name is version 1, its payloads
+ * carrying fpBytes of the fingerprint (none by default). The same schema
+ * again returns its fingerprint; a new text with the newest version's wire
+ * shape replaces its text; another wire shape is the next version, which
+ * reads the payloads of every earlier one (the registry's error, naming
+ * each member it cannot read, when it cannot); the wire shape of an older
+ * version, or fpBytes other than the name's, throws.
  */
-export declare function register(db: CallbackDatabase, name: string, schema: Schema): Promise<string>;
-export declare function register(db: Database, name: string, schema: Schema): string;
+export declare function register(db: CallbackDatabase, name: string, schema: Schema,
+                                 options?: RegisterOptions): Promise<string>;
+export declare function register(db: Database, name: string, schema: Schema, options?: RegisterOptions): string;
 
-/** fpBytes (1-4): the payload starts with that many bytes of the schema's fingerprint (the library writes 3). */
+/**
+ * fpBytes (1-4): the payload starts with that many bytes of the schema's
+ * fingerprint (the library writes 3); a name registered with fpBytes uses
+ * its own width without it.
+ */
 export interface Options {
   fpBytes?: number;
 }

@@ -98,21 +98,64 @@ function peer(module, name, what) {
   return converter;
 }
 
-const register = (db, name, schema) => run(db, registration(name, schema));
+const register = (db, name, schema, options) => run(db, registration(name, schema, options));
+
+// The newest version of a name, as one JSON object (a step answers one column).
+const NEWEST = "SELECT json_object('version', version, 'schema', schema, 'signature', signature, 'fp_bytes', fp_bytes) " +
+               'FROM shorn_schemas WHERE name = ? ORDER BY version DESC LIMIT 1';
 
 // Each operation is a generator of [method, sql, ...parameters] steps, each
 // answered with the first column of the first row ('get') or nothing
 // ('run'), so one definition serves synchronous and callback clients.
 // Each statement commits itself, or joins the transaction the caller has
-// open; registering the same schema again changes nothing.
-function* registration(name, schema) {
+// open; registering the same schema again changes nothing.  A number is
+// bound as a REAL by some clients: the registry's integers are CAST.
+function* registration(name, schema, options) {
   const text = typeof schema === 'string' ? schema : JSON.stringify(jsonSchema(schema));
+  const width = registeredWidth(options);
   yield ['run', 'CREATE VIRTUAL TABLE IF NOT EXISTS shorn_schemas USING shorn_registry'];
-  const stored = yield ['get', 'SELECT schema FROM shorn_schemas WHERE name = ?', name];
-  // A new text for the name: the registry refuses it if the wire shape changes.
-  if (stored === undefined) yield ['run', 'INSERT INTO shorn_schemas(name, schema) VALUES (?, ?)', name, text];
-  else if (stored !== text) yield ['run', 'UPDATE shorn_schemas SET schema = ? WHERE name = ?', text, name];
-  return yield ['get', 'SELECT fingerprint FROM shorn_schemas WHERE name = ?', name];
+  const stored = yield ['get', NEWEST, name];
+  if (stored === undefined) {
+    yield ['run', 'INSERT INTO shorn_schemas(name, schema, fp_bytes) VALUES (?, ?, CAST(? AS INTEGER))', name, text,
+           width ?? 0];
+  } else {
+    const newest = JSON.parse(stored);
+    const storedWidth = newest.fp_bytes ?? 0;
+    if (width !== undefined && width !== storedWidth) {
+      throw new Error(`sqlite-shorn: '${name}' is registered with fpBytes ${storedWidth}` +
+                      `${storedWidth === 0 ? ' (payloads without a fingerprint)' : ''}, not ${width}: a name keeps the ` +
+                      `width of its first version, so pass fpBytes ${storedWidth}`);
+    }
+    if (newest.schema !== text) {
+      const signature = yield ['get', 'SELECT shorn_signature(?)', text];
+      if (signature === newest.signature) {
+        // The same wire shape: the newest version takes the new text (a bound, a description).
+        yield ['run', 'UPDATE shorn_schemas SET schema = ? WHERE name = ? AND version = CAST(? AS INTEGER)', text, name,
+               newest.version];
+      } else {
+        const older = yield ['get', 'SELECT version FROM shorn_schemas WHERE name = ? AND signature = ? ' +
+                                    'ORDER BY version DESC LIMIT 1', name, signature];
+        if (older !== undefined) {
+          throw new Error(`sqlite-shorn: this schema has the wire shape of version ${older} of '${name}', older than ` +
+                          `its newest, version ${newest.version}: register the newest schema of '${name}'`);
+        }
+        // Another wire shape: the next version, which the registry refuses
+        // (saying which members) unless it reads what every earlier one wrote.
+        yield ['run', 'INSERT INTO shorn_schemas(name, schema, version) VALUES (?, ?, CAST(? AS INTEGER))', name, text,
+               newest.version + 1];
+      }
+    }
+  }
+  return yield ['get', 'SELECT fingerprint FROM shorn_schemas WHERE name = ? ORDER BY version DESC LIMIT 1', name];
+}
+
+// register()'s fpBytes: 0 (payloads without a fingerprint) to 4, or undefined.
+function registeredWidth(options) {
+  const width = fpBytes(options);
+  if (width !== undefined && !(Number.isInteger(width) && width >= 0 && width <= 4)) {
+    throw new TypeError(`sqlite-shorn: register()'s fpBytes is 0 (no fingerprint) or 1-4, not ${width}`);
+  }
+  return width;
 }
 
 // The statement and parameters of one encode or decode; the SQL is one of

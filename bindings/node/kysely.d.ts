@@ -19,12 +19,18 @@ interface StandardTyped<T> {
   readonly '~standard': {readonly types?: {readonly output: T} | undefined};
 }
 
+/** fpBytes: how many bytes (1-4) of the schema's fingerprint each payload starts with, 4 unless given; 0 for none. */
+export interface ShornOptions {
+  fpBytes?: number;
+}
+
 export interface Shorn<T> {
   readonly name: string;
   readonly schema: unknown;
+  readonly fpBytes: number;
   /** shorn_encode(json, name): the payload of a value, for insert values and update sets. */
   encode(value: T): RawBuilder<Encoded<T>>;
-  /** shorn_decode(column, name), parsed into T by ShornPlugin when selected with .as(alias). */
+  /** shorn_decode(column, name): a payload of any version, in the newest one's shape; parsed into T by ShornPlugin when selected with .as(alias). */
   decode(column: PayloadReference<T>): RawBuilder<T>;
   /** shorn_extract(column, name, path), for select, where, orderBy and an index's expression. */
   extract<V = unknown>(column: PayloadReference<T>, path: string): RawBuilder<V>;
@@ -35,13 +41,16 @@ export interface Shorn<T> {
 /**
  * The expressions over payloads of the schema registered under `name`.
  * Given a Zod, Valibot or ArkType schema, the values are its type and
- * setup() registers it; given a JSON Schema, or nothing (a schema
- * registered otherwise), the type is T.
+ * setup() registers it (a changed schema as the name's next version); given
+ * a JSON Schema, or nothing (a schema registered otherwise), the type is T.
  */
-export declare function shorn<T>(name: string, schema: StandardTyped<T>): Shorn<T>;
-export declare function shorn<T = unknown>(name: string, schema?: object | string): Shorn<T>;
+export declare function shorn<T>(name: string, schema: StandardTyped<T>, options?: ShornOptions): Shorn<T>;
+export declare function shorn<T = unknown>(name: string, schema?: object | string, options?: ShornOptions): Shorn<T>;
 
-/** Loads the extension into a synchronous client (better-sqlite3, bun:sqlite, node:sqlite) and registers each schema. */
+/**
+ * Loads the extension into a synchronous client (better-sqlite3, bun:sqlite,
+ * node:sqlite) and registers each schema, a changed one as its name's next version.
+ */
 export declare function setup(client: object, ...schemas: Shorn<any>[]): void;
 
 /** Parses the JSON text of each decode(...).as(alias) a query selects or returns into the object. */

@@ -7,12 +7,14 @@ import extension from './index.js';
 // Names and paths are literals in the statement, not parameters, so that a
 // WHERE or ORDER BY expression is the very text of an index's expression.
 class Shorn {
-  constructor(name, schema) {
+  constructor(name, schema, options) {
     if (typeof name !== 'string' || name === '' || name.trimStart().startsWith('{')) {
       throw new TypeError(`sqlite-shorn/kysely: shorn() takes the name the schema is registered under, not ${name}`);
     }
     this.name = name;
     this.schema = schema;
+    // Each payload starts with this many bytes of the fingerprint, which names its version.
+    this.fpBytes = options?.fpBytes ?? 4;
   }
 
   encode(value) {
@@ -34,17 +36,24 @@ class Shorn {
 
 const reference = (column) => (typeof column === 'string' ? sql.ref(column) : column);
 
-/** Expressions over the payloads of the schema registered under `name`; `schema` is what setup() registers. */
-export const shorn = (name, schema) => new Shorn(name, schema);
+/**
+ * Expressions over the payloads of the schema registered under `name`;
+ * `schema` is what setup() registers, `fpBytes` (4 unless given; 0 for
+ * none) the bytes of fingerprint each payload starts with.
+ */
+export const shorn = (name, schema, options) => new Shorn(name, schema, options);
 
-/** Loads the extension into a synchronous client (better-sqlite3, bun:sqlite, node:sqlite) and registers each schema. */
+/**
+ * Loads the extension into a synchronous client (better-sqlite3, bun:sqlite,
+ * node:sqlite) and registers each schema, a changed one as its name's next version.
+ */
 export function setup(client, ...schemas) {
   try {
     client.prepare('SELECT shorn_version()');
   } catch {
     extension.load(client);
   }
-  for (const {name, schema} of schemas) if (schema !== undefined) extension.register(client, name, schema);
+  for (const {name, schema, fpBytes} of schemas) if (schema !== undefined) extension.register(client, name, schema, {fpBytes});
 }
 
 // A selection that is a decode(), aliased: the name its column has in the rows.

@@ -215,9 +215,10 @@ test('register() takes a new text for a name when the wire shape stays; else the
   const wider = ZodPerson.extend({name: z.string().max(50)});
   assert.equal(await shorn.register(db, 'person', wider), 'a3b4e3de');
   assert.equal(await one(db, "SELECT schema FROM shorn_schemas WHERE name = 'person'"), JSON.stringify(z.toJSONSchema(wider)));
+  // A name registered without fpBytes writes bare payloads, which cannot say which version wrote them.
   await assert.rejects(async () => shorn.register(db, 'person', ZodPerson.extend({nick: z.string()})), sqliteError(
-      'SQLITE_CONSTRAINT', "shorn_schemas: this changes the wire shape of 'person'; a new wire shape needs a new name, " +
-      'so that payloads written with the old one stay readable'));
+      'SQLITE_ERROR', "shorn_schemas: 'person' writes bare payloads (fp_bytes 0), so its rows could not tell version 1 " +
+      'from version 2: give its payloads a fingerprint first (docs/registry.md, "Moving bare rows")'));
   await assert.rejects(async () => shorn.register(db, 'bad', '{"type":"strin"}'), sqliteError(
       'SQLITE_ERROR', "shorn_schemas: the schema of 'bad' does not compile: Unsupported JSON Schema type \"strin\" at #"));
   await assert.rejects(async () => shorn.register(db, 'other', {'~standard': {vendor: 'yup', version: 1}}), {
@@ -269,6 +270,73 @@ test('register() commits, or is part of the transaction the caller has open', as
   assert.equal(await one(db, 'SELECT group_concat(name) FROM shorn_schemas'), 'person');
   await close(db);
   fs.rmSync(path.dirname(file), {recursive: true});
+});
+
+// A schema an app changes between two runs: version 2 adds email
+// (optional) and lang (with a default), and drops nick.
+const PersonV1 = z.object({name: z.string(), age: z.int().nonnegative(), nick: z.string()});
+const PersonV2 = z.object({name: z.string(), age: z.int().nonnegative(), email: z.string().optional(),
+                           lang: z.string().default('en')});
+
+test('register() follows a changed schema as an app would live: the next version, old rows read in its shape',
+     async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-'));
+  const file = path.join(folder, 'app.db');
+  // The app's first run, with version 1.
+  let db = await connectFile(file);
+  await shorn.register(db, 'person', PersonV1, {fpBytes: 4});
+  await exec(db, 'CREATE TABLE people (id INTEGER PRIMARY KEY, person BLOB)');
+  for (const person of [{name: 'Grace', age: 45, nick: 'Amazing Grace'}, {name: 'Ada', age: 36, nick: 'Enchantress'}]) {
+    await one(db, 'INSERT INTO people (person) VALUES (?) RETURNING id', await shorn.encode(db, 'person', person));
+  }
+  await close(db);
+  // Its next run, on a new connection, with version 2.
+  db = await connectFile(file);
+  const fingerprint = await shorn.register(db, 'person', PersonV2);
+  assert.equal(fingerprint, await one(db, "SELECT fingerprint FROM shorn_schemas WHERE name = 'person' AND version = 2"));
+  assert.equal(await shorn.register(db, 'person', PersonV2, {fpBytes: 4}), fingerprint);
+  assert.equal(await one(db, "SELECT group_concat(version || ':' || fp_bytes) FROM shorn_schemas"), '1:4,2:4');
+  const old = [await one(db, 'SELECT person FROM people WHERE id = 1'), await one(db, 'SELECT person FROM people WHERE id = 2')];
+  assert.deepEqual(await shorn.decodeMany(db, 'person', old), [{name: 'Grace', age: 45, lang: 'en'}, {name: 'Ada', age: 36, lang: 'en'}]);
+  assert.equal(await one(db, "SELECT group_concat(id) FROM people WHERE shorn_extract(person, 'person', '$.age') > 40 " +
+                             "AND shorn_extract(person, 'person', '$.lang') = 'en'"), '1');
+  const alan = await shorn.encode(db, 'person', {name: 'Alan', age: 41, email: 'alan@example.org'});
+  assert.equal(Buffer.from(alan).subarray(0, 4).toString('hex'), fingerprint);
+  assert.deepEqual(await shorn.decode(db, 'person', alan), {name: 'Alan', age: 41, email: 'alan@example.org', lang: 'en'});
+  assert.equal(await one(db, "SELECT shorn_payload_version(?, 'person')", alan), 2);
+  assert.equal(await one(db, "SELECT shorn_payload_version(?, 'person')", Buffer.from(old[0])), 1);
+  // Version 1's wire shape again, or another width, is an error of sqlite-shorn's.
+  await assert.rejects(async () => shorn.register(db, 'person', PersonV1), {
+    message: "sqlite-shorn: this schema has the wire shape of version 1 of 'person', older than its newest, version 2: " +
+             "register the newest schema of 'person'",
+  });
+  await assert.rejects(async () => shorn.register(db, 'person', PersonV2, {fpBytes: 3}), {
+    message: "sqlite-shorn: 'person' is registered with fpBytes 4, not 3: a name keeps the width of its first version, " +
+             'so pass fpBytes 4',
+  });
+  assert.equal(await one(db, 'SELECT count(*) FROM shorn_schemas'), 2);
+  await close(db);
+  fs.rmSync(folder, {recursive: true});
+});
+
+test("register() of a change the registry cannot read throws the registry's message", async () => {
+  const db = await connect();
+  await shorn.register(db, 'person', PersonV1, {fpBytes: 4});
+  await assert.rejects(async () => shorn.register(db, 'person', PersonV1.extend({age: z.string()})), sqliteError(
+      'SQLITE_ERROR', "shorn_schemas: version 2 of 'person' cannot read what version 1 wrote: #/properties/age: " +
+      'an integer cannot be read as a string'));
+  assert.equal(await one(db, 'SELECT count(*) FROM shorn_schemas'), 1);
+});
+
+test("register() with fpBytes: the name's payloads start with that many bytes of its fingerprint", async () => {
+  const db = await connect();
+  await shorn.register(db, 'person', ZodPerson, {fpBytes: 3});
+  const payload = await shorn.encode(db, 'person', GRACE);
+  assert.equal(Buffer.from(payload).toString('hex'), '7236d12d05477261636500');
+  assert.deepEqual(await shorn.decode(db, 'person', payload), GRACE);
+  await assert.rejects(async () => shorn.register(db, 'other', ZodPerson, {fpBytes: 5}), {
+    name: 'TypeError', message: "sqlite-shorn: register()'s fpBytes is 0 (no fingerprint) or 1-4, not 5",
+  });
 });
 
 test("encode() and decode() read and write the library's fingerprint envelope (fpBytes)", async () => {

@@ -7,6 +7,8 @@ import json
 import os
 import re
 import sqlite3
+import subprocess
+import sys
 import sysconfig
 import tempfile
 import unittest
@@ -16,6 +18,14 @@ import sqlite_shorn
 PERSON = ('{"type":"object","properties":{"name":{"type":"string"},'
           '"age":{"type":"integer","minimum":0},"sex":{"enum":["M","F","X"]}},'
           '"required":["name","age","sex"],"additionalProperties":false}')
+# A schema an app changes: version 2 adds email (optional) and lang (with a default), and drops nick.
+PERSON_V1 = ('{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"},'
+             '"nick":{"type":"string"}},"required":["name","age","nick"],"additionalProperties":false}')
+PERSON_V2 = ('{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"},'
+             '"email":{"type":"string"},"lang":{"type":"string","default":"en"}},"required":["name","age","lang"],'
+             '"additionalProperties":false}')
+GRACE_V1 = {"name": "Grace", "age": 45, "nick": "Amazing Grace"}
+ADA_V1 = {"name": "Ada", "age": 36, "nick": "Enchantress"}
 
 
 def connect():
@@ -52,7 +62,7 @@ class PackageTest(unittest.TestCase):
     def test_error_is_an_sql_error(self):
         with self.assertRaises(sqlite3.OperationalError) as caught:
             connect().execute("SELECT shorn_encode(?, ?)", ('{"name":"Grace","age":-1,"sex":"F"}', PERSON))
-        self.assertEqual(str(caught.exception), "shorn_encode: Expected an unsigned integer at $.age")
+        self.assertEqual(str(caught.exception), "shorn_encode: Too small: expected at least 0 at $.age")
 
     def test_loading_is_turned_off_again(self):
         with self.assertRaisesRegex(sqlite3.OperationalError, "not authorized"):
@@ -73,17 +83,88 @@ class PackageTest(unittest.TestCase):
     def test_register_raises_the_registry_errors(self):
         db = connect()
         sqlite_shorn.register(db, "person", '{"type":"string"}')
-        with self.assertRaises(sqlite3.IntegrityError) as caught:
+        with self.assertRaises(sqlite3.OperationalError) as caught:
             sqlite_shorn.register(db, "person", '{"type":"integer"}')
-        self.assertEqual(str(caught.exception), "shorn_schemas: this changes the wire shape of 'person'; a new wire "
-                                                "shape needs a new name, so that payloads written with the old one "
-                                                "stay readable")
+        self.assertEqual(str(caught.exception), "shorn_schemas: 'person' writes bare payloads (fp_bytes 0), so its rows "
+                                                "could not tell version 1 from version 2: give its payloads a "
+                                                'fingerprint first (docs/registry.md, "Moving bare rows")')
         with self.assertRaises(sqlite3.Error) as caught:
             sqlite_shorn.register(db, "bad", {"type": "strin"})
         self.assertEqual(str(caught.exception), "shorn_schemas: the schema of 'bad' does not compile: "
                                                 'Unsupported JSON Schema type "strin" at #')
         self.assertFalse(db.in_transaction)
         self.assertEqual(db.execute("SELECT group_concat(name) FROM shorn_schemas").fetchone(), ("person",))
+
+    def test_register_follows_a_changed_schema_as_an_app_would_live(self):
+        with tempfile.TemporaryDirectory() as folder:
+            file = os.path.join(folder, "app.db")
+            # The app's first run, in a process of its own, with version 1.
+            subprocess.run([sys.executable, "-c", f"""if True:
+                import sqlite3, sqlite_shorn
+                db = sqlite3.connect({file!r})
+                sqlite_shorn.load(db)
+                sqlite_shorn.register(db, "person", {PERSON_V1!r}, fp_bytes=4)
+                db.execute("CREATE TABLE people(id INTEGER PRIMARY KEY, person BLOB)")
+                for person in {[GRACE_V1, ADA_V1]!r}:
+                    db.execute("INSERT INTO people(person) VALUES (?)", (sqlite_shorn.encode(db, "person", person),))
+                db.commit()"""], check=True)
+            # Its next run, with version 2: a member added optional, one with a default, one removed.
+            db = sqlite3.connect(file)
+            sqlite_shorn.load(db)
+            v2 = sqlite_shorn.register(db, "person", PERSON_V2)
+            self.assertFalse(db.in_transaction)
+            self.assertEqual(db.execute("SELECT version, fp_bytes, fingerprint FROM shorn_schemas ORDER BY version")
+                             .fetchall(), [(1, 4, "364965ad"), (2, 4, v2)])
+            self.assertEqual(v2, "842a824b")
+            self.assertEqual(sqlite_shorn.register(db, "person", PERSON_V2), v2)
+            old = [row[0] for row in db.execute("SELECT person FROM people ORDER BY id")]
+            self.assertEqual([sqlite_shorn.decode(db, "person", payload) for payload in old],
+                             [{"name": "Grace", "age": 45, "lang": "en"}, {"name": "Ada", "age": 36, "lang": "en"}])
+            self.assertEqual(db.execute("SELECT id FROM people WHERE shorn_extract(person, 'person', '$.age') > 40 "
+                                        "AND shorn_extract(person, 'person', '$.lang') = 'en'").fetchall(), [(1,)])
+            db.execute("INSERT INTO people(person) VALUES (?)",
+                       (sqlite_shorn.encode(db, "person", {"name": "Alan", "age": 41, "email": "alan@example.org"}),))
+            db.commit()
+            self.assertEqual(db.execute("SELECT hex(substr(person, 1, 4)), shorn_payload_version(person, 'person') "
+                                        "FROM people ORDER BY id").fetchall(),
+                             [("364965AD", 1), ("364965AD", 1), ("842A824B", 2)])
+            self.assertEqual(sqlite_shorn.decode(db, "person", db.execute("SELECT person FROM people WHERE id = 3")
+                                                 .fetchone()[0]),
+                             {"name": "Alan", "age": 41, "email": "alan@example.org", "lang": "en"})
+            # A schema changed back to version 1's wire shape, or fp_bytes other than the name's.
+            with self.assertRaises(ValueError) as caught:
+                sqlite_shorn.register(db, "person", PERSON_V1)
+            self.assertEqual(str(caught.exception), "sqlite-shorn: this schema has the wire shape of version 1 of "
+                                                    "'person', older than its newest, version 2: register the newest "
+                                                    "schema of 'person'")
+            with self.assertRaises(ValueError) as caught:
+                sqlite_shorn.register(db, "person", PERSON_V2, fp_bytes=3)
+            self.assertEqual(str(caught.exception), "sqlite-shorn: 'person' is registered with fp_bytes 4, not 3: a "
+                                                    "name keeps the width of its first version, so pass fp_bytes=4")
+            self.assertFalse(db.in_transaction)
+            db.close()
+
+    def test_register_raises_the_registrys_message_for_a_change_it_cannot_read(self):
+        db = connect()
+        sqlite_shorn.register(db, "person", PERSON_V1, fp_bytes=4)
+        retyped = json.loads(PERSON_V1)
+        retyped["properties"]["age"] = {"type": "string"}
+        with self.assertRaises(sqlite3.OperationalError) as caught:
+            sqlite_shorn.register(db, "person", retyped)
+        self.assertEqual(str(caught.exception), "shorn_schemas: version 2 of 'person' cannot read what version 1 wrote: "
+                                                "#/properties/age: an integer cannot be read as a string")
+        self.assertFalse(db.in_transaction)
+        self.assertEqual(db.execute("SELECT count(*) FROM shorn_schemas").fetchone(), (1,))
+
+    def test_register_with_fp_bytes_gives_payloads_that_start_with_the_fingerprint(self):
+        db = connect()
+        sqlite_shorn.register(db, "person", PERSON, fp_bytes=3)
+        payload = sqlite_shorn.encode(db, "person", {"name": "Grace", "age": 45, "sex": "F"})
+        self.assertEqual(db.execute("SELECT shorn_fingerprint(?, 3)", (PERSON,)).fetchone(), ("7236d1",))
+        self.assertEqual(payload.hex(), "7236d12d05477261636500")
+        self.assertEqual(sqlite_shorn.decode(db, "person", payload), {"name": "Grace", "age": 45, "sex": "F"})
+        with self.assertRaises(TypeError):
+            sqlite_shorn.register(db, "other", PERSON, fp_bytes=5)
 
     def test_register_twice_returns_the_fingerprint_and_a_new_bound_replaces_the_text(self):
         db = connect()

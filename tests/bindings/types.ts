@@ -21,6 +21,7 @@ const dispatched: Person = decode<Person>(db, null, enveloped, {fpBytes: 3});
 const people: Person[] = decodeMany<Person>(db, 'person', encodeMany(db, 'person', [grace, dispatched]));
 register(db, 'text', '{"type":"string"}');
 register(db, 'object', {type: 'string'});
+const versioned: string = register(db, 'versioned', Person, {fpBytes: 4});
 // @ts-expect-error: load() takes a connection
 load({});
 // @ts-expect-error: a synchronous client's register() returns the fingerprint, not a Promise
@@ -33,4 +34,4 @@ async function withCallbacks(): Promise<Person> {
   await registered;
   return decode<Person>(callbacks, 'person', await encode(callbacks, 'person', {name: 'Ada', age: 36}));
 }
-export {fingerprint, grace, people, withCallbacks};
+export {fingerprint, versioned, grace, people, withCallbacks};

@@ -10,8 +10,10 @@ import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath} from 'node:url';
-import {asc, eq, gt, sql} from 'drizzle-orm';
-import {decoded, extract, set, setup} from 'sqlite-shorn/drizzle';
+import {and, asc, eq, gt, sql} from 'drizzle-orm';
+import {integer, sqliteTable} from 'drizzle-orm/sqlite-core';
+import {decoded, extract, set, setup, shorn} from 'sqlite-shorn/drizzle';
+import {z} from 'zod';
 import * as schema from './schema.mjs';
 
 const {people, cards, staff} = schema;
@@ -19,8 +21,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const CLIENT = process.env.SHORN_CLIENT ?? 'better-sqlite3';
 const DRIVERS = {
-  'better-sqlite3': async () => [(await import('drizzle-orm/better-sqlite3')), new (require('better-sqlite3'))(':memory:')],
-  'bun:sqlite': async () => [(await import('drizzle-orm/bun-sqlite')), new (require('bun:sqlite').Database)(':memory:')],
+  'better-sqlite3': async (file) => [(await import('drizzle-orm/better-sqlite3')), new (require('better-sqlite3'))(file)],
+  'bun:sqlite': async (file) => [(await import('drizzle-orm/bun-sqlite')), new (require('bun:sqlite').Database)(file)],
 };
 const GRACE = {name: 'Grace', age: 45, sex: 'F'};
 const ADA = {name: 'Ada', age: 36, sex: 'F'};
@@ -32,7 +34,7 @@ execFileSync(process.execPath, [join(dirname(require.resolve('drizzle-kit')), 'b
   '--schema', join(here, 'schema.mjs'), '--out', migrations], {cwd: here, stdio: 'pipe'});
 
 async function open() {
-  const [driver, client] = await DRIVERS[CLIENT]();
+  const [driver, client] = await DRIVERS[CLIENT](':memory:');
   const db = driver.drizzle({client});
   setup(db, schema);
   (await import(`drizzle-orm/${CLIENT === 'bun:sqlite' ? 'bun-sqlite' : 'better-sqlite3'}/migrator`))
@@ -56,7 +58,8 @@ test('typed objects in, the same objects out, stored as payloads', async () => {
                    [{id: 1, person: GRACE}, {id: 2, person: ADA}, {id: 3, person: ALAN}]);
   assert.deepEqual(db.select({person: decoded(people.person)}).from(people).where(eq(people.id, 2)).all(), [{person: ADA}]);
   const stored = client.prepare("SELECT typeof(person) AS type, hex(person) AS hex FROM people WHERE id = 1").get();
-  assert.deepEqual({...stored}, {type: 'blob', hex: '2D05477261636500'});
+  // The 4-byte fingerprint of the schema's wire shape, then the values.
+  assert.deepEqual({...stored}, {type: 'blob', hex: 'A3B4E3DE2D05477261636500'});
 });
 
 // The plan of a drizzle query, as SQLite's EXPLAIN QUERY PLAN details.
@@ -103,4 +106,78 @@ test("a value the schema refuses gives the extension's error", async () => {
   assert.throws(() => db.update(people).set({person: set(people.person, '$.sex', 'Q')}).run(),
                 {message: 'shorn_set: Unknown enum value "Q" at $.sex'});
   assert.equal(db.select({n: sql`count(*)`}).from(people).get().n, 1);
+});
+
+// An app's table as one run of it declares it: a schema the app changes
+// between runs (version 2 adds email, optional, and lang, with a default,
+// and drops nick).
+const MemberV1 = z.object({name: z.string(), age: z.int().nonnegative(), nick: z.string()});
+const MemberV2 = z.object({name: z.string(), age: z.int().nonnegative(), email: z.string().optional(),
+                           lang: z.string().default('en')});
+const membersOf = (Member, options) => sqliteTable('members', {
+  id: integer().primaryKey(),
+  member: shorn('member', Member, options).notNull(),
+});
+
+// One run of the app: a new connection to the file, set up with its tables.
+async function run(file, members) {
+  const [driver, client] = await DRIVERS[CLIENT](file);
+  const db = driver.drizzle({client, schema: {members}});
+  setup(db, {members});
+  return [db, client];
+}
+
+test('an app run again with a changed schema: setup() adds its version; old rows query and read in its shape',
+     async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'shorn-drizzle-app-')), 'app.db');
+  const v1 = membersOf(MemberV1);
+  let [db, client] = await run(file, v1);
+  db.run(sql`CREATE TABLE members (id INTEGER PRIMARY KEY, member BLOB NOT NULL)`);
+  db.insert(v1).values([{member: {name: 'Grace', age: 45, nick: 'Amazing Grace'}},
+                        {member: {name: 'Ada', age: 36, nick: 'Enchantress'}}]).run();
+  client.close();
+
+  const members = membersOf(MemberV2);
+  [db, client] = await run(file, members);
+  db.insert(members).values({member: {name: 'Alan', age: 41, email: 'alan@example.org'}}).run();
+  const GRACE2 = {name: 'Grace', age: 45, lang: 'en'}, ADA2 = {name: 'Ada', age: 36, lang: 'en'};
+  const ALAN2 = {name: 'Alan', age: 41, email: 'alan@example.org', lang: 'en'};
+  assert.deepEqual(db.select().from(members).all(), [{id: 1, member: GRACE2}, {id: 2, member: ADA2}, {id: 3, member: ALAN2}]);
+  assert.deepEqual(db.select({id: members.id, name: extract(members.member, '$.name')}).from(members)
+    .where(and(gt(extract(members.member, '$.age'), 40), eq(extract(members.member, '$.lang'), 'en'))).all(),
+                   [{id: 1, name: 'Grace'}, {id: 3, name: 'Alan'}]);
+  assert.deepEqual(db.select({member: decoded(members.member)}).from(members).where(eq(members.id, 2)).all(),
+                   [{member: ADA2}]);
+  assert.deepEqual(await db.query.members.findFirst({where: (table, {eq}) => eq(table.id, 1)}), {id: 1, member: GRACE2});
+  const versions = () => client.prepare("SELECT group_concat(shorn_payload_version(member, 'member')) AS v FROM members").get().v;
+  assert.equal(versions(), '1,1,2');
+  assert.deepEqual({...client.prepare("SELECT group_concat(version || ':' || fp_bytes) AS v FROM shorn_schemas").get()},
+                   {v: '1:4,2:4'});
+  // shorn_set writes the newest version.
+  db.update(members).set({member: set(members.member, '$.age', 46)}).where(eq(members.id, 1)).run();
+  assert.equal(versions(), '2,1,2');
+  assert.deepEqual(db.select().from(members).where(eq(members.id, 1)).get(), {id: 1, member: {...GRACE2, age: 46}});
+  client.close();
+});
+
+test("setup() of a change the registry cannot read throws the registry's message", async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'shorn-drizzle-app-')), 'app.db');
+  (await run(file, membersOf(MemberV1)))[1].close();
+  const [, client] = await DRIVERS[CLIENT](file);
+  assert.throws(() => setup(client, {members: membersOf(MemberV1.extend({age: z.string()}))}), {
+    message: "shorn_schemas: version 2 of 'member' cannot read what version 1 wrote: #/properties/age: " +
+             'an integer cannot be read as a string',
+  });
+  client.close();
+});
+
+test('{fpBytes: 3} on the column: its payloads start with the 3-byte fingerprint', async () => {
+  const members = membersOf(MemberV1, {fpBytes: 3});
+  const [db, client] = await run(':memory:', members);
+  db.run(sql`CREATE TABLE members (id INTEGER PRIMARY KEY, member BLOB NOT NULL)`);
+  db.insert(members).values({member: {name: 'Grace', age: 45, nick: 'G'}}).run();
+  const row = client.prepare('SELECT hex(substr(member, 1, 3)) AS prefix, upper(shorn_fingerprint(schema, 3)) AS fp ' +
+                             'FROM members, shorn_schemas').get();
+  assert.equal(row.prefix, row.fp);
+  assert.deepEqual(db.select().from(members).get(), {id: 1, member: {name: 'Grace', age: 45, nick: 'G'}});
 });

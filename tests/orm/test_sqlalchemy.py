@@ -50,7 +50,7 @@ class SQLAlchemyTest(unittest.TestCase):
         with Session(self.engine) as session:
             self.assertEqual([p.data for p in session.scalars(select(Person).order_by(Person.id))], [GRACE, ADA, ALAN])
             self.assertEqual(session.execute(text("SELECT typeof(data), hex(data) FROM people WHERE id = 1")).one(),
-                             ("blob", "2D05477261636500"))
+                             ("blob", "A3B4E3DE2D05477261636500"))
 
     def test_a_field_filtered_and_ordered_through_its_expression_index(self):
         age = Person.data.extract("$.age")
@@ -82,6 +82,86 @@ class SQLAlchemyTest(unittest.TestCase):
         connections = [self.engine.raw_connection() for _ in range(2)]
         self.addCleanup(lambda: [connection.close() for connection in connections])
         self.assertEqual([c.execute("SELECT count(*) FROM shorn_schemas").fetchone() for c in connections], [(1,), (1,)])
+
+
+# A schema an app changes between two runs: version 2 adds email (optional)
+# and lang (with a default), and drops nick.
+PERSON_V1 = {"type": "object", "properties": {"name": {"type": "string"}, "age": {"type": "integer"},
+                                              "nick": {"type": "string"}},
+             "required": ["name", "age", "nick"], "additionalProperties": False}
+PERSON_V2 = {"type": "object", "properties": {"name": {"type": "string"}, "age": {"type": "integer"},
+                                              "email": {"type": "string"}, "lang": {"type": "string", "default": "en"}},
+             "required": ["name", "age", "lang"], "additionalProperties": False}
+
+
+def model(schema, **options):
+    """The app's model, as one run of it declares it."""
+    base = declarative_base()
+
+    class Member(base):
+        __tablename__ = "members"
+        id = Column(Integer, primary_key=True)
+        data = Column(Shorn("member", schema, **options), nullable=False)
+    return base, Member
+
+
+class VersionsTest(unittest.TestCase):
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.url = f"sqlite:///{os.path.join(folder.name, 'app.db')}"
+
+    def run_app(self, schema, **options):
+        """One run of the app: a new engine on the same file, set up with its model."""
+        engine = create_engine(self.url)
+        self.addCleanup(engine.dispose)
+        base, member = model(schema, **options)
+        setup(engine, base.metadata)
+        base.metadata.create_all(engine)
+        return engine, member
+
+    def test_rows_written_before_a_change_read_back_in_the_new_schema(self):
+        engine, Member = self.run_app(PERSON_V1)
+        with Session(engine) as session, session.begin():
+            session.add_all([Member(data={"name": "Grace", "age": 45, "nick": "Amazing Grace"}),
+                             Member(data={"name": "Ada", "age": 36, "nick": "Enchantress"})])
+        engine.dispose()
+        engine, Member = self.run_app(PERSON_V2)
+        with Session(engine) as session, session.begin():
+            session.add(Member(data={"name": "Alan", "age": 41, "email": "alan@example.org"}))
+        with Session(engine) as session:
+            self.assertEqual([m.data for m in session.scalars(select(Member).order_by(Member.id))],
+                             [{"name": "Grace", "age": 45, "lang": "en"}, {"name": "Ada", "age": 36, "lang": "en"},
+                              {"name": "Alan", "age": 41, "email": "alan@example.org", "lang": "en"}])
+            query = select(Member.id).where(Member.data.extract("$.lang") == "en", Member.data.extract("$.age") > 40)
+            self.assertEqual(session.scalars(query.order_by(Member.id)).all(), [1, 3])
+            self.assertEqual(session.execute(text("SELECT version, fp_bytes FROM shorn_schemas ORDER BY version")).all(),
+                             [(1, 4), (2, 4)])
+            self.assertEqual(session.execute(text("SELECT shorn_payload_version(data, 'member') FROM members "
+                                                  "ORDER BY id")).scalars().all(), [1, 1, 2])
+        with Session(engine) as session, session.begin():
+            session.execute(update(Member).where(Member.id == 1).values(data=Member.data.set("$.age", 46)))
+        with Session(engine) as session:
+            self.assertEqual(session.get(Member, 1).data, {"name": "Grace", "age": 46, "lang": "en"})
+
+    def test_a_change_the_registry_refuses_raises_its_message(self):
+        self.run_app(PERSON_V1)[0].dispose()
+        retyped = {**PERSON_V1, "properties": {**PERSON_V1["properties"], "age": {"type": "string"}}}
+        with self.assertRaises(exc.OperationalError) as caught:
+            self.run_app(retyped)
+        self.assertEqual(str(caught.exception.orig), "shorn_schemas: version 2 of 'member' cannot read what version 1 "
+                                                     "wrote: #/properties/age: an integer cannot be read as a string")
+
+    def test_fp_bytes_is_the_width_of_the_fingerprint_payloads_start_with(self):
+        engine, Member = self.run_app(PERSON_V1, fp_bytes=3)
+        with Session(engine) as session, session.begin():
+            session.add(Member(data={"name": "Grace", "age": 45, "nick": "G"}))
+        with Session(engine) as session:
+            prefix, fingerprint = session.execute(text("SELECT hex(substr(data, 1, 3)), "
+                                                       "upper(shorn_fingerprint(schema, 3)) FROM members, shorn_schemas"
+                                                       )).one()
+            self.assertEqual(prefix, fingerprint)
+            self.assertEqual(session.get(Member, 1).data, {"name": "Grace", "age": 45, "nick": "G"})
 
 
 class ReadmeTest(unittest.TestCase):

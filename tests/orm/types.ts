@@ -18,6 +18,7 @@ const people = sqliteTable('people', {
   person: shorn('person', Person).notNull(),
   badge: shorn('badge', v.object({number: v.number()})),
   point: shorn<{x: number; y: number}>('point'),
+  narrow: shorn('narrow', Person, {fpBytes: 3}),
 });
 
 const db = drizzle({client: new Database(':memory:')});
@@ -36,6 +37,7 @@ db.update(people).set({person: set(people.person, '$.age', 46)}).where(eq(people
 const row = db.select().from(people).where(gt(extract<number>(people.person, '$.age'), 40)).get();
 const grace: Person | undefined = row?.person;
 const badge: {number: number} | null | undefined = row?.badge;
+const narrowed: Person | null | undefined = row?.narrow;
 const rows: {person: Person}[] = db.select({person: decoded(people.person)}).from(people).all();
 // @ts-expect-error: a selected person is a Person, not a string
 const wrong: string | undefined = row?.person;
@@ -44,6 +46,9 @@ interface Tables {
   people: {id: Generated<number>; person: kysely.ShornColumn<Person>};
 }
 const person = kysely.shorn('person', Person);
+const narrow: kysely.Shorn<Person> = kysely.shorn('narrow', Person, {fpBytes: 3});
+// @ts-expect-error: fpBytes is a number
+kysely.shorn('narrow', Person, {fpBytes: '3'});
 const client = new Database(':memory:');
 kysely.setup(client, person);
 const kdb = new Kysely<Tables>({dialect: new SqliteDialect({database: client}), plugins: [new kysely.ShornPlugin()]});
@@ -61,4 +66,4 @@ async function kyselyTypes(): Promise<{id: number; person: Person}[]> {
   return kdb.selectFrom('people').select(['id', person.decode('person').as('person')])
     .where(person.extract<number>('person', '$.age'), '>', 40).execute();
 }
-export {grace, badge, rows, wrong, kyselyTypes};
+export {grace, badge, narrowed, narrow, rows, wrong, kyselyTypes};

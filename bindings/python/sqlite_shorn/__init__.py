@@ -48,26 +48,58 @@ def _one(conn, sql, parameters=()):
     return row[0] if row else None
 
 
-def register(conn, name, schema):
+def register(conn, name, schema, fp_bytes=None):
     """Stores a JSON Schema (a dict, or JSON text) under name in the registry
-    (docs/registry.md), creating the registry if absent; returns its
-    fingerprint, 8 hex digits.  Committed at once, unless the connection has
-    a transaction open: then it is part of that transaction.  Registering the
-    same schema again returns its fingerprint; a new text with the same wire
-    shape replaces the stored one; another wire shape, or a schema that does
-    not compile, raises the registry's error, which says why."""
+    (docs/registry.md), creating the registry if absent; returns the
+    fingerprint of the name's newest version, 8 hex digits.  Committed at
+    once, unless the connection has a transaction open: then it is part of
+    that transaction.
+
+    A new name is version 1, whose payloads start with fp_bytes (1-4) bytes
+    of its fingerprint; none with 0 or None.  Registering the same schema
+    again returns its fingerprint; a new text with the newest version's wire
+    shape replaces its text; another wire shape is the next version, which
+    the registry takes when it reads the payloads of every earlier version
+    (else its error names each member it cannot read).  A schema with the
+    wire shape of an older version, or fp_bytes other than the name's, raises
+    ValueError; a schema that does not compile, the registry's error."""
     text = schema if isinstance(schema, str) else json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
+    if fp_bytes is not None and (isinstance(fp_bytes, bool) or not isinstance(fp_bytes, int) or not 0 <= fp_bytes <= 4):
+        raise TypeError(f"sqlite-shorn: register()'s fp_bytes is 0 (no fingerprint) or 1-4, not {fp_bytes!r}")
     own = not conn.in_transaction
     if own:
         conn.execute("BEGIN")
     try:
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS shorn_schemas USING shorn_registry")
-        stored = _one(conn, "SELECT schema FROM shorn_schemas WHERE name = ?", (name,))
-        if stored is None:
-            conn.execute("INSERT INTO shorn_schemas(name, schema) VALUES (?, ?)", (name, text))
-        elif stored != text:
-            conn.execute("UPDATE shorn_schemas SET schema = ? WHERE name = ?", (text, name))
-        fingerprint = _one(conn, "SELECT fingerprint FROM shorn_schemas WHERE name = ?", (name,))
+        newest = conn.execute("SELECT version, schema, signature, fp_bytes FROM shorn_schemas WHERE name = ? "
+                              "ORDER BY version DESC LIMIT 1", (name,)).fetchone()
+        if newest is None:
+            conn.execute("INSERT INTO shorn_schemas(name, schema, fp_bytes) VALUES (?, ?, ?)", (name, text, fp_bytes or 0))
+        else:
+            version, stored, signature, width = newest
+            width = width or 0
+            if fp_bytes is not None and fp_bytes != width:
+                raise ValueError(f"sqlite-shorn: '{name}' is registered with fp_bytes {width}"
+                                 f"{' (payloads without a fingerprint)' if width == 0 else ''}, not {fp_bytes}: a name "
+                                 f"keeps the width of its first version, so pass fp_bytes={width}")
+            if stored != text:
+                new_signature = _one(conn, "SELECT shorn_signature(?)", (text,))
+                if new_signature == signature:
+                    # The same wire shape: the newest version takes the new text.
+                    conn.execute("UPDATE shorn_schemas SET schema = ? WHERE name = ? AND version = ?",
+                                 (text, name, version))
+                else:
+                    older = _one(conn, "SELECT version FROM shorn_schemas WHERE name = ? AND signature = ? "
+                                       "ORDER BY version DESC LIMIT 1", (name, new_signature))
+                    if older is not None:
+                        raise ValueError(f"sqlite-shorn: this schema has the wire shape of version {older} of "
+                                         f"'{name}', older than its newest, version {version}: register the newest "
+                                         f"schema of '{name}'")
+                    # The registry refuses it, naming each member, unless it reads what every earlier version wrote.
+                    conn.execute("INSERT INTO shorn_schemas(name, schema, version) VALUES (?, ?, ?)",
+                                 (name, text, version + 1))
+        fingerprint = _one(conn, "SELECT fingerprint FROM shorn_schemas WHERE name = ? ORDER BY version DESC LIMIT 1",
+                           (name,))
     except BaseException:
         if own:
             conn.execute("ROLLBACK")

@@ -19,16 +19,20 @@ def _literal(text):
 
 class Shorn(types.TypeDecorator):
     """A BLOB column of payloads of the schema registered under name; schema
-    (a dict, or JSON Schema text) is what setup() registers."""
+    (a dict, or JSON Schema text) is what setup() registers, with fp_bytes
+    (1-4; 0 for none) bytes of its fingerprint first in each payload.  A
+    changed schema is the name's next version: rows written before read
+    back in its shape."""
 
     impl = types.LargeBinary
     cache_ok = True
 
-    def __init__(self, name, schema=None):
+    def __init__(self, name, schema=None, fp_bytes=4):
         if not isinstance(name, str) or not name or name.lstrip().startswith("{"):
             raise TypeError(f"sqlite_shorn.sqlalchemy: Shorn() takes the name the schema is registered under, not {name!r}")
         super().__init__()
         self.name = name
+        self.fp_bytes = fp_bytes
         # As text: SQLAlchemy's statement cache keys on the arguments, which must hash.
         self.schema = schema if schema is None or isinstance(schema, str) else \
             json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
@@ -66,15 +70,16 @@ class Shorn(types.TypeDecorator):
 
 def setup(engine, metadata=None):
     """Loads the extension into every connection the engine opens, and
-    registers there the schema of each Shorn column of metadata's tables."""
+    registers there the schema of each Shorn column of metadata's tables
+    (a changed schema as the name's next version)."""
     schemas = {}
     for table in metadata.tables.values() if metadata is not None else ():
         for column in table.columns:
             if isinstance(column.type, Shorn) and column.type.schema is not None:
-                schemas[column.type.name] = column.type.schema
+                schemas[column.type.name] = (column.type.schema, column.type.fp_bytes)
 
     @event.listens_for(engine, "connect")
     def load(connection, _record):
         sqlite_shorn.load(connection)
-        for name, schema in schemas.items():
-            sqlite_shorn.register(connection, name, schema)
+        for name, (schema, fp_bytes) in schemas.items():
+            sqlite_shorn.register(connection, name, schema, fp_bytes=fp_bytes)
