@@ -38,6 +38,10 @@
  * its rows reuse the buffers rather than allocate. */
 typedef struct held_path {
   query_path *path;
+  /* Whether it reads alike in `older`'s payloads as in the newest's: the
+   * version met last, as a column's rows are mostly of one. */
+  const evolve_plan *older;
+  bool alike;
   shorn_buffer json; /* a node's JSON text */
   shorn_buffer text; /* a string's value, unescaped */
 } held_path;
@@ -101,10 +105,47 @@ static bool second_width(sqlite3_context *ctx, sqlite3_value **argv, bool has_wi
   return twice;
 }
 
+/* Whether a path reads the same in a payload of an older version, by the
+ * older version's schema, as in the payload rewritten in the newest.  A
+ * key with escapes, or counted from the end, is not looked into. */
+static bool reads_alike(const evolve_plan *plan, const query_path *path) {
+  evolve_place at = evolve_root(plan);
+  for (uint32_t i = 0; path && i < path->count; i++) {
+    const path_step *step = &path->steps[i];
+    if (step->kind == STEP_FROM_END || (step->kind == STEP_KEY && !step->plain) ||
+        !evolve_path_step(plan, &at, step->kind == STEP_KEY ? step->key : NULL, step->key_length, step->index))
+      return false;
+  }
+  return at.alike;
+}
+
+/* The pinned binding of a payload of a name's older version: read by its
+ * own version's schema when the call's one path (argument `path_index`,
+ * or the root when 0) reads it alike, else rewritten in the newest. */
+static bool open_older(sqlite3_context *ctx, sqlite3_value **argv, int path_index, shorn_version *older,
+                       const uint8_t **data, size_t *n, int width, call *c, const shorn_schema **schema) {
+  held_path *held = NULL;
+  if (path_index > 0 && path_argument(ctx, path_index, argv[path_index], c->function, &held) && held &&
+      held->older != older->plan) {
+    held->older = older->plan;
+    held->alike = reads_alike(older->plan, held->path);
+  }
+  if (held ? held->alike : path_index == 0 && reads_alike(older->plan, NULL)) {
+    *schema = older->compiled->schema;
+    return true;
+  }
+  if (shorn_upgrade_payload(sqlite3_user_data(ctx), older, data, n, width, &c->error)) {
+    shorn_report(ctx, c->function, &c->error);
+    return false;
+  }
+  return true;
+}
+
 /* Open the payload `argv[0]` with schema `argv[1]` and the given width, or
  * with the schema its fingerprint names when `argv[1]` is fp_bytes; false
- * after reporting an error. */
-static bool open_payload(sqlite3_context *ctx, sqlite3_value **argv, int width, call *c) {
+ * after reporting an error.  A call that reads one path says where it is
+ * (`path_index`, 0 for the root, -1 for none). */
+static bool open_payload(sqlite3_context *ctx, sqlite3_value **argv, int width, call *c, int path_index) {
   bool dispatch = shorn_is_number(argv[1]);
   shorn_binding b = {NULL, NULL};
   if (!dispatch && !shorn_schema_argument(ctx, 1, argv[1], c->function, &b)) return false;
@@ -116,8 +157,14 @@ static bool open_payload(sqlite3_context *ctx, sqlite3_value **argv, int width, 
     return false;
   }
   if (dispatch && !(b.compiled = shorn_dispatched_schema(ctx, argv[1], data, n, c->function, &width))) return false;
-  if (!shorn_read_newest(ctx, &b, &data, &n, &width, c->function)) return false;
-  if (query_open(&c->q, b.compiled->schema, data, n, width, &c->error)) {
+  const shorn_schema *schema = b.compiled->schema;
+  shorn_version *older = NULL;
+  if (b.lineage && shorn_older_version(sqlite3_user_data(ctx), &b, data, n, &width, &older, &c->error)) {
+    shorn_report(ctx, c->function, &c->error);
+    return false;
+  }
+  if (older && !open_older(ctx, argv, path_index, older, &data, &n, width, c, &schema)) return false;
+  if (query_open(&c->q, schema, data, n, width, &c->error)) {
     shorn_report(ctx, c->function, &c->error);
     return false;
   }
@@ -212,7 +259,7 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
     shorn_report_text(ctx, c.function, width ? "a path must follow fp_bytes" : SHORN_BAD_WIDTH);
     return;
   }
-  if (!open_payload(ctx, argv, width, &c)) return;
+  if (!open_payload(ctx, argv, width, &c, argc - first == 1 ? first : -1)) return;
   held_path *held;
   shorn_code rc = SHORN_OK;
   if (argc - first == 1) {
@@ -258,7 +305,7 @@ static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
     shorn_report_text(ctx, c.function, SHORN_BAD_WIDTH);
     return;
   }
-  if (!open_payload(ctx, argv, width, &c)) return;
+  if (!open_payload(ctx, argv, width, &c, path_index)) return;
   held_path *held = NULL;
   shorn_buffer local = {.allocator = &shorn_sqlite_allocator};
   query_node node;

@@ -396,12 +396,8 @@ static shorn_code version_schema(shorn_state *st, shorn_version *v, shorn_error 
   return v->compiled ? SHORN_OK : error->code;
 }
 
-/* The older version of the binding's name that wrote the payload, its plan
- * made, in *older; NULL when the payload is bare, or of the newest version,
- * or too short for its fingerprint (which the decoder reports).  *width
- * becomes the width to read with. */
-static shorn_code older_version(shorn_state *st, const shorn_binding *b, const uint8_t *data, size_t n, int *width,
-                                shorn_version **older, shorn_error *error) {
+shorn_code shorn_older_version(shorn_state *st, const shorn_binding *b, const uint8_t *data, size_t n, int *width,
+                               shorn_version **older, shorn_error *error) {
   *older = NULL;
   shorn_code rc = shorn_binding_width(b, *width, width, error);
   shorn_lineage *l = b->lineage;
@@ -424,22 +420,27 @@ static shorn_code older_version(shorn_state *st, const shorn_binding *b, const u
   return SHORN_OK;
 }
 
-shorn_code shorn_newest_payload(shorn_state *st, const shorn_binding *b, const uint8_t **data, size_t *n, int *width,
-                                shorn_error *error) {
-  shorn_version *older;
-  shorn_code rc = older_version(st, b, *data, *n, width, &older, error);
-  if (rc || !older) return rc;
+shorn_code shorn_upgrade_payload(shorn_state *st, const shorn_version *older, const uint8_t **data, size_t *n,
+                                 int width, shorn_error *error) {
   st->upgraded.length = 0;
-  if ((rc = evolve_upgrade(older->plan, *data, *n, *width, *width, &st->upgrade_json, &st->upgraded, error))) return rc;
+  shorn_code rc = evolve_upgrade(older->plan, *data, *n, width, width, &st->upgrade_json, &st->upgraded, error);
+  if (rc) return rc;
   *data = st->upgraded.data;
   *n = st->upgraded.length;
   return SHORN_OK;
 }
 
+shorn_code shorn_newest_payload(shorn_state *st, const shorn_binding *b, const uint8_t **data, size_t *n, int *width,
+                                shorn_error *error) {
+  shorn_version *older;
+  shorn_code rc = shorn_older_version(st, b, *data, *n, width, &older, error);
+  return rc || !older ? rc : shorn_upgrade_payload(st, older, data, n, *width, error);
+}
+
 shorn_code shorn_decode_newest(shorn_state *st, const shorn_binding *b, const uint8_t *data, size_t n, int width,
                                shorn_buffer *out, shorn_error *error) {
   shorn_version *older;
-  shorn_code rc = older_version(st, b, data, n, &width, &older, error);
+  shorn_code rc = shorn_older_version(st, b, data, n, &width, &older, error);
   if (rc) return rc;
   return older ? evolve_decode(older->plan, data, n, width, out, error)
                : shorn_decode(b->compiled->schema, data, n, width, out, error);

@@ -86,6 +86,19 @@ SHORN_PRIVATE shorn_code shorn_binding_width(const shorn_binding *binding, int g
 SHORN_PRIVATE shorn_code shorn_newest_payload(shorn_state *st, const shorn_binding *binding, const uint8_t **data,
                                               size_t *n, int *width, shorn_error *error);
 
+/* The older version of the binding's name that wrote the payload, its plan
+ * made, in *older; NULL when the payload is bare or of the newest version.
+ * *width is the width passed (0 when none) and becomes the one to read
+ * with.  SHORN_OK, or the error of a payload too short for its
+ * fingerprint, or of no version of the name. */
+SHORN_PRIVATE shorn_code shorn_older_version(shorn_state *st, const shorn_binding *binding, const uint8_t *data,
+                                             size_t n, int *width, shorn_version **older, shorn_error *error);
+
+/* A payload of `older` rewritten in the newest version into the
+ * connection's scratch, where *data and *n then point until the next call. */
+SHORN_PRIVATE shorn_code shorn_upgrade_payload(shorn_state *st, const shorn_version *older, const uint8_t **data,
+                                               size_t *n, int width, shorn_error *error);
+
 /* shorn_decode of a payload read through a binding: a payload of an older
  * version is written as the newest version's JSON text, without being
  * rewritten as a payload first. */

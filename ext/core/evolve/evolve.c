@@ -569,6 +569,48 @@ void evolve_plan_free(evolve_plan *p) {
   mem_free(a, p);
 }
 
+/* ---- paths --------------------------------------------------------------- */
+
+static void evolve_settle(const evolve_plan *p, evolve_place *at) {
+  if (at->to) at->alike = evolve_same(p, at->from, at->to);
+}
+
+evolve_place evolve_root(const evolve_plan *p) {
+  evolve_place at = {evolve_target(p->from->root), evolve_target(p->to->root), true};
+  evolve_settle(p, &at);
+  return at;
+}
+
+/* The shape a step from `s` reaches, or NULL where the step is not taken
+ * alike in every payload: a nullable's value, a ref's target, past them. */
+static const shape *evolve_child(const shape *s, const char *key, size_t n, uint64_t index) {
+  while (s->kind == SHAPE_NULLABLE || s->kind == SHAPE_REF) s = s->kind == SHAPE_REF ? s->u.ref.target : s->u.inner;
+  if (key) {
+    if (s->kind == SHAPE_RECORD) return s->u.record;
+    const field *f = s->kind == SHAPE_OBJECT ? object_find_field(s, key, n) : NULL;
+    return f ? f->value : NULL;
+  }
+  if (s->kind == SHAPE_ARRAY || s->kind == SHAPE_SET) return s->u.array.element;
+  if (s->kind == SHAPE_TUPLE) return index < s->u.tuple.count ? s->u.tuple.items[index] : s->u.tuple.rest;
+  return NULL;
+}
+
+bool evolve_path_step(const evolve_plan *p, evolve_place *at, const char *key, size_t n, uint64_t index) {
+  const shape *w = at->from ? evolve_child(at->from, key, n, index) : NULL;
+  /* Under a dynamic value the reader keeps the writer's as it is. */
+  bool dynamic = !at->to || at->to->kind == SHAPE_ANY;
+  const shape *r = w && !dynamic ? evolve_child(at->to, key, n, index) : NULL;
+  if (!w || (!dynamic && !r)) {
+    *at = (evolve_place){NULL, NULL, false};
+    return false;
+  }
+  at->from = evolve_target(w);
+  at->to = r ? evolve_target(r) : NULL;
+  at->alike = true;
+  evolve_settle(p, at);
+  return true;
+}
+
 /* ---- the walk ------------------------------------------------------------ */
 
 #define EVOLVE_EMIT(d, p, n) \

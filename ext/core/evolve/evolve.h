@@ -32,6 +32,21 @@ SHORN_PRIVATE void evolve_plan_free(evolve_plan *plan);
 SHORN_PRIVATE shorn_code evolve_decode(const evolve_plan *plan, const uint8_t *data, size_t n, int from_width,
                                        shorn_buffer *out, shorn_error *error);
 
+/* Where a path leads in both schemas, a step at a time from the roots: a
+ * member by its name as JSON writes it, or an item by its index.  When the
+ * place is `alike`, the writer's bytes there answer for the reader, so that
+ * a path into an older payload is read from its own bytes, not rewritten
+ * first. */
+typedef struct evolve_place {
+  const struct shape *from, *to; /* the reader's NULL under a dynamic value, which keeps the writer's */
+  bool alike;
+} evolve_place;
+SHORN_PRIVATE evolve_place evolve_root(const evolve_plan *plan);
+/* A member `key` of n bytes, or (key NULL) item `index`: false, the place
+ * lost, where the two cannot be followed alike (a member one of them
+ * lacks, a union, a Map). */
+SHORN_PRIVATE bool evolve_path_step(const evolve_plan *plan, evolve_place *at, const char *key, size_t n, uint64_t index);
+
 /* That value appended to `out` as a payload of `to` after its
  * `to_width`-byte fingerprint, its structure checked but not its
  * validation keywords, as no read checks them; `scratch` holds the JSON
