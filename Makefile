@@ -10,8 +10,10 @@
 #   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
 #               JSON functions, its pattern matcher against PCRE2's JIT,
-#               and one table of 1 to 3,000 event types read through the
-#               schema cache (scripts/bench-results.md, docs/performance.md)
+#               one table of 1 to 3,000 event types read through the
+#               schema cache, and rows of a schema's older version read
+#               beside its newest's (scripts/bench-results.md,
+#               docs/performance.md)
 #   make bench-instructions  instructions a row of the codec and of the SQL
 #               functions against SQLite's on each fixture,
 #               counted by callgrind (part of make bench)
@@ -629,6 +631,11 @@ $(BUILD)/bench-system: scripts/bench.c $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -DBENCH_SQLITE_ORIGIN='"the system library, -lsqlite3"' -Iext $< $(BUILD)/core.a \
 	  -lsqlite3 $(LIBS) -o $@
 
+# Rows of a name's older version read beside its newest's, and
+# shorn_upgrade beside shorn_encode, over the current SQLite.
+$(BUILD)/bench-versions: scripts/bench-versions.c scripts/bench_time.h $(SQLITE_CURRENT_LIB)
+	$(CC) $(CFLAGS) $(WARN) -I$(SQLITE_CURRENT_INC) $< $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS) $(LIBS) -o $@
+
 # The pattern matcher against PCRE2's JIT, which matched patterns before
 # it: the benchmark links PCRE2 (Debian's libpcre2-dev), shorn does not.
 $(BUILD)/bench-patterns: scripts/bench-patterns.c $(BUILD)/core.a
@@ -656,14 +663,15 @@ bench-node: $(EXTENSION) $(BENCH_NODE)/node_modules/better-sqlite3/build/Release
 	  > $(BUILD)/bench-node.md
 	cat $(BUILD)/bench-node.md
 
-bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns bench-instructions bench-node
+bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns $(BUILD)/bench-versions bench-instructions bench-node
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
 	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
 	./$(BUILD)/bench-patterns > $(BUILD)/bench-patterns.md
 	./$(BUILD)/bench --types --reps 3 --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench-types.db \
 	  > $(BUILD)/bench-types.md
+	./$(BUILD)/bench-versions --extension $(abspath $(BUILD)/shorn) > $(BUILD)/bench-versions.md
 	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-instructions.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md \
-	  $(BUILD)/bench-types.md $(BUILD)/bench-node.md | tee scripts/bench-results.md
+	  $(BUILD)/bench-types.md $(BUILD)/bench-versions.md $(BUILD)/bench-node.md | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin

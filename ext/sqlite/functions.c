@@ -217,10 +217,9 @@ static void upgrade_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
   if (!payload_and_name(ctx, argv, "shorn_upgrade", &b, &data, &n)) return;
   newest = data;
   if (!shorn_read_newest(ctx, &b, &newest, &n, &width, "shorn_upgrade")) return;
-  if (newest == data)
-    sqlite3_result_value(ctx, argv[0]);
-  else
-    sqlite3_result_blob64(ctx, newest, n, SQLITE_TRANSIENT);
+  /* Copied into the storage SQLite's result register keeps from row to
+   * row, where sqlite3_result_value would allocate a copy each row. */
+  sqlite3_result_blob64(ctx, newest, n, SQLITE_TRANSIENT);
 }
 
 /* shorn_payload_version(payload, name): the version of the name that wrote

@@ -639,11 +639,25 @@ static shorn_code evolve_checked_first(decoder *d, const shape *w) {
   return rc;
 }
 
+static shorn_code evolve_read_pair(decoder *d, const evolve_plan *p, const evolve_pair *e);
+
+/* Items of one pair of shapes: the pair found once, not an item at a time,
+ * unless the writer's item is a recursive definition's, whose depth each
+ * counts. */
 static shorn_code evolve_read_items(decoder *d, const evolve_plan *p, const shape *w, const shape *r, uint64_t count,
                                     bool first) {
+  const evolve_pair *e = w->kind == SHAPE_REF ? NULL : evolve_find(p, w, evolve_target(r));
+  if (e && d->nesting >= NESTING_MAX - 1) e = NULL;
   for (uint64_t i = 0; i < count; i++) {
     if (!first || i) EVOLVE_EMIT(d, ",", 1);
-    shorn_code rc = evolve_read(d, p, w, r);
+    shorn_code rc;
+    if (e) {
+      d->nesting++;
+      rc = evolve_read_pair(d, p, e);
+      d->nesting--;
+    } else {
+      rc = evolve_read(d, p, w, r);
+    }
     if (rc) return rc;
   }
   return SHORN_OK;
@@ -680,105 +694,130 @@ static shorn_code evolve_merge(decoder *d, size_t base, const evolve_member *m, 
   return SHORN_OK;
 }
 
-static shorn_code evolve_read_object(decoder *d, const evolve_plan *p, const evolve_pair *e) {
+/* The common object, whose members are written as they come: the reader
+ * keeps no extras of the writer's, so the reader's key order is the steps'. */
+static shorn_code evolve_read_fields(decoder *d, const evolve_plan *p, const evolve_pair *e, const uint8_t *bitmap) {
+  const field *wfields = e->from->u.object.fields, *rfields = e->to->u.object.fields;
+  shorn_buffer *out = d->out;
+  bool comma = false;
+  for (const evolve_step *step = e->steps, *end = e->steps + e->step_count; step < end; step++) {
+    const field *wf = &wfields[step->from], *rf = &rfields[step->to];
+    bool present = step->kind != EVOLVE_TO && field_present(wf, bitmap);
+    shorn_code rc = SHORN_OK;
+    if (step->kind == EVOLVE_FROM) {
+      if (present && (rc = evolve_pass(d, wf->value))) return rc;
+      continue;
+    }
+    if (!present && !step->default_json) continue;
+    if (out) {
+      if (!buffer_reserve(out, (size_t)rf->json_key_length + 1 + TEXT_PAD)) return error_nomem(d->error);
+      unsigned char *o = out->data + out->length;
+      *o = ',';
+      copy_padded(o + comma, rf->json_key, rf->json_key_length);
+      out->length += comma + rf->json_key_length;
+    }
+    comma = true;
+    if (!present)
+      EVOLVE_EMIT(d, step->default_json, step->default_length);
+    else if (step->pair->same)
+      rc = decode_value(d, wf->value);
+    else
+      rc = evolve_read(d, p, wf->value, rf->value);
+    if (rc) return rc;
+  }
+  return SHORN_OK;
+}
+
+/* A member noted for the merge of an open object's declared fields and
+ * extras, its list growing as it is read. */
+typedef struct evolve_members {
+  evolve_member *items;
+  size_t count, capacity, base;
+} evolve_members;
+
+/* Start a member named key[0..n) in the output; false when memory ran out. */
+static bool evolve_member_start(decoder *d, evolve_members *m, const char *key, size_t n) {
+  evolve_member *grown = array_grow(d->allocator, m->items, &m->capacity, m->count + 1, sizeof *grown, NULL);
+  if (!grown) return false;
+  m->items = grown;
+  if (m->count && !buffer_byte(d->out, ',')) return false;
+  if (!m->count) m->base = d->out->length;
+  m->items[m->count] = (evolve_member){d->out->length, 0, key, n};
+  return true;
+}
+
+/* The writer's extras, checked as its decoder checks them: each kept as
+ * one of the reader's, noted in `kept`, or passed over when `kept` is NULL. */
+static shorn_code evolve_extras(decoder *d, const evolve_plan *p, const shape *w, const shape *r,
+                                evolve_members *kept) {
+  uint64_t count;
+  shorn_code rc = read_count(d, add_saturating(w->u.object.extras->min_width, 1), "Record size", &count);
+  const uint8_t *prev = NULL, *key;
+  size_t prev_length = 0, n;
+  for (uint64_t i = 0; i < count && !rc; i++) {
+    if ((rc = read_string(d, &key, &n))) break;
+    if (prev && utf16_compare((const char *)prev, prev_length, (const char *)key, n) >= 0)
+      return error_at_offset(d->error, SHORN_ERROR_DECODE, (size_t)(d->p - d->start),
+                             "Record keys are out of canonical order");
+    if (object_find_field(w, (const char *)key, n))
+      return error_at_offset(d->error, SHORN_ERROR_DECODE, (size_t)(d->p - d->start),
+                             "Extra property repeats a declared field");
+    prev = key, prev_length = n;
+    if (!kept) {
+      rc = evolve_pass(d, w->u.object.extras);
+      continue;
+    }
+    if (d->out && (!evolve_member_start(d, kept, (const char *)key, n) ||
+                   !buffer_json_string(d->out, (const char *)key, n) || !buffer_byte(d->out, ':')))
+      return error_nomem(d->error);
+    rc = evolve_read(d, p, w->u.object.extras, r->u.object.extras);
+    if (!rc && d->out) kept->items[kept->count++].end = d->out->length;
+  }
+  return rc;
+}
+
+/* An object both of whose versions are open: the declared members and the
+ * kept extras noted as they are written, then merged in key order. */
+static shorn_code evolve_read_open(decoder *d, const evolve_plan *p, const evolve_pair *e, const uint8_t *bitmap) {
+  const shape *w = e->from, *r = e->to;
+  evolve_members m = {0};
+  shorn_code rc = SHORN_OK;
+  for (const evolve_step *step = e->steps, *end = e->steps + e->step_count; step < end && !rc; step++) {
+    const field *wf = &w->u.object.fields[step->from], *rf = &r->u.object.fields[step->to];
+    bool present = step->kind != EVOLVE_TO && field_present(wf, bitmap);
+    if (step->kind == EVOLVE_FROM) {
+      if (present) rc = evolve_pass(d, wf->value);
+      continue;
+    }
+    if (!present && !step->default_json) continue;
+    if (d->out && (!evolve_member_start(d, &m, rf->key, rf->key_length) ||
+                   !buffer_append(d->out, rf->json_key, rf->json_key_length))) {
+      rc = error_nomem(d->error);
+      break;
+    }
+    if (!present)
+      rc = d->out && !buffer_append(d->out, step->default_json, step->default_length) ? error_nomem(d->error) : SHORN_OK;
+    else
+      rc = evolve_read(d, p, wf->value, rf->value);
+    if (!rc && d->out) m.items[m.count++].end = d->out->length;
+  }
+  size_t declared = m.count;
+  if (!rc) rc = evolve_extras(d, p, w, r, &m);
+  if (!rc && d->out && declared && m.count > declared) rc = evolve_merge(d, m.base, m.items, m.count, declared);
+  mem_free(d->allocator, m.items);
+  return rc;
+}
+
+static NOINLINE shorn_code evolve_read_object(decoder *d, const evolve_plan *p, const evolve_pair *e) {
   const shape *w = e->from, *r = e->to;
   const uint8_t *bitmap;
   shorn_code rc = read_bitmap(d, w, &bitmap);
   if (rc) return rc;
   EVOLVE_EMIT(d, "{", 1);
-  size_t base = d->out ? d->out->length : 0, count = 0, capacity = 0;
-  evolve_member *members = NULL;
-  /* Extras kept from the writer go among the reader's fields in key order:
-   * only then are the members noted, to be merged. */
-  bool merging = w->u.object.extras && r->u.object.extras;
-  for (uint32_t k = 0; k < e->step_count && !rc; k++) {
-    const evolve_step *step = &e->steps[k];
-    const field *wf = step->kind != EVOLVE_TO ? &w->u.object.fields[step->from] : NULL;
-    const field *rf = step->kind != EVOLVE_FROM ? &r->u.object.fields[step->to] : NULL;
-    bool present = wf && field_present(wf, bitmap);
-    if (!rf) {
-      if (present) rc = evolve_pass(d, wf->value);
-      continue;
-    }
-    if (!present && !step->default_json) continue;
-    if (!merging) {
-      /* The common object: its members written as they come. */
-      if (d->out && (!buffer_reserve(d->out, (size_t)rf->json_key_length + 1 + TEXT_PAD) ||
-                     (count && !buffer_byte(d->out, ',')) || !buffer_append_padded(d->out, rf->json_key, rf->json_key_length)))
-        rc = error_nomem(d->error);
-      else if (!present)
-        EVOLVE_EMIT(d, step->default_json, step->default_length);
-      else if (step->pair && step->pair->same)
-        rc = decode_value(d, wf->value);
-      else
-        rc = evolve_read(d, p, wf->value, rf->value);
-      count++;
-      continue;
-    }
-    if (d->out) {
-      evolve_member *m = array_grow(d->allocator, members, &capacity, count + 1, sizeof *m, NULL);
-      if (!m) {
-        rc = error_nomem(d->error);
-        break;
-      }
-      members = m;
-      if (count && !buffer_byte(d->out, ',')) {
-        rc = error_nomem(d->error);
-        break;
-      }
-      members[count] = (evolve_member){d->out->length, 0, rf->key, rf->key_length};
-      base = count ? base : d->out->length;
-      if (!buffer_append(d->out, rf->json_key, rf->json_key_length)) rc = error_nomem(d->error);
-    }
-    if (!rc && present)
-      rc = evolve_read(d, p, wf->value, rf->value);
-    else if (!rc && d->out && !buffer_append(d->out, step->default_json, step->default_length))
-      rc = error_nomem(d->error);
-    if (d->out) members[count++].end = d->out->length;
-  }
-  /* The writer's extras: kept as the reader's, or passed over. */
-  size_t declared = merging ? count : 0;
-  uint64_t extras = 0;
-  const uint8_t *prev = NULL;
-  size_t prev_length = 0;
-  if (!rc && w->u.object.extras)
-    rc = read_count(d, add_saturating(w->u.object.extras->min_width, 1), "Record size", &extras);
-  for (uint64_t i = 0; i < extras && !rc; i++) {
-    const uint8_t *key;
-    size_t n;
-    if ((rc = read_string(d, &key, &n))) break;
-    if (prev && utf16_compare((const char *)prev, prev_length, (const char *)key, n) >= 0) {
-      rc = error_at_offset(d->error, SHORN_ERROR_DECODE, (size_t)(d->p - d->start), "Record keys are out of canonical order");
-      break;
-    }
-    prev = key, prev_length = n;
-    if (object_find_field(w, (const char *)key, n)) {
-      rc = error_at_offset(d->error, SHORN_ERROR_DECODE, (size_t)(d->p - d->start), "Extra property repeats a declared field");
-      break;
-    }
-    if (!r->u.object.extras) {
-      rc = evolve_pass(d, w->u.object.extras);
-      continue;
-    }
-    if (d->out) {
-      evolve_member *m = array_grow(d->allocator, members, &capacity, count + 1, sizeof *m, NULL);
-      if (m) members = m;
-      if (!m || (count && !buffer_byte(d->out, ','))) {
-        rc = error_nomem(d->error);
-        break;
-      }
-      base = count ? base : d->out->length;
-      members[count] = (evolve_member){d->out->length, 0, (const char *)key, n};
-      if (!buffer_json_string(d->out, (const char *)key, n) || !buffer_byte(d->out, ':')) {
-        rc = error_nomem(d->error);
-        break;
-      }
-    }
-    rc = evolve_read(d, p, w->u.object.extras, r->u.object.extras);
-    if (d->out && !rc) members[count++].end = d->out->length;
-  }
-  if (!rc && d->out && declared && count > declared) rc = evolve_merge(d, base, members, count, declared);
-  mem_free(d->allocator, members);
+  if (w->u.object.extras && r->u.object.extras)
+    rc = evolve_read_open(d, p, e, bitmap);
+  else if (!(rc = evolve_read_fields(d, p, e, bitmap)) && w->u.object.extras)
+    rc = evolve_extras(d, p, w, r, NULL);
   if (rc) return rc;
   EVOLVE_EMIT(d, "}", 1);
   return SHORN_OK;
