@@ -324,8 +324,8 @@ typedef struct evolve_step {
   evolve_step_kind kind;
   uint32_t from, to; /* field indexes in the writer's and the reader's object */
   const struct evolve_pair *pair; /* EVOLVE_BOTH: the fields' values, once the plan is made */
-  /* The reader's default as its decoder writes it, for a member the writer
-   * left out; NULL when it has none. */
+  /* The reader's member with its default, `"key":value` as its decoder
+   * writes it, for a member the writer left out; NULL when it has none. */
   const char *default_json;
   uint32_t default_length;
 } evolve_step;
@@ -389,6 +389,7 @@ static shorn_code evolve_default(evolve_plan *p, const field *f, evolve_step *st
   shorn_buffer bytes = {.allocator = p->to->allocator}, json = {.allocator = p->to->allocator};
   uint32_t *depth = mem_calloc(p->to->allocator, p->to->def_count + 1, sizeof *depth);
   shorn_code rc = depth ? encode_at(p->to, f->value, f->default_value, NULL, &bytes, error) : error_nomem(error);
+  if (!rc && !buffer_append(&json, f->json_key, f->json_key_length)) rc = error_nomem(error);
   if (!rc) {
     decoder d = {.start = bytes.data, .p = bytes.data, .end = bytes.data + bytes.length, .out = &json,
                  .error = error, .allocator = p->to->allocator, .ref_depth = depth};
@@ -709,20 +710,19 @@ static shorn_code evolve_read_fields(decoder *d, const evolve_plan *p, const evo
       continue;
     }
     if (!present && !step->default_json) continue;
+    /* The member's key, or the whole member when it takes its default. */
+    const char *member = present ? rf->json_key : step->default_json;
+    uint32_t length = present ? rf->json_key_length : step->default_length;
     if (out) {
-      if (!buffer_reserve(out, (size_t)rf->json_key_length + 1 + TEXT_PAD)) return error_nomem(d->error);
+      if (!buffer_reserve(out, (size_t)length + 1 + TEXT_PAD)) return error_nomem(d->error);
       unsigned char *o = out->data + out->length;
       *o = ',';
-      copy_padded(o + comma, rf->json_key, rf->json_key_length);
-      out->length += comma + rf->json_key_length;
+      copy_padded(o + comma, member, length);
+      out->length += comma + length;
     }
     comma = true;
-    if (!present)
-      EVOLVE_EMIT(d, step->default_json, step->default_length);
-    else if (step->pair->same)
-      rc = decode_value(d, wf->value);
-    else
-      rc = evolve_read(d, p, wf->value, rf->value);
+    if (present)
+      rc = step->pair->same ? decode_value(d, wf->value) : evolve_read(d, p, wf->value, rf->value);
     if (rc) return rc;
   }
   return SHORN_OK;
@@ -791,14 +791,12 @@ static shorn_code evolve_read_open(decoder *d, const evolve_plan *p, const evolv
     }
     if (!present && !step->default_json) continue;
     if (d->out && (!evolve_member_start(d, &m, rf->key, rf->key_length) ||
-                   !buffer_append(d->out, rf->json_key, rf->json_key_length))) {
+                   !buffer_append(d->out, present ? rf->json_key : step->default_json,
+                                  present ? rf->json_key_length : step->default_length))) {
       rc = error_nomem(d->error);
       break;
     }
-    if (!present)
-      rc = d->out && !buffer_append(d->out, step->default_json, step->default_length) ? error_nomem(d->error) : SHORN_OK;
-    else
-      rc = evolve_read(d, p, wf->value, rf->value);
+    if (present) rc = evolve_read(d, p, wf->value, rf->value);
     if (!rc && d->out) m.items[m.count++].end = d->out->length;
   }
   size_t declared = m.count;
