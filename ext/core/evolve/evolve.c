@@ -177,7 +177,10 @@ static void check_object(checker *c, const shape *w, const shape *r) {
       check_default(c, rf, "a new required member needs a default: the older payloads do not have it");
     else if (wf && wf->optional && !rf->optional)
       check_default(c, rf, "an optional member cannot become required without a default: older payloads may lack it");
-    if (wf) check_pair(c, wf->value, rf->value);
+    if (wf)
+      check_pair(c, wf->value, rf->value);
+    else if (w->u.object.extras) /* the writer's extras may hold the key */
+      check_pair(c, w->u.object.extras, rf->value);
     c->pointer.length = mark;
   }
   if (w->u.object.extras && r->u.object.extras) {
@@ -352,6 +355,7 @@ static bool adapt_object(const shape *w, const shape *r, json_value *v) {
     bool keep = wf ? rf != NULL : rf != NULL || r->u.object.extras != NULL;
     if (!keep) continue;
     if (wf && !adapt(wf->value, rf->value, x)) return false;
+    if (!wf && rf && w->u.object.extras && !adapt(w->u.object.extras, rf->value, x)) return false;
     if (!wf && !rf && w->u.object.extras && !adapt(w->u.object.extras, r->u.object.extras, x)) return false;
     if (kept != i) v->u.items[2 * kept] = *k, v->u.items[2 * kept + 1] = *x;
     kept++;
