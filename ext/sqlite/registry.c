@@ -449,7 +449,10 @@ static int check_new_version(registry_vtab *vt, registry_row *row, stored_versio
 static int check_insert(registry_vtab *vt, registry_row *row) {
   stored_versions earlier;
   int rc = versions_of(vt, row->name, row->name_length, &earlier);
-  if (rc != SQLITE_OK) return rc;
+  if (rc != SQLITE_OK) {
+    versions_free(&earlier); /* what was read before the failure */
+    return rc;
+  }
   int next = earlier.count ? earlier.list[earlier.count - 1].number + 1 : 1, n = row->name_length;
   if (!row->version_given && earlier.count)
     rc = vtab_error(vt, SQLITE_CONSTRAINT, "the name '%.*s' is already registered; a new version of it is INSERTed with version = %d",
