@@ -217,6 +217,13 @@ static void upgrade_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
   if (!payload_and_name(ctx, argv, "shorn_upgrade", &b, &data, &n)) return;
   newest = data;
   if (!shorn_read_newest(ctx, &b, &newest, &n, &width, "shorn_upgrade")) return;
+  /* No version wrote a payload shorter than the name's fingerprint, and
+   * no decoder runs here to say so. */
+  if (b.lineage && n < (size_t)b.lineage->width) {
+    shorn_report_text(ctx, "shorn_upgrade", "the payload is too short to start with a %d-byte fingerprint (its length is %d)",
+                      b.lineage->width, (int)n);
+    return;
+  }
   if (newest == data)
     sqlite3_result_value(ctx, argv[0]);
   else
