@@ -300,8 +300,10 @@ check-limits: $(BUILD)/limits
 # and changes the registry, KILLS times, over a WAL and a rollback-journal
 # database in turn; after each kill the database must pass integrity_check,
 # hold every transaction reported committed, decode every row to what was
-# written, and keep the registry consistent (tests/load/killed.c,
-# docs/security.md).  KILLED_SEED=S repeats the schedule a failure printed.
+# written, and keep the registry consistent; a name's rows are migrated
+# from its version 1 to its version 2 by shorn_upgrade in batches under the
+# kills, every row readable by name and each version's rows where the last
+# committed batch left them (tests/load/killed.c, docs/security.md).  KILLED_SEED=S repeats the schedule a failure printed.
 # The program links SQLite alone and loads the extension, as users do.
 KILLS ?= 200
 $(BUILD)/killed: tests/load/killed.c
