@@ -111,7 +111,7 @@ CORE_OBJ   := $(CORE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 SQLITE_OBJ := $(SQLITE_SRC:ext/%.c=$(BUILD)/obj/%.o)
 PIC_OBJ    := $(CORE_SRC:ext/%.c=$(BUILD)/pic/%.o) $(SQLITE_SRC:ext/%.c=$(BUILD)/pic/%.o)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/%,$(wildcard tests/unit/test_*.c))
-FUZZERS  := decode encode compile roundtrip query edit pattern
+FUZZERS  := decode encode compile roundtrip query edit pattern evolve
 REPLAY_BIN := $(FUZZERS:%=$(BUILD)/replay_%)
 FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 
@@ -302,8 +302,10 @@ check-limits: $(BUILD)/limits
 # and changes the registry, KILLS times, over a WAL and a rollback-journal
 # database in turn; after each kill the database must pass integrity_check,
 # hold every transaction reported committed, decode every row to what was
-# written, and keep the registry consistent (tests/load/killed.c,
-# docs/security.md).  KILLED_SEED=S repeats the schedule a failure printed.
+# written, and keep the registry consistent; a name's rows are migrated
+# from its version 1 to its version 2 by shorn_upgrade in batches under the
+# kills, every row readable by name and each version's rows where the last
+# committed batch left them (tests/load/killed.c, docs/security.md).  KILLED_SEED=S repeats the schedule a failure printed.
 # The program links SQLite alone and loads the extension, as users do.
 KILLS ?= 200
 $(BUILD)/killed: tests/load/killed.c
@@ -748,6 +750,7 @@ dict_compile := schema
 dict_query := query
 dict_edit := query
 dict_pattern := pattern
+dict_evolve := payload
 
 # Only asked for with CC=clang BUILD=$(FUZZ_BUILD), by the fuzz target.
 $(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a

@@ -61,6 +61,18 @@ static void mem_shutdown(void *data) { system_methods.xShutdown(data); }
   "\"integer\",\"minimum\":0},\"sex\":{\"enum\":[\"M\",\"F\",\"X\"]},\"tags\":{\"type\":\"array\"," \
   "\"items\":{\"type\":\"string\"},\"uniqueItems\":true,\"x-shorn\":\"set\"}},\"required\":["     \
   "\"name\",\"age\",\"sex\"],\"additionalProperties\":false}'"
+/* Versions of a name (docs/registry.md): pet's version 2 drops a member,
+ * widens age to a number and adds kind with a default; BAD_PET's age
+ * cannot read version 1's. */
+#define PET1                                                                                       \
+  "'{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"age\":{\"type\":\"integer\"}," \
+  "\"old\":{\"type\":\"boolean\"}},\"required\":[\"name\",\"age\"]}'"
+#define PET2                                                                                       \
+  "'{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"age\":{\"type\":\"number\"}," \
+  "\"kind\":{\"type\":\"string\",\"default\":\"dog\"}},\"required\":[\"name\",\"age\",\"kind\"]}'"
+#define BAD_PET                                                                                    \
+  "'{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"age\":{\"type\":\"string\"}}," \
+  "\"required\":[\"name\",\"age\"]}'"
 #define GRACE "'{\"name\":\"Grace\",\"age\":45,\"sex\":\"F\",\"tags\":[\"a\",\"b\"]}'"
 /* With patterns, one with backreferences and alternatives that make the
  * matcher backtrack deep on a long name. */
@@ -158,6 +170,55 @@ static const struct {
     {"SELECT shorn_decode(x'002d05477261636500', 'person'), shorn_decode(shorn_encode('null', 'nothing', 4)),"
      " shorn_stats() ->> 'misses' > 0",
      false},
+    /* Versions: a fingerprinted name, rows of its version 1, a version 2
+     * refused and one taken (each earlier version compiled and checked),
+     * then every reader of a version-1 row by name upgrades it. */
+    {"INSERT INTO shorn_schemas(name, schema, fp_bytes) VALUES ('pet', " PET1 ", 4)", false},
+    {"CREATE TABLE pets(p BLOB)", false},
+    {"INSERT INTO pets VALUES (shorn_encode('{\"name\":\"Rex\",\"age\":3,\"old\":true}', 'pet')),"
+     " (shorn_encode('{\"name\":\"Tib\",\"age\":-7}', 'pet'))",
+     false},
+    {"INSERT INTO shorn_schemas(name, schema, version) VALUES ('pet', " BAD_PET ", 2)", true},
+    {"INSERT INTO shorn_schemas(name, schema) VALUES ('pet', " PET2 ")", true},
+    {"INSERT INTO shorn_schemas(name, schema, version) VALUES ('person', " PET2 ", 2)", true},
+    {"INSERT INTO shorn_schemas(name, schema, version) VALUES ('pet', " PET2 ", 2)", false},
+    {"SELECT name, version, fp_bytes, fingerprint FROM shorn_schemas WHERE name = 'pet'", false},
+    {"SELECT shorn_decode(p, 'pet'), shorn_extract(p, 'pet', '$.kind', '$.age'), shorn_type(p, 'pet', '$.kind'),"
+     " shorn_valid(p, 'pet'), shorn_payload_version(p, 'pet'), shorn_decode(p) FROM pets",
+     false},
+    {"SELECT key, value, type FROM pets, shorn_each(pets.p, 'pet')", false},
+    {"SELECT fullkey, atom FROM pets, shorn_tree(pets.p, 'pet')", false},
+    {"SELECT hex(shorn_upgrade(p, 'pet')), shorn_payload_version(shorn_upgrade(p, 'pet'), 'pet'),"
+     " shorn_decode(shorn_upgrade(p, 'pet'), 'pet') = shorn_decode(p, 'pet') FROM pets",
+     false},
+    {"SELECT hex(shorn_set(p, 'pet', '$.age', 4.5)) FROM pets", false},
+    /* The validated encode of the newest version fills kind's default. */
+    {"SELECT hex(shorn_encode('{\"name\":\"Tom\",\"age\":1.5}', 'pet')),"
+     " shorn_decode(shorn_encode('{\"name\":\"Tom\",\"age\":1.5}', 'pet'), 'pet')",
+     false},
+    {"SELECT shorn_payload_version(x'00000000', 'pet'), shorn_payload_version(x'002d05477261636500', 'person')", false},
+    {"SELECT shorn_decode(x'0000000000', 'pet')", true},
+    {"SELECT shorn_upgrade(x'01', 'pet')", true},
+    {"UPDATE shorn_schemas SET fp_bytes = 2 WHERE name = 'counter'", false},
+    {"UPDATE shorn_schemas SET fp_bytes = 2 WHERE name = 'pet'", true},
+    /* A registry made before versions: its table as the previous release
+     * made it, read as version 1 of each name, bare; then given the new
+     * columns by the first write, the old table kept. */
+    {"DROP TABLE shorn_schemas_data", false},
+    {"CREATE TABLE shorn_schemas_data(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, schema TEXT NOT NULL,"
+     " signature TEXT NOT NULL, fingerprint TEXT NOT NULL UNIQUE)",
+     false},
+    {"INSERT INTO shorn_schemas_data(name, schema, signature, fingerprint) VALUES ('old', " PERSON ", shorn_signature("
+     PERSON "), shorn_fingerprint(" PERSON ", 4))",
+     false},
+    {"SELECT name, version, fp_bytes FROM shorn_schemas", false},
+    {"SELECT shorn_decode(x'002d05477261636500', 'old'), shorn_payload_version(x'002d05477261636500', 'old'),"
+     " shorn_decode(shorn_encode(" GRACE ", 'old', 4))",
+     false},
+    {"INSERT INTO shorn_schemas(name, schema, fp_bytes) VALUES ('new', '{\"type\":\"string\"}', 4)", false},
+    {"SELECT name, version, fp_bytes FROM shorn_schemas ORDER BY name", false},
+    {"SELECT name FROM shorn_schemas_unversioned", false},
+    {"SELECT shorn_decode(x'002d05477261636500', 'old'), shorn_decode(shorn_encode('\"s\"', 'new'), 'new')", false},
 };
 
 #define STATEMENTS (sizeof statements / sizeof *statements)
@@ -222,10 +283,13 @@ static bool acceptable(const result *got, const result *want) {
 
 /* With `every` above 1, the 1st, (1 + every)th, ... allocation fails, and
  * the one past the last is tried as always. */
+static unsigned long only; /* --at N: that allocation alone */
+
 static int sweep(const result reference[STATEMENTS], unsigned long calls, unsigned long every, bool persistent) {
   int bad = 0;
   for (unsigned long n = 1; n <= calls + 1; n++) {
     if ((n - 1) % every != 0 && n != calls + 1) continue;
+    if (only && n != only) continue;
     result r[STATEMENTS];
     memset(r, 0, sizeof r);
     counting_mark();
@@ -249,11 +313,16 @@ static int sweep(const result reference[STATEMENTS], unsigned long calls, unsign
 }
 
 int main(int argc, char **argv) {
-  /* --every N: a sample of the failing allocations, for valgrind's pace. */
+  /* --every N: a sample of the failing allocations, for valgrind's pace;
+   * --print: each statement's result with all the memory it wants, and no
+   * sweep; --at N: the Nth allocation failed alone and with all after it,
+   * to look into a failure. */
   bool sampled = argc == 3 && strcmp(argv[1], "--every") == 0;
-  unsigned long every = sampled ? strtoul(argv[2], NULL, 10) : 1;
-  if ((argc != 1 && !sampled) || every == 0) {
-    fprintf(stderr, "usage: %s [--every N]\n", argv[0]);
+  bool print = argc == 2 && strcmp(argv[1], "--print") == 0;
+  if (argc == 3 && strcmp(argv[1], "--at") == 0) only = strtoul(argv[2], NULL, 10), sampled = true;
+  unsigned long every = sampled && !only ? strtoul(argv[2], NULL, 10) : 1;
+  if ((argc != 1 && !sampled && !print) || every == 0) {
+    fprintf(stderr, "usage: %s [--every N | --print | --at N]\n", argv[0]);
     return 2;
   }
   static sqlite3_mem_methods counting_methods = {mem_malloc, mem_free,     mem_realloc, mem_size,
@@ -280,6 +349,10 @@ int main(int argc, char **argv) {
       fprintf(stderr, "statement %zu: %d %s\n", i, reference[i].code, reference[i].text);
       failed = 1;
     }
+  }
+  if (print) {
+    for (size_t i = 0; i < STATEMENTS; i++) printf("%zu: %d %s\n", i, reference[i].code, reference[i].text);
+    return failed;
   }
   int bad = failed ? 0 : sweep(reference, calls, every, false) + sweep(reference, calls, every, true);
   printf("sql_nomem: %zu statements, %lu allocations, %s failed alone and with all after it: %s\n",

@@ -449,7 +449,10 @@ static int check_new_version(registry_vtab *vt, registry_row *row, stored_versio
 static int check_insert(registry_vtab *vt, registry_row *row) {
   stored_versions earlier;
   int rc = versions_of(vt, row->name, row->name_length, &earlier);
-  if (rc != SQLITE_OK) return rc;
+  if (rc != SQLITE_OK) {
+    versions_free(&earlier); /* what was read before the failure */
+    return rc;
+  }
   int next = earlier.count ? earlier.list[earlier.count - 1].number + 1 : 1, n = row->name_length;
   if (!row->version_given && earlier.count)
     rc = vtab_error(vt, SQLITE_CONSTRAINT, "the name '%.*s' is already registered; a new version of it is INSERTed with version = %d",
@@ -558,7 +561,7 @@ static int reindex_readers(registry_vtab *vt, const char *name, int n) {
   }
   sqlite3_str_appendall(literal, "'%");
   char *like = sqlite3_str_finish(literal);
-  sqlite3_stmt *tables;
+  sqlite3_stmt *tables = NULL;
   int rc = like ? shadow_prepare(vt,
                                  "SELECT DISTINCT tbl_name FROM \"%w\".sqlite_schema WHERE type IN ('table', 'index') "
                                  "AND tbl_name NOT LIKE '%q\\_%%' ESCAPE '\\' AND sql LIKE ?1 ESCAPE '\\'",

@@ -317,13 +317,17 @@ static int lineage_add(shorn_lineage *l, sqlite3_stmt *rows, int *capacity) {
 int shorn_registry_lineage(sqlite3 *db, const char *name, int name_length, shorn_lineage **out, char **why) {
   *out = NULL, *why = NULL;
   sqlite3_stmt *rows = NULL;
-  int rc = registry_current(db)
-               ? sqlite3_prepare_v2(db,
-                                    "SELECT version, fp_bytes, schema, signature FROM main." SHORN_REGISTRY_DATA
-                                    " WHERE name = ?1 ORDER BY version",
-                                    -1, &rows, NULL)
-               : sqlite3_prepare_v2(db, "SELECT 1, 0, schema, signature FROM main." SHORN_REGISTRY_DATA " WHERE name = ?1",
-                                    -1, &rows, NULL);
+  /* Out of memory probing the layout is not an old layout: read as one,
+   * a fingerprinted name would read as bare. */
+  bool current;
+  int rc = shorn_registry_layout(db, "main", SHORN_REGISTRY_TABLE, false, &current);
+  if (rc == SQLITE_OK)
+    rc = current ? sqlite3_prepare_v2(db,
+                                      "SELECT version, fp_bytes, schema, signature FROM main." SHORN_REGISTRY_DATA
+                                      " WHERE name = ?1 ORDER BY version",
+                                      -1, &rows, NULL)
+                 : sqlite3_prepare_v2(db, "SELECT 1, 0, schema, signature FROM main." SHORN_REGISTRY_DATA " WHERE name = ?1",
+                                      -1, &rows, NULL);
   shorn_lineage *l = rc == SQLITE_OK ? sqlite3_malloc64(sizeof *l + (size_t)name_length + 1) : NULL;
   if (rc == SQLITE_OK && !l) rc = SQLITE_NOMEM;
   int capacity = 0;
@@ -481,7 +485,10 @@ static shorn_cache_entry *bind(shorn_state *st, const char *text, int n, const c
   b->lineage = NULL;
   if (is_inline(text, n)) return e;
   shorn_lineage *l = lineage_of(st, text, n, function, f);
-  if (!l) return NULL;
+  if (!l) {
+    b->compiled = NULL; /* no binding: a caller that reads it reads nothing */
+    return NULL;
+  }
   if (l->width) {
     b->lineage = l;
     if (pin) l->pins++;

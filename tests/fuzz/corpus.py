@@ -10,7 +10,10 @@ that pick a schema by its line in schemas.jsonl (modulo the line count); the
 rest is the payload or the JSON text.  A query input has the same two bytes,
 then one byte giving the length of a path, the path, and the payload.  A
 compile input is schema text, then optionally a NUL and a payload; a
-pattern input is a pattern, then optionally a NUL and a string.  An edit
+pattern input is a pattern, then optionally a NUL and a string.  An evolve
+input has a byte choosing a pair of schemas (of its own list, or from the
+schema list: two bytes each, or one line as both) and a fingerprint width,
+then what picks the pair, then the payload.  An edit
 input has the two bytes, one choosing the function and the kind of value,
 one giving the length of a path, the path, one giving the length of a
 value, the value, and the payload.  So that a saved input keeps meaning
@@ -137,6 +140,10 @@ def edit_input(prefix, choice, path, value, payload):
 EDIT_VALUES = ["1", "null", '"x"', "[]", "{}", "true", "-1.5"]
 
 
+# How many pairs tests/fuzz/evolve.c lists (more seeds than pairs only
+# repeat some).
+EVOLVE_PAIRS = 20
+
 PATTERN_TEXTS = [b"", b"\0", b"\0abc", b"\0" + b"a" * 30 + b"!", b"\0e.w.dijkstra@cs.utexas.edu",
                  b"\02024-02-29T23:59:07.125Z", b"\0123e4567-e89b-42d3-a456-426614174000"]
 
@@ -163,7 +170,8 @@ def write_seeds(out):
         i = index.get(text)
         return None if i is None else bytes([i & 0xFF, i >> 8])
 
-    counts = dict.fromkeys(["decode", "roundtrip", "encode", "onepass", "compile", "query", "edit", "pattern"], 0)
+    counts = dict.fromkeys(["decode", "roundtrip", "encode", "onepass", "compile", "query", "edit", "pattern",
+                            "evolve"], 0)
     malformed = set()  # schemas with seeds of malformed paths already
 
     def seed(harness, data):
@@ -180,6 +188,10 @@ def write_seeds(out):
                 seed("decode", payload)
                 if "error" not in r:
                     seed("roundtrip", payload)
+                    # The schema read as itself (mode 2), its fingerprint
+                    # as the harness writes it at widths 0 and 4.
+                    seed("evolve", bytes([2]) + payload)
+                    seed("evolve", bytes([2 | 4 << 2]) + payload)
                 if name == "decode.jsonl":
                     for i, path in enumerate(query_paths(r, p not in malformed)):
                         seed("query", query_input(p, path, bytes.fromhex(value(r, "hex"))))
@@ -206,6 +218,11 @@ def write_seeds(out):
         if "error" not in r and text not in paired:
             paired.add(text)
             seed("compile", text.encode("utf-8") + b"\0" + bytes.fromhex(value(r, "hex")))
+    # Each of the evolve harness's own pairs, with 16 zero bytes (the
+    # first value of most shapes) at widths 0 and 1.
+    for i in range(EVOLVE_PAIRS):
+        for width in (0, 1):
+            seed("evolve", bytes([width << 2, i]) + bytes(16))
     # Each pattern of the schemas, alone and with strings to match.
     sources = set()
     for r in rows("schemas.jsonl") + rows("seed-examples.jsonl"):

@@ -31,7 +31,16 @@
  *     each row's signature and fingerprint are its schema text's, computed
  *     again; each name resolves to its fingerprint; lookups by name,
  *     fingerprint and rowid find the row; names and fingerprints are
- *     unique; and the rows are those of model, schema text included.
+ *     unique; and the rows are those of model, schema text included;
+ *   - the migration: a name, pet, whose payloads carry a 4-byte
+ *     fingerprint, has rows of its version 1 written, then its version 2
+ *     registered, then its rows rewritten UPDATE ... SET p =
+ *     shorn_upgrade(p, 'pet') WHERE rowid BETWEEN ? AND ? a batch a
+ *     transaction, then all dropped and begun again; every row reads by
+ *     name (shorn_decode) as its id says in the newest version's shape,
+ *     shorn_payload_version says version 2 of exactly the rows up to the
+ *     last batch committed and 1 of the rest, and the counts per version
+ *     add up to the rows.
  * The seed is printed first, so that a failure's schedule can be run again.
  */
 #define _POSIX_C_SOURCE 200809L /* fork, kill, pselect, clock_gettime under -std=c11 */
@@ -171,6 +180,31 @@ static void checked_json(sqlite3_str *s, int64_t id) {
   sqlite3_str_appendf(s, "{\"key\":%lld,\"text\":\"c%lld\"}", (long long)checked_key(id), (long long)id);
 }
 
+/* ---- the migration ---------------------------------------------------------- */
+
+/* pet's versions: version 2 widens legs to a number and adds kind, with a
+ * default, so that version-1 rows read as version 2's. */
+#define PET_V1                                                                                               \
+  "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"},"    \
+  "\"legs\":{\"type\":\"integer\"}},\"required\":[\"id\",\"name\",\"legs\"],\"additionalProperties\":false}"
+#define PET_V2                                                                                               \
+  "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"},"    \
+  "\"legs\":{\"type\":\"number\"},\"kind\":{\"type\":\"string\",\"default\":\"cat\"}},"                   \
+  "\"required\":[\"id\",\"name\",\"legs\",\"kind\"],\"additionalProperties\":false}"
+
+/* Rows a version 1 writes before version 2 comes, a batch an INSERT, and
+ * rows a batch of the UPDATE upgrades. */
+#define PETS 60
+#define PETS_INSERTED 10
+#define PETS_UPGRADED 8
+
+/* Pet `id` as written (version 1) or as read by name once version 2 is
+ * registered. */
+static void pet_json(sqlite3_str *s, int64_t id, bool newest) {
+  sqlite3_str_appendf(s, "{\"id\":%lld,%s\"legs\":%d,\"name\":\"pet %lld\"}", (long long)id,
+                      newest ? "\"kind\":\"cat\"," : "", (int)(mix((uint64_t)id) % 9), (long long)id);
+}
+
 /* ---- SQL helpers --------------------------------------------------------- */
 
 /* The writer stops at its first surprise: the driver sees it exit rather
@@ -266,7 +300,12 @@ static const char *const setup_sql =
     "CREATE TABLE meta(one INTEGER PRIMARY KEY CHECK (one = 1), txn INTEGER NOT NULL, lo INTEGER NOT NULL,"
     " hi INTEGER NOT NULL, next_name INTEGER NOT NULL, ops INTEGER NOT NULL);"
     "INSERT INTO meta VALUES (1, 0, 1, 0, 1, 0);"
-    "CREATE TABLE rows(id INTEGER PRIMARY KEY, shape INTEGER NOT NULL, payload BLOB NOT NULL);";
+    "CREATE TABLE rows(id INTEGER PRIMARY KEY, shape INTEGER NOT NULL, payload BLOB NOT NULL);"
+    "CREATE TABLE pets(id INTEGER PRIMARY KEY, p BLOB NOT NULL);"
+    "CREATE TABLE migration(one INTEGER PRIMARY KEY CHECK (one = 1), phase INTEGER NOT NULL,"
+    " hi INTEGER NOT NULL, done INTEGER NOT NULL, rounds INTEGER NOT NULL);"
+    "INSERT INTO migration VALUES (1, 0, 0, 0, 0);"
+    "INSERT INTO shorn_schemas(name, schema, fp_bytes) VALUES ('pet', '" PET_V1 "', 4);";
 
 /* Open the database, set it up the first time (one transaction, which a
  * kill leaves undone or done), and prepare the row inserts. */
@@ -436,6 +475,46 @@ static void insert_row(writer *w) {
   }
 }
 
+/* One step of the migration, its state in table migration: phase 0 writes
+ * rows of version 1, then registers version 2; phase 1 upgrades a batch of
+ * rows; phase 2 (all upgraded) drops the rows and both versions and
+ * registers version 1 again. */
+static void migration_step(writer *w) {
+  sqlite3_stmt *st = prepare(w->db, "SELECT phase, hi, done FROM migration");
+  if (sqlite3_step(st) != SQLITE_ROW) writer_fail(w->db, "reading migration");
+  int phase = sqlite3_column_int(st, 0);
+  int64_t hi = sqlite3_column_int64(st, 1), done = sqlite3_column_int64(st, 2);
+  sqlite3_finalize(st);
+  if (phase == 0 && hi < PETS) {
+    st = prepare(w->db, "INSERT INTO pets VALUES (?1, shorn_encode(?2, 'pet'))");
+    for (int i = 0; i < PETS_INSERTED; i++) {
+      sqlite3_str *json = sqlite3_str_new(NULL);
+      pet_json(json, ++hi, false);
+      sqlite3_bind_int64(st, 1, hi);
+      sqlite3_bind_text(st, 2, text_of(json), -1, sqlite3_free);
+      step_insert(w, st);
+    }
+    sqlite3_finalize(st);
+  } else if (phase == 0) {
+    writer_run(w->db, SQLITE_DONE, "INSERT INTO shorn_schemas(name, schema, version) VALUES ('pet', '" PET_V2 "', 2)", "");
+    phase = 1;
+  } else if (phase == 1) {
+    int64_t to = done + PETS_UPGRADED < hi ? done + PETS_UPGRADED : hi;
+    if (writer_run(w->db, SQLITE_DONE, "UPDATE pets SET p = shorn_upgrade(p, 'pet') WHERE rowid BETWEEN ? AND ?", "ii",
+                   done + 1, to) != to - done)
+      writer_fail(w->db, "the upgrade did not change its batch");
+    done = to;
+    if (done == hi) phase = 2;
+  } else {
+    writer_run(w->db, SQLITE_DONE, "DELETE FROM pets", "");
+    writer_run(w->db, SQLITE_DONE, "DELETE FROM shorn_schemas WHERE name = 'pet'", "");
+    writer_run(w->db, SQLITE_DONE, "INSERT INTO shorn_schemas(name, schema, fp_bytes) VALUES ('pet', '" PET_V1 "', 4)", "");
+    writer_run(w->db, SQLITE_DONE, "UPDATE migration SET rounds = rounds + 1", "");
+    phase = 0, hi = 0, done = 0;
+  }
+  writer_run(w->db, SQLITE_DONE, "UPDATE migration SET phase = ?, hi = ?, done = ?", "iii", (int64_t)phase, hi, done);
+}
+
 static void transaction_step(writer *w) {
   unsigned choice = (unsigned)(random_next(&w->random) % 100);
   if (choice < 8) {
@@ -466,6 +545,7 @@ static void writer_transaction(writer *w) {
   writer_read_state(w);
   uint64_t r = random_next(&w->random);
   int steps = r % 10 == 0 ? 100 + (int)(r % 200) : 1 + (int)((r >> 8) % 20);
+  if ((r >> 24) % 3 == 0) migration_step(w);
   for (int i = 0; i < steps; i++) transaction_step(w);
   writer_state *s = &w->state;
   if (s->hi - s->lo + 1 > ROWS_KEPT_MAX) {
@@ -508,6 +588,8 @@ typedef struct tally {
   long kills, before_open, in_transaction, unreported_commits, writer_commits;
   long journals_left[2]; /* kills that left a rollback journal, a WAL, to recover from */
   long rows_checked, checked_rows_checked, registry_rows_checked;
+  long pets_checked, migrations_mixed; /* kills that left rows of both versions */
+  int64_t rounds[2];                   /* migrations each database saw through, as last checked */
 } tally;
 
 typedef struct checker {
@@ -707,7 +789,7 @@ static void check_registry(checker *c, tally *t) {
                                    " (SELECT count(*) FROM shorn_schemas_data o WHERE o.name = d.name OR o.fingerprint = d.fingerprint),"
                                    " m.shape, m.revision, d.schema, s.fingerprint IS d.fingerprint"
                                    " FROM shorn_schemas_data d LEFT JOIN model m USING (name) LEFT JOIN temp.shapes s USING (shape)"
-                                   " ORDER BY d.id",
+                                   " WHERE d.name <> 'pet' ORDER BY d.id",
                                    "");
   if (!st) return;
   static const char *const what[] = {
@@ -736,6 +818,71 @@ static void check_registry(checker *c, tally *t) {
   int64_t model_rows = check_integer(c, "SELECT count(*) FROM model");
   if (model_rows != rows) check_fail(c, "model has %lld rows, the registry %ld", (long long)model_rows, rows);
   t->registry_rows_checked += rows;
+}
+
+/* The migration: pet's versions as its phase says, every row read by name
+ * as its id says, each version's rows where the last batch committed
+ * left them, and the counts per version adding up. */
+static void check_migration(checker *c, tally *t) {
+  sqlite3_stmt *st = check_prepare(c, "SELECT phase, hi, done, rounds,"
+                                      " (SELECT group_concat(version) FROM shorn_schemas WHERE name = 'pet')"
+                                      " FROM migration", "");
+  if (!st) return;
+  int rc = sqlite3_step(st);
+  if (rc != SQLITE_ROW) {
+    check_fail(c, "migration has no row");
+    sqlite3_finalize(st);
+    return;
+  }
+  int phase = sqlite3_column_int(st, 0);
+  int64_t hi = sqlite3_column_int64(st, 1), done = sqlite3_column_int64(st, 2);
+  t->rounds[c->d->wal] = sqlite3_column_int64(st, 3);
+  if (!same_text(st, 4, phase ? "1,2" : "1"))
+    check_fail(c, "migration in phase %d, and pet's versions are %s", phase, column_text(st, 4));
+  check_done(c, st, rc);
+  if (c->failed) return;
+  st = check_prepare(c, "SELECT id, shorn_decode(p, 'pet'), shorn_payload_version(p, 'pet') FROM pets ORDER BY id", "");
+  if (!st) return;
+  int64_t want = 1, counts[3] = {0, 0, 0};
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int64_t id = sqlite3_column_int64(st, 0);
+    if (id != want++) {
+      check_fail(c, "pets: id %lld where %lld was due", (long long)id, (long long)want - 1);
+      break;
+    }
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    pet_json(s, id, phase != 0);
+    char *json = text_of(s);
+    if (!same_text(st, 1, json)) check_fail(c, "pet %lld reads as %s, not %s", (long long)id, column_text(st, 1), json);
+    sqlite3_free(json);
+    int version = sqlite3_column_int(st, 2), due = phase != 0 && id <= done ? 2 : 1;
+    if (version != due)
+      check_fail(c, "pet %lld is of version %s; the batches committed (up to %lld) make it %d", (long long)id,
+                 column_text(st, 2), (long long)done, due);
+    counts[version == 1 || version == 2 ? version : 0]++;
+    t->pets_checked++;
+  }
+  if (c->failed) {
+    sqlite3_finalize(st);
+    return;
+  }
+  check_done(c, st, rc);
+  if (want != hi + 1) check_fail(c, "pets: rows end before %lld", (long long)want);
+  /* The counts per version, as SQL groups them, add up to the rows. */
+  st = check_prepare(c,
+                     "SELECT sum(v = 1), sum(v = 2), count(*) FROM (SELECT shorn_payload_version(p, 'pet') AS v FROM pets)",
+                     "");
+  if (!st) return;
+  rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW &&
+      (sqlite3_column_int64(st, 0) != counts[1] || sqlite3_column_int64(st, 1) != counts[2] ||
+       sqlite3_column_int64(st, 0) + sqlite3_column_int64(st, 1) != sqlite3_column_int64(st, 2) ||
+       sqlite3_column_int64(st, 2) != hi))
+    check_fail(c, "pets: %lld of version 1 and %lld of version 2 in %lld rows; %lld and %lld were read in %lld",
+               (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1),
+               (long long)sqlite3_column_int64(st, 2), (long long)counts[1], (long long)counts[2], (long long)hi);
+  check_done(c, st, rc);
+  t->migrations_mixed += counts[1] > 0 && counts[2] > 0;
 }
 
 /* Open the database after a kill, as the next writer would, and check
@@ -793,6 +940,7 @@ static bool check_database(const char *extension, database *d, long kill_no, boo
     make_shapes(&c);
     if (!c.failed) check_rows(&c, got.lo, got.hi, t);
     if (!c.failed) check_registry(&c, t);
+    if (!c.failed) check_migration(&c, t);
   }
   d->committed = got;
   if (sqlite3_close(c.db) != SQLITE_OK) check_fail(&c, "close: %s", sqlite3_errmsg(c.db));
@@ -967,9 +1115,10 @@ int main(int argc, char **argv) {
   printf("killed: %ld kills survived (%ld before the database was open, %ld inside a transaction, %ld of them after "
          "its COMMIT, before its report; %ld left a rollback journal and %ld a WAL to recover from); %ld transactions "
          "committed, %ld rows and %ld registry operations in them; checked %ld rows, %ld rows under CHECK and index, "
-         "%ld registry rows\n",
+         "%ld registry rows; %ld rows of a migration, %ld kills in the middle of one (rows of both versions), "
+         "%lld migrations through\n",
          t.kills, t.before_open, t.in_transaction, t.unreported_commits, t.journals_left[0], t.journals_left[1],
          t.writer_commits + t.unreported_commits, inserted, ops, t.rows_checked, t.checked_rows_checked,
-         t.registry_rows_checked);
+         t.registry_rows_checked, t.pets_checked, t.migrations_mixed, (long long)(t.rounds[0] + t.rounds[1]));
   return 0;
 }

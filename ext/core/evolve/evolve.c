@@ -530,6 +530,16 @@ static bool evolve_still_same(const evolve_plan *p, const evolve_pair *e) {
 }
 
 shorn_code evolve_plan_new(const shorn_schema *from, const shorn_schema *to, evolve_plan **out, shorn_error *error) {
+  /* The walk meets only the pairs the check lets through. */
+  *out = NULL;
+  shorn_buffer why = {.allocator = to->allocator};
+  if (evolve_check(from, to, &why)) return error_nomem(error);
+  if (why.length) {
+    error_set(error, SHORN_ERROR_SCHEMA, "The newer schema cannot read the older one's payloads: %.*s", (int)why.length,
+              (const char *)why.data);
+    shorn_buffer_free(&why);
+    return SHORN_ERROR_SCHEMA;
+  }
   evolve_plan *p = mem_calloc(to->allocator, 1, sizeof *p);
   if (!p) return error_nomem(error);
   *p = (evolve_plan){.from = from, .to = to, .arena.allocator = to->allocator};
@@ -763,7 +773,9 @@ static shorn_code evolve_extras(decoder *d, const evolve_plan *p, const shape *w
       return error_at_offset(d->error, SHORN_ERROR_DECODE, (size_t)(d->p - d->start),
                              "Extra property repeats a declared field");
     prev = key, prev_length = n;
-    if (!kept) {
+    /* An extra the reader declares is the reader's own member, which takes
+     * its default: the writer's undeclared member of that name is not it. */
+    if (!kept || object_find_field(r, (const char *)key, n)) {
       rc = evolve_pass(d, w->u.object.extras);
       continue;
     }

@@ -13,11 +13,12 @@
  * all.  SHORN_OK, or SHORN_ERROR_NOMEM. */
 SHORN_PRIVATE shorn_code evolve_check(const shorn_schema *from, const shorn_schema *to, shorn_buffer *why);
 
-/* What reads a payload of `from` as one of `to`, when `to` can read it
- * (evolve_check): which parts of the two are written alike, how each pair
- * of objects' members line up, the reader's defaults as it writes them.
- * Built once for the pair, read by any number of calls at once; it keeps
- * pointers into both schemas, which must outlive it. */
+/* What reads a payload of `from` as one of `to`: which parts of the two
+ * are written alike, how each pair of objects' members line up, the
+ * reader's defaults as it writes them.  Built once for the pair, read by
+ * any number of calls at once; it keeps pointers into both schemas, which
+ * must outlive it.  SHORN_ERROR_SCHEMA with evolve_check's reasons when
+ * `to` cannot read what `from` wrote. */
 typedef struct evolve_plan evolve_plan;
 SHORN_PRIVATE shorn_code evolve_plan_new(const shorn_schema *from, const shorn_schema *to, evolve_plan **plan,
                                          shorn_error *error);
