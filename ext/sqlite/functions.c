@@ -131,15 +131,20 @@ static int enveloped_width(sqlite3_context *ctx, const shorn_schema *schema, con
 static void report_decode(sqlite3_context *ctx, sqlite3_value *schema_argument, const shorn_schema *schema,
                           const uint8_t *data, size_t n, const shorn_error *error) {
   int width = error->code == SHORN_ERROR_NOMEM ? 0 : enveloped_width(ctx, schema, data, n);
-  if (!width) {
-    shorn_report(ctx, "shorn_decode", error);
-    return;
-  }
+  const char *text = width || error->code == SHORN_ERROR_DECODE ? (const char *)sqlite3_value_text(schema_argument) : NULL;
+  bool named = text && text[strspn(text, " \t\n\r")] != '{';
   char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 16];
   shorn_error_format(error, message, sizeof message);
-  const char *text = (const char *)sqlite3_value_text(schema_argument);
-  bool named = text && text[strspn(text, " \t\n\r")] != '{';
-  if (named)
+  /* A bare payload names no schema: one a name's earlier schema wrote
+   * reads as nonsense or fails, which is worth saying. */
+  if (!width && named)
+    shorn_report_text(ctx, "shorn_decode",
+                      "%s; a payload an earlier schema of %Q wrote reads wrongly with this one (docs/registry.md, "
+                      "\"Changing a schema\")",
+                      message, text);
+  else if (!width)
+    shorn_report(ctx, "shorn_decode", error);
+  else if (named)
     shorn_report_text(ctx, "shorn_decode", "%s; " ENVELOPED "%Q: pass fp_bytes %d", message, width, text, width);
   else
     shorn_report_text(ctx, "shorn_decode", "%s; " ENVELOPED "its schema: pass fp_bytes %d", message, width, width);
