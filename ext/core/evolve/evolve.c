@@ -8,10 +8,12 @@
  * when a value is written, never when it is read.
  *
  * evolve_check walks the two shapes and says where they cannot be
- * resolved.  evolve_upgrade reads a payload as the writer wrote it, drops
- * the writer's members from its tree as the walk of the two shapes finds
- * them, and writes the tree with the reader's schema, which gives every
- * left-out member its default.
+ * resolved.  A plan, made once for a pair the check accepts, marks the
+ * parts of the two that the writer's decoder writes as the reader's would,
+ * and lines up each pair of objects' members.  evolve_decode then walks a
+ * payload's bytes with the writer's shapes and writes the reader's JSON:
+ * the parts written alike by the decoder itself, the rest member by
+ * member; evolve_upgrade encodes that JSON with the reader's schema.
  */
 #include <math.h>
 #include <stdarg.h>
