@@ -166,22 +166,17 @@ static int registry_shadow_name(const char *suffix) { return sqlite3_stricmp(suf
 
 enum { PLAN_SCAN, PLAN_ROWID, PLAN_NAME, PLAN_FINGERPRINT };
 
-#define ROWS "SELECT id, name, schema, signature, fingerprint, version, fp_bytes FROM " SHADOW
-static const char *const plans[] = {
-    [PLAN_SCAN] = ROWS,
-    [PLAN_ROWID] = ROWS " WHERE id = ?1",
-    [PLAN_NAME] = ROWS " WHERE name = ?1 ORDER BY version",
-    [PLAN_FINGERPRINT] = ROWS " WHERE fingerprint = ?1",
-};
-
-/* The same over a registry made before versions (shorn_registry_layout). */
-#define UNVERSIONED_ROWS "SELECT id, name, schema, signature, fingerprint, 1, 0 FROM " SHADOW
-static const char *const unversioned_plans[] = {
-    [PLAN_SCAN] = UNVERSIONED_ROWS,
-    [PLAN_ROWID] = UNVERSIONED_ROWS " WHERE id = ?1",
-    [PLAN_NAME] = UNVERSIONED_ROWS " WHERE name = ?1",
-    [PLAN_FINGERPRINT] = UNVERSIONED_ROWS " WHERE fingerprint = ?1",
-};
+/* The plans over the registry's table as it is, and (version 1 of each
+ * name, bare) over one made before versions (shorn_registry_layout). */
+#define ROWS(versions) "SELECT id, name, schema, signature, fingerprint, " versions " FROM " SHADOW
+#define PLANS(versions)                                                  \
+  {                                                                      \
+    [PLAN_SCAN] = ROWS(versions),                                        \
+    [PLAN_ROWID] = ROWS(versions) " WHERE id = ?1",                      \
+    [PLAN_NAME] = ROWS(versions) " WHERE name = ?1 ORDER BY version",    \
+    [PLAN_FINGERPRINT] = ROWS(versions) " WHERE fingerprint = ?1",       \
+  }
+static const char *const plans[2][4] = {PLANS("1 AS version, 0"), PLANS("version, fp_bytes")};
 
 /* Equality on rowid, name or fingerprint is a lookup in the shadow table's
  * own indexes (a name's versions, the others one row); anything else scans
@@ -247,7 +242,7 @@ static int registry_filter(sqlite3_vtab_cursor *base, int plan, const char *unus
   sqlite3_finalize(cur->rows);
   bool current;
   int rc = shorn_registry_layout(vt->db, vt->database, vt->table, false, &current);
-  if (rc == SQLITE_OK) rc = shadow_prepare(vt, (current ? plans : unversioned_plans)[plan], &cur->rows);
+  if (rc == SQLITE_OK) rc = shadow_prepare(vt, plans[current][plan], &cur->rows);
   if (rc == SQLITE_OK && argc) rc = sqlite3_bind_value(cur->rows, 1, argv[0]);
   return rc == SQLITE_OK ? registry_next(base) : rc;
 }
