@@ -32,7 +32,7 @@ SELECT id, shorn_decode(payload) FROM people;
 
 .print -- an expression index is used and right across versions
 SELECT id FROM people WHERE shorn_extract(payload, 'person', '$.name') = 'Grace';
-EXPLAIN QUERY PLAN SELECT id FROM people WHERE shorn_extract(payload, 'person', '$.name') = 'Grace';
+EXPLAIN QUERY PLAN SELECT length(payload) FROM people WHERE shorn_extract(payload, 'person', '$.name') = 'Grace';
 PRAGMA integrity_check;
 
 .print -- the edit functions write the newest version
@@ -107,6 +107,6 @@ INSERT INTO items(payload) VALUES (shorn_encode('{"name":"a","gone":"x"}', 'item
 INSERT INTO shorn_schemas(name, schema, version) VALUES ('item', '{"type":"object","properties":{"name":{"type":"string"},"locale":{"type":"string","default":"en"}},"required":["name","locale"],"additionalProperties":false}', 2);
 SELECT count(*) FROM items WHERE shorn_extract(payload, 'item', '$.locale') = 'en';
 SELECT count(*) FROM items WHERE gone IS NULL;
-EXPLAIN QUERY PLAN SELECT count(*) FROM items WHERE shorn_extract(payload, 'item', '$.locale') = 'en';
+EXPLAIN QUERY PLAN SELECT length(payload) FROM items WHERE shorn_extract(payload, 'item', '$.locale') = 'en';
 UPDATE items SET payload = shorn_upgrade(payload, 'item');
 PRAGMA integrity_check;
