@@ -77,7 +77,7 @@ static void encode_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, co
   shorn_buffer *out = shorn_output(ctx);
   shorn_error error;
   /* A name's payloads carry its fingerprint: the newest version's. */
-  shorn_code rc = shorn_binding_width(&b, width, &width, &error);
+  shorn_code rc = b.lineage ? shorn_binding_width(&b, width, &width, &error) : SHORN_OK;
   if (!rc)
     rc = checked ? shorn_encode(b.compiled->schema, json, n, width, out, &error)
                  : shorn_encode_unchecked(b.compiled->schema, json, n, width, out, &error);

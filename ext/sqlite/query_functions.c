@@ -352,7 +352,9 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   if (dispatch && rc == SQLITE_OK && !(b.compiled = shorn_prefixed_schema(ctx, data, n, width, function))) return;
   /* A payload of no version of the name, or one that does not decode, is
    * invalid; a width that is not the name's is an error of the call. */
-  shorn_code decoded = rc == SQLITE_OK ? shorn_newest_payload(sqlite3_user_data(ctx), &b, &data, &n, &width, &e) : SHORN_OK;
+  shorn_code decoded = rc == SQLITE_OK && b.lineage
+                          ? shorn_newest_payload(sqlite3_user_data(ctx), &b, &data, &n, &width, &e)
+                          : SHORN_OK;
   if (decoded == SHORN_ERROR_USAGE) {
     shorn_report(ctx, function, &e);
     return;

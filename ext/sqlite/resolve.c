@@ -441,8 +441,8 @@ shorn_code shorn_newest_payload(shorn_state *st, const shorn_binding *b, const u
   return rc || !older ? rc : shorn_upgrade_payload(st, older, data, n, *width, error);
 }
 
-shorn_code shorn_decode_newest(shorn_state *st, const shorn_binding *b, const uint8_t *data, size_t n, int width,
-                               shorn_buffer *out, shorn_error *error) {
+shorn_code shorn_decode_older(shorn_state *st, const shorn_binding *b, const uint8_t *data, size_t n, int width,
+                              shorn_buffer *out, shorn_error *error) {
   shorn_version *older;
   shorn_code rc = shorn_older_version(st, b, data, n, &width, &older, error);
   if (rc) return rc;
@@ -450,8 +450,8 @@ shorn_code shorn_decode_newest(shorn_state *st, const shorn_binding *b, const ui
                : shorn_decode(b->compiled->schema, data, n, width, out, error);
 }
 
-bool shorn_read_newest(sqlite3_context *ctx, const shorn_binding *b, const uint8_t **data, size_t *n, int *width,
-                       const char *function) {
+bool shorn_read_older(sqlite3_context *ctx, const shorn_binding *b, const uint8_t **data, size_t *n, int *width,
+                      const char *function) {
   shorn_error error;
   if (!shorn_newest_payload(sqlite3_user_data(ctx), b, data, n, width, &error)) return true;
   shorn_report(ctx, function, &error);

@@ -102,12 +102,23 @@ SHORN_PRIVATE shorn_code shorn_upgrade_payload(shorn_state *st, const shorn_vers
 /* shorn_decode of a payload read through a binding: a payload of an older
  * version is written as the newest version's JSON text, without being
  * rewritten as a payload first. */
-SHORN_PRIVATE shorn_code shorn_decode_newest(shorn_state *st, const shorn_binding *binding, const uint8_t *data,
-                                             size_t n, int width, shorn_buffer *out, shorn_error *error);
+SHORN_PRIVATE shorn_code shorn_decode_older(shorn_state *st, const shorn_binding *binding, const uint8_t *data,
+                                            size_t n, int width, shorn_buffer *out, shorn_error *error);
+static inline shorn_code shorn_decode_newest(shorn_state *st, const shorn_binding *binding, const uint8_t *data,
+                                             size_t n, int width, shorn_buffer *out, shorn_error *error) {
+  /* A bare name, or inline text, has one version: the common row costs
+   * no call more than a decode. */
+  return binding->lineage ? shorn_decode_older(st, binding, data, n, width, out, error)
+                          : shorn_decode(binding->compiled->schema, data, n, width, out, error);
+}
 
 /* shorn_newest_payload, false after reporting its error on `ctx`. */
-SHORN_PRIVATE bool shorn_read_newest(sqlite3_context *ctx, const shorn_binding *binding, const uint8_t **data,
-                                     size_t *n, int *width, const char *function);
+SHORN_PRIVATE bool shorn_read_older(sqlite3_context *ctx, const shorn_binding *binding, const uint8_t **data,
+                                    size_t *n, int *width, const char *function);
+static inline bool shorn_read_newest(sqlite3_context *ctx, const shorn_binding *binding, const uint8_t **data,
+                                     size_t *n, int *width, const char *function) {
+  return !binding->lineage || shorn_read_older(ctx, binding, data, n, width, function);
+}
 
 /* The version of a binding's name that wrote the payload: 0 when its
  * fingerprint is none of theirs; a bare name's payloads are version 1. */
