@@ -164,7 +164,7 @@ static void evolve_check_default(evolve_checker *c, const field *f, const char *
     return;
   }
   shorn_error error;
-  shorn_code rc = encode_at(c->to, f->value, f->default_value, NULL, NULL, &error);
+  shorn_code rc = encode_default(c->to, f, NULL, &error);
   if (rc == SHORN_ERROR_NOMEM)
     c->nomem = true;
   else if (rc)
@@ -390,7 +390,7 @@ static shorn_code evolve_default(evolve_plan *p, const field *f, evolve_step *st
   if (!f->default_value) return SHORN_OK;
   shorn_buffer bytes = {.allocator = p->to->allocator}, json = {.allocator = p->to->allocator};
   uint32_t *depth = mem_calloc(p->to->allocator, p->to->def_count + 1, sizeof *depth);
-  shorn_code rc = depth ? encode_at(p->to, f->value, f->default_value, NULL, &bytes, error) : error_nomem(error);
+  shorn_code rc = depth ? encode_default(p->to, f, &bytes, error) : error_nomem(error);
   if (!rc && !buffer_append(&json, f->json_key, f->json_key_length)) rc = error_nomem(error);
   if (!rc) {
     decoder d = {.start = bytes.data, .p = bytes.data, .end = bytes.data + bytes.length, .out = &json,

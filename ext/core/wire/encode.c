@@ -441,6 +441,13 @@ static shorn_code encode_object_members(encoder *e, const shape *s, const json_v
     if (!value) {
       if (f->optional) continue;
       rc = encode_fail(e, "Missing required property");
+    } else if (value == f->default_value) {
+      /* A default filled in is taken as it is, as Zod's .default() takes
+       * it: its structure checked, not its keywords. */
+      bool checked = e->checked;
+      e->checked = false;
+      rc = encode_value(e, f->value, value);
+      e->checked = checked;
     } else {
       rc = encode_value(e, f->value, value);
       if (rc == SHORN_ERROR_ENCODE && f->optional && value->type == JSON_NULL) rc = encode_refuse_null_member(e->error);
@@ -1610,6 +1617,10 @@ shorn_code encode_by_tree(const shorn_schema *s, const char *json, size_t length
 shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value, const encode_place *place,
                      shorn_buffer *out, shorn_error *error) {
   return encode_dom(s, sh, value, place, 0, out, error, true);
+}
+
+shorn_code encode_default(const shorn_schema *s, const field *f, shorn_buffer *out, shorn_error *error) {
+  return encode_dom(s, f->value, f->default_value, NULL, 0, out, error, false);
 }
 
 shorn_code shorn_encode(const shorn_schema *s, const char *json, size_t length, int fingerprint_width,

@@ -32,6 +32,11 @@ typedef struct encode_place {
 SHORN_PRIVATE shorn_code encode_at(const shorn_schema *s, const shape *sh, const json_value *value,
                                    const encode_place *place, shorn_buffer *out, shorn_error *error);
 
+/* The bytes of field f's default under its shape, as the validated encode
+ * writes a default it fills in: its structure checked, not its validation
+ * keywords.  `out` NULL checks it alone. */
+SHORN_PRIVATE shorn_code encode_default(const shorn_schema *s, const field *f, shorn_buffer *out, shorn_error *error);
+
 /* An optional member given null, as SQL's NULL arrives through
  * json_object or shorn_set: its refusal (in `error`) goes on to say how to
  * write "no value".  Returns the error's code. */
