@@ -8,6 +8,7 @@
 #include "core/json/json.h"
 #include "core/regex/pattern.h"
 #include "core/shape/shape.h"
+#include "formats.h"
 
 typedef enum rule_kind {
   RULE_MINIMUM,
@@ -51,11 +52,6 @@ typedef enum rule_kind {
 
 typedef struct object_applicators object_applicators;
 typedef struct item_applicators item_applicators;
-
-/* The formats checked where no pattern carries them: as Valibot, the
- * validator that writes them without one, checks them; a uri as RFC 3986
- * defines it. */
-typedef enum format_kind { FORMAT_EMAIL, FORMAT_IPV4, FORMAT_IPV6, FORMAT_DATE, FORMAT_TIME, FORMAT_URI } format_kind;
 
 typedef struct rule {
   rule_kind kind;
