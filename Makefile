@@ -181,7 +181,7 @@ $(BUILD)/shorn.pc: ext/shorn.h Makefile
 $(BUILD)/shorn: ext/cli/main.c $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
 
-$(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/counting.h tests/bigints.h $(BUILD)/core.a
+$(BUILD)/test_%: tests/unit/test_%.c tests/unit/check.h tests/support/counting.h tests/support/bigints.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(TEST_OBJ) $(BUILD)/core.a $(LIBS) -o $@
 
 # The SQLite layer's reading of JSON text uses nothing of SQLite's.
@@ -189,21 +189,21 @@ $(BUILD)/test_query: $(BUILD)/obj/sqlite/json_text.o
 $(BUILD)/test_query: TEST_OBJ := $(BUILD)/obj/sqlite/json_text.o
 
 # Test drivers with the extension linked in.
-$(BUILD)/vectors: tests/canonical.h
-$(BUILD)/sql_nomem: tests/counting.h
-$(BUILD)/vectors $(BUILD)/sql_nomem: $(BUILD)/%: tests/%.c $(SQLITE_OBJ) $(BUILD)/core.a
-	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
+$(BUILD)/vectors: tests/vectors/vectors.c tests/support/canonical.h
+$(BUILD)/sql_nomem: tests/sql/nomem.c tests/support/counting.h
+$(BUILD)/vectors $(BUILD)/sql_nomem: $(SQLITE_OBJ) $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $(filter %.c,$^) $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
 
 # Peak memory at the byte layout's limits, through SQL.
-$(BUILD)/limits: tests/limits/limits.c tests/unit/check.h tests/bigints.h $(SQLITE_OBJ) $(BUILD)/core.a
+$(BUILD)/limits: tests/limits/limits.c tests/unit/check.h tests/support/bigints.h $(SQLITE_OBJ) $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Iext $< $(SQLITE_OBJ) $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
 
 # BigInt conversions of many sizes, compared across the builds by check-gmp.
-$(BUILD)/bigint_compare: tests/bigints/compare.c tests/bigints.h $(BUILD)/core.a
+$(BUILD)/bigint_compare: tests/bigints/compare.c tests/support/bigints.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
 
 # A fuzz harness with replay.c's main() instead of libFuzzer, to run a corpus.
-$(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a
+$(BUILD)/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/support/counting.h tests/support/canonical.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) $(WARN) $(FUZZ_SCHEMAS) $(HARNESS_FLAGS) -Iext $< tests/fuzz/replay.c $(HARNESS_OBJ) \
 	  $(BUILD)/core.a $(HARNESS_LIBS) $(LIBS) -o $@
 
@@ -755,7 +755,7 @@ dict_pattern := pattern
 dict_evolve := payload
 
 # Only asked for with CC=clang BUILD=$(FUZZ_BUILD), by the fuzz target.
-$(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/counting.h tests/canonical.h $(BUILD)/core.a
+$(BUILD)/fuzz_%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/support/counting.h tests/support/canonical.h $(BUILD)/core.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer $(WARN) $(FUZZ_SCHEMAS) $(HARNESS_FLAGS) -Iext $< $(HARNESS_OBJ) \
 	  $(BUILD)/core.a $(HARNESS_LIBS) $(LIBS) -o $@
 

@@ -40,7 +40,7 @@ $cc -O1 -w $wasi $sqlite_flags -DSQLITE_OMIT_POPEN -I"$root/tests/builds/wasi-in
   "$sqlite/shell.c" "$root/tests/builds/wasi_shell.c" -I"$root/build/amalgamation" \
   "$root/bindings/wasm/sqlite3_wasm_extra_init.c" "$out/sqlite3.o" -lm $wasi_libs $stack -o "$out/sqlite3.wasm"
 # shellcheck disable=SC2086
-$cc -O2 -std=c11 -DSQLITE_CORE -I"$vectors_sqlite" -I"$ext" -I"$root/tests" "$root/tests/vectors.c" \
+$cc -O2 -std=c11 -DSQLITE_CORE -I"$vectors_sqlite" -I"$ext" "$root/tests/vectors/vectors.c" \
   "$root/tests/builds/wasi_vfs.c" "$ext"/core/*/*.c "$ext"/sqlite/*.c "$out/vectors-sqlite3.o" -lm $stack \
   -o "$out/vectors.wasm"
 $cc -O2 -std=c11 -I"$ext" -I"$root/tests" "$root/tests/unit/test_simd.c" "$ext"/core/*/*.c -lm -o "$out/test_simd.wasm"

@@ -7,7 +7,7 @@
 # sqlite3.c and a shell.c: the SQL files run in that platform's own shell
 # over it, which loads the loadable extension built from the amalgamation
 # with .load.  The golden vectors run
-# in a static program (tests/vectors.c over ext/) linking the sqlite3.c of
+# in a static program (tests/vectors/vectors.c over ext/) linking the sqlite3.c of
 # VECTORS_SQLITE_DIR: 3.40's, whose json_each and json_tree the vectors'
 # query checks hold shorn_each and shorn_tree to, as `make check` does
 # with Debian's 3.40.  The vectors' query checks run on a fixed sample:
@@ -68,7 +68,7 @@ else
   # The loadable extension, from the amalgamation.
   $cc -O2 -w $flags -shared $shared -I"$sqlite" "$amalgamation/shorn.c" -o "$out/shorn.$so" -lm
   # The vectors' driver, the extension linked in.
-  $cc -O2 -std=c11 $flags -DSQLITE_CORE -I"$vectors_sqlite" -I"$ext" -I"$root/tests" "$root/tests/vectors.c" \
+  $cc -O2 -std=c11 $flags -DSQLITE_CORE -I"$vectors_sqlite" -I"$ext" "$root/tests/vectors/vectors.c" \
     "$ext"/core/*/*.c "$ext"/sqlite/*.c "$out/vectors-sqlite3.o" $static $libs -o "$out/vectors$exe"
   # The string kernels' differential test (tests/unit/test_simd.c): NEON's
   # only run is here, under the emulator.

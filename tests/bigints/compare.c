@@ -19,7 +19,7 @@
 #include <time.h>
 
 #include "core/numbers/bigint.h"
-#include "../bigints.h"
+#include "../support/bigints.h"
 
 static uint64_t fnv1a(const void *p, size_t n) {
   const uint8_t *s = p;

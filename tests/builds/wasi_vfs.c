@@ -2,7 +2,7 @@
 ** The operating-system layer of an SQLite built with SQLITE_OS_OTHER for
 ** wasm32-wasi, whose own unix layer (before 3.41) needs calls WASI lacks:
 ** a VFS that opens no file, enough for the in-memory databases of
-** tests/vectors.c under scripts/check-platform.sh's wasm32.
+** tests/vectors/vectors.c under scripts/check-platform.sh's wasm32.
 */
 #include <string.h>
 #include <time.h>

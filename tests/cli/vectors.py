@@ -83,7 +83,7 @@ def load(vectors):
     schemas = {row["id"]: Schema(row) for row in read_jsonl(os.path.join(vectors, "schemas.jsonl"))}
     for row in read_jsonl(os.path.join(vectors, "encode.jsonl")):
         # Text past the double range: the command, as shorn_encode, refuses
-        # it where the schema wants a number (tests/vectors.c checks those
+        # it where the schema wants a number (tests/vectors/vectors.c checks those
         # rows unchecked).
         if "error" not in row and not has_infinity(json.loads(row["json"])):
             s = schemas[row["schema_id"]]

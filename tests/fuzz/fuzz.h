@@ -24,13 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../counting.h"
+#include "../support/counting.h"
 #include "core/json/json.h"
 #include "core/base/memory.h"
 #include "core/regex/pattern.h"
 #include "core/shape/shape.h"
 #include "core/text/text.h"
-#include "../canonical.h"
+#include "../support/canonical.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -38,7 +38,7 @@
 
 #include "core/numbers/bigint.h"
 
-#include "../bigints.h"
+#include "../support/bigints.h"
 #include "../unit/check.h"
 
 /* From the measurements in docs/limits.md: the most is encoding the array,

@@ -10,7 +10,7 @@
  * and freed by the allocator that made it, nothing is left, and the
  * default counting (a NULL context) was never asked.
  */
-#include "../counting.h"
+#include "../support/counting.h"
 #include "check.h"
 #include "core/query/query.h"
 

@@ -10,7 +10,7 @@
  */
 #include <math.h>
 
-#include "../counting.h"
+#include "../support/counting.h"
 #include "check.h"
 #include "core/json/json.h"
 #include "core/base/memory.h"

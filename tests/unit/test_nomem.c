@@ -11,7 +11,7 @@
  * exactly what it gave the first time; and when the results are freed,
  * nothing is left allocated.
  */
-#include "../counting.h"
+#include "../support/counting.h"
 #include "check.h"
 #include "core/json/json.h"
 #include "core/shape/shape.h"

@@ -1,6 +1,6 @@
 /* test_query.c — JSON paths, SQLite's reading of JSON text, and the rows
  * of json_each and json_tree (query.c).  Following paths through payloads
- * is tested against SQLite itself, over every vector (tests/vectors.c). */
+ * is tested against SQLite itself, over every vector (tests/vectors/vectors.c). */
 #include <stdint.h>
 
 #include "check.h"

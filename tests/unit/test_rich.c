@@ -1,6 +1,6 @@
 /* test_rich.c — date-times, base64 and BigInt conversions. */
-#include "../counting.h"
-#include "../bigints.h"
+#include "../support/counting.h"
+#include "../support/bigints.h"
 #include "check.h"
 #include "core/text/base64.h"
 #include "core/numbers/bigint.h"

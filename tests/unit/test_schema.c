@@ -7,7 +7,7 @@
  *   build/test_schema [vectors-directory]     (default tests/vectors)
  */
 #include "check.h"
-#include "../counting.h"
+#include "../support/counting.h"
 #include "core/json/json.h"
 #include "core/base/memory.h"
 #include "core/shape/shape.h"

@@ -24,7 +24,7 @@
 #include "core/shape/shape.h"
 #include "core/text/text.h"
 #include "shorn_sqlite.h"
-#include "canonical.h"
+#include "../support/canonical.h"
 
 static sqlite3 *db;
 static int failures_shown;

@@ -1,5 +1,5 @@
 /*
- * sql_nomem.c — out of memory through SQL.
+ * nomem.c — out of memory through SQL.
  *
  * The extension is linked in (SQLITE_CORE), and SQLite's allocator, which
  * the extension's core allocates through too, is replaced before
@@ -19,7 +19,7 @@
 
 #include <sqlite3.h>
 
-#include "counting.h"
+#include "../support/counting.h"
 #include "shorn_sqlite.h"
 
 /* ---- the allocator ------------------------------------------------------ */
