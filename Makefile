@@ -1,58 +1,36 @@
-# shorn for SQLite.
-#   make        build/shorn.so (.dylib, .dll), the loadable extension, and
-#               build/shorn, the command
-#   make demo   the SQL tutorial in the sqlite3 shell, extension loaded
-#   make test   every test: unit, vectors, SQL, Python, the builds users make,
-#               Zod, Valibot and ArkType schemas, memory at the layout's
-#               limits; sanitizers; valgrind
-#   make check-current  the SQL, Python and docs tests on SQLite 3.53.2, and
-#               the edit functions against json_set's (part of make test)
-#   make fuzz   every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
-#   make bench  shorn against JSONB on SQLite 3.53 and against 3.40's text
-#               JSON functions, its pattern matcher against PCRE2's JIT,
-#               one table of 1 to 3,000 event types read through the
-#               schema cache, and rows of a schema's older version read
-#               beside its newest's (scripts/bench-results.md,
-#               docs/performance.md)
-#   make bench-instructions  instructions a row of the codec and of the SQL
-#               functions against SQLite's on each fixture,
-#               counted by callgrind (part of make bench)
-#   make bench-node  the Node helpers beside the SQL route they wrap, with
-#               better-sqlite3 (part of make bench)
-#   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
-#               one C file, to embed
-#   make dist   dist/: the extension for Linux x64 (glibc and musl), Linux
-#               ARM64 and Windows x64, and the amalgamation's tarball;
-#               dist/npm/: the npm package sqlite-shorn and one package per
-#               platform; a Python wheel per platform and the sdist
-#               (check-dist, part of make test, loads each binary and checks
-#               each wheel)
-#   make install   the command to $(PREFIX)/bin; the extension, libshorn.a
-#               and shorn.pc to $(PREFIX)/lib; shorn.h to $(PREFIX)/include
-#   make node-package    build/sqlite-shorn-VERSION.tgz, the npm package
-#               alone, with the extension compiled here (for macOS)
-#   make check-bindings  the packages installed as a fresh user would, and
-#               tested (part of make test)
-#   make cluster-test  shorn in a dqlite cluster through two failovers, and
-#               in sqld with replicas (part of make test)
-#   make check-soak  threads and processes on one WAL database, every value
-#               read compared with what was written; ASan and TSan builds
-#               (part of make test)
-#   make check-killed  a writer killed with SIGKILL 200 times, the database
-#               checked after each kill (part of make test)
-#   make check-platforms  the vectors and SQL tests on Windows x64 (wine),
-#               ARM64 and s390x (qemu-user), i686 without SSE2, musl, clang,
-#               wasm32 (Node's WASI) (part of make test)
-#   make check-gmp  the build with GMP, its BigInts compared with the
-#               built-in conversion's (part of make test)
-#   make check-unicode  ext/core/regex/unicode.c regenerated from Debian's Unicode
-#               data, and compared with Node's \p{…} (part of make test)
-#   make check-patterns  the pattern matcher against V8: the repository's
-#               patterns, the validators' and generated ones, on strings
-#               V8 answers for (part of make test)
-#   make check-jsonschema  the JSON Schema Test Suite's draft 2020-12 cases
-#               through the validated mode, beside ajv's verdicts (part of
-#               make test)
+# shorn for SQLite.  Every target, one line each (tests/README.md says what
+# each test folder holds; "in test" marks what make test runs):
+#   make                  build/shorn.so (.dylib, .dll), the extension, and build/shorn, the command
+#   make demo             the SQL tutorial in the sqlite3 shell, the extension loaded
+#   make test             everything below marked "in test", sanitizers and valgrind: what CI runs
+#   make check            unit tests, vectors, the command, fuzz regressions, SQL out of memory (quick)
+#   make check-loadable   tests/sql in the sqlite3 shell, the docs' examples, the Python tests (in test)
+#   make check-current    the same on SQLite 3.53.2, and the edit functions against json_set (in test)
+#   make check-builds     the amalgamation, libshorn.a, embedded and single-threaded builds, symbols (in test)
+#   make check-validators Zod, Valibot and ArkType schemas through the extension (in test)
+#   make check-jsonschema the JSON Schema Test Suite through the validated mode, beside ajv (in test)
+#   make check-limits     peak memory at the byte layout's limits (in test)
+#   make check-killed     a writer killed with SIGKILL 200 times, the database checked after each (in test)
+#   make check-soak       threads and processes on one WAL database; ASan and TSan builds (in test)
+#   make check-unicode    ext/core/regex/unicode.c regenerated from Debian's data, compared with Node (in test)
+#   make check-patterns   the pattern matcher against V8 (in test)
+#   make check-gmp        the build with GMP, its BigInts compared with the built-in conversion's (in test)
+#   make check-platforms  vectors and SQL on Windows, ARM64, s390x, i686, musl, clang, wasm32 (in test)
+#   make check-dist       make dist, each binary loaded and each wheel checked (in test)
+#   make check-install    make install into a scratch folder, the command and the extension run (in test)
+#   make check-bindings   the npm and Python packages installed as a user would, and tested (in test)
+#   make cluster-test     shorn in a dqlite cluster through two failovers, and in sqld with replicas (in test)
+#   make fuzz             every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
+#   make bench            shorn against JSONB, SQLite 3.40's JSON text and PCRE2: scripts/bench-results.md
+#   make bench-instructions  instructions a row under callgrind, codec and SQL functions (in bench)
+#   make bench-node       the Node helpers beside the SQL route they wrap (in bench)
+#   make amalgamation     build/amalgamation/shorn.c and shorn.h: everything in one C file, to embed
+#   make dist             dist/: the extension per platform, the amalgamation, npm packages, wheels, sdist
+#   make node-package     build/sqlite-shorn-VERSION.tgz, the npm package alone, compiled here (for macOS)
+#   make install          the command, the extension, libshorn.a, shorn.pc and shorn.h under $(PREFIX)
+#   make tools            what make and make demo need, named in your system's words when missing
+#   make deps             Debian's packages that make test needs (installed as root)
+#   make clean            removes build/ and dist/
 
 CC      ?= cc
 CXX     ?= c++
