@@ -603,15 +603,19 @@ check-soak: $(EXTENSION) $(BUILD)/soak $(SQLITE_CURRENT_SO) $(BUILD)/soak-asan $
 # shorn against SQLite's JSON functions, timed in one process over the same
 # rows: bench against the current SQLite's JSONB, then bench-system over
 # the database bench built, against Debian's SQLite and its text JSON
-# functions; one source, see scripts/bench.c.  Prints both tables and
+# functions; one program, see scripts/bench/main.c.  Prints both tables and
 # writes them to scripts/bench-results.md.
-$(BUILD)/bench: scripts/bench.c $(BUILD)/core.a $(SQLITE_CURRENT_LIB)
-	$(CC) $(CFLAGS) $(WARN) -DBENCH_SQLITE_ORIGIN='"built from better-sqlite3 $(BETTER_SQLITE3)"' -Iext \
-	  -I$(SQLITE_CURRENT_INC) $< $(BUILD)/core.a $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS) $(LIBS) -o $@
+BENCH_SRC := $(wildcard scripts/bench/*.c)
+BENCH_DEPS := $(BENCH_SRC) scripts/bench/bench.h scripts/bench_time.h $(BUILD)/core.a
+# POSIX's thread CPU clock and the load average, which C11 alone lacks.
+BENCH_FLAGS := -D_DEFAULT_SOURCE
+$(BUILD)/bench: $(BENCH_DEPS) $(SQLITE_CURRENT_LIB)
+	$(CC) $(CFLAGS) $(WARN) $(BENCH_FLAGS) -DBENCH_SQLITE_ORIGIN='"built from better-sqlite3 $(BETTER_SQLITE3)"' -Iext \
+	  -I$(SQLITE_CURRENT_INC) $(BENCH_SRC) $(BUILD)/core.a $(SQLITE_CURRENT_LIB) $(SQLITE_CURRENT_LIBS) $(LIBS) -o $@
 
-$(BUILD)/bench-system: scripts/bench.c $(BUILD)/core.a
-	$(CC) $(CFLAGS) $(WARN) -DBENCH_SQLITE_ORIGIN='"the system library, -lsqlite3"' -Iext $< $(BUILD)/core.a \
-	  -lsqlite3 $(LIBS) -o $@
+$(BUILD)/bench-system: $(BENCH_DEPS)
+	$(CC) $(CFLAGS) $(WARN) $(BENCH_FLAGS) -DBENCH_SQLITE_ORIGIN='"the system library, -lsqlite3"' -Iext $(BENCH_SRC) \
+	  $(BUILD)/core.a -lsqlite3 $(LIBS) -o $@
 
 # Rows of a name's older version read beside its newest's, and
 # shorn_upgrade beside shorn_encode, over the current SQLite.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make bench-instructions: instructions a row, counted by callgrind.
 
-Two runs under callgrind, which dumps its counts where scripts/bench.c
+Two runs under callgrind, which dumps its counts where scripts/bench/
 asks it to, printed as Markdown:
 
 - `bench --instructions` (count_instructions): the core codec alone, per
