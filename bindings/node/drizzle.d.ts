@@ -55,3 +55,14 @@ export declare function extract<V = unknown>(column: ShornColumn<unknown>, path:
 
 /** shorn_set(column, name, path, value): the payload with one value replaced, for update().set(). */
 export declare function set<T>(column: ShornColumn<T>, path: string, value: unknown): SQL<T>;
+
+/** shorn_remove(column, name, path): the payload with one optional field taken out, for update().set(). */
+export declare function remove<T>(column: ShornColumn<T>, path: string): SQL<T>;
+
+/**
+ * Applies the migrations drizzle-kit generated on the connection of `db`
+ * (drizzle-orm 0.x, better-sqlite3 or bun:sqlite), the extension loaded
+ * first; throws, naming the shorn functions the migrations call, where
+ * the connection cannot load it.
+ */
+export declare function migrate(db: object, config: {migrationsFolder: string; migrationsTable?: string}): void;

@@ -12,11 +12,11 @@ import test from 'node:test';
 import {fileURLToPath} from 'node:url';
 import {and, asc, eq, gt, sql} from 'drizzle-orm';
 import {integer, sqliteTable} from 'drizzle-orm/sqlite-core';
-import {decoded, extract, set, setup, shorn} from 'sqlite-shorn/drizzle';
+import {decoded, extract, migrate, remove, set, setup, shorn} from 'sqlite-shorn/drizzle';
 import {z} from 'zod';
 import * as schema from './schema.mjs';
 
-const {people, cards, staff} = schema;
+const {people, cards, staff, orders} = schema;
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const CLIENT = process.env.SHORN_CLIENT ?? 'better-sqlite3';
@@ -35,10 +35,9 @@ execFileSync(process.execPath, [join(dirname(require.resolve('drizzle-kit')), 'b
 
 async function open() {
   const [driver, client] = await DRIVERS[CLIENT](':memory:');
-  const db = driver.drizzle({client});
+  const db = driver.drizzle({client, schema});
   setup(db, schema);
-  (await import(`drizzle-orm/${CLIENT === 'bun:sqlite' ? 'bun-sqlite' : 'better-sqlite3'}/migrator`))
-    .migrate(db, {migrationsFolder: migrations});
+  migrate(db, {migrationsFolder: migrations});
   return [db, client];
 }
 
@@ -180,4 +179,80 @@ test('{fpBytes: 3} on the column: its payloads start with the 3-byte fingerprint
                              'FROM members, shorn_schemas').get();
   assert.equal(row.prefix, row.fp);
   assert.deepEqual(db.select().from(members).get(), {id: 1, member: {name: 'Grace', age: 45, nick: 'G'}});
+});
+
+// Grace with two orders, Ada with none, Alan with one that has a note.
+async function withOrders() {
+  const [db, client] = await open();
+  db.insert(people).values([{person: GRACE}, {person: ADA}, {person: ALAN}]).run();
+  db.insert(orders).values([{personId: 1, order: {item: 'tea', qty: 2}}, {personId: 1, order: {item: 'cake', qty: 1}},
+                            {personId: 3, order: {item: 'pen', qty: 5}, note: 'gift'}]).run();
+  return [db, client];
+}
+
+test("relational queries: a relation's rows, its columns and its relations, decoded", async () => {
+  const [db] = await withOrders();
+  const TEA = {id: 1, personId: 1, order: {item: 'tea', qty: 2}, note: null};
+  const CAKE = {id: 2, personId: 1, order: {item: 'cake', qty: 1}, note: null};
+  const PEN = {id: 3, personId: 3, order: {item: 'pen', qty: 5}, note: 'gift'};
+  assert.deepEqual(await db.query.people.findMany({with: {orders: true}}), [
+    {id: 1, person: GRACE, age: 45, orders: [TEA, CAKE]}, {id: 2, person: ADA, age: 36, orders: []},
+    {id: 3, person: ALAN, age: 41, orders: [PEN]}]);
+  assert.deepEqual(await db.query.orders.findFirst({with: {person: true}}), {...TEA, person: {id: 1, person: GRACE, age: 45}});
+  assert.deepEqual(await db.query.orders.findMany({
+    columns: {order: true, note: true},
+    where: (order, {gt}) => gt(order.id, 1),
+    with: {person: {columns: {person: true}, with: {orders: {columns: {note: true}, orderBy: (order, {desc}) => desc(order.id)}}}},
+  }), [{order: CAKE.order, note: null, person: {person: GRACE, orders: [{note: null}, {note: null}]}},
+       {order: PEN.order, note: 'gift', person: {person: ALAN, orders: [{note: 'gift'}]}}]);
+  assert.deepEqual(await db.query.people.findFirst({columns: {id: true}, where: (person, {eq}) => eq(person.id, 3),
+                                                    with: {orders: {with: {person: {columns: {person: true}}}}}}),
+                   {id: 3, orders: [{...PEN, person: {person: ALAN}}]});
+});
+
+test('a select decodes its payloads in the statement: from a table, a join, a subquery, returning', async () => {
+  const [db] = await withOrders();
+  const query = db.select().from(people).where(eq(people.id, 1));
+  assert.match(query.toSQL().sql, /shorn_decode\("person", 'person'\)/);
+  assert.deepEqual(query.all(), [{id: 1, person: GRACE, age: 45}]);
+  assert.deepEqual(db.select({person: people.person, order: orders.order, note: orders.note}).from(people)
+    .leftJoin(orders, eq(orders.personId, people.id)).where(gt(people.id, 1)).all(),
+                   [{person: ADA, order: null, note: null}, {person: ALAN, order: {item: 'pen', qty: 5}, note: 'gift'}]);
+  const older = db.select({id: people.id, person: people.person}).from(people).where(gt(people.age, 40)).as('older');
+  assert.deepEqual(db.select().from(older).orderBy(older.id).all(), [{id: 1, person: GRACE}, {id: 3, person: ALAN}]);
+  assert.deepEqual(db.insert(orders).values({personId: 2, order: {item: 'ink', qty: 1}, note: 'blue'}).returning().get(),
+                   {id: 4, personId: 2, order: {item: 'ink', qty: 1}, note: 'blue'});
+});
+
+test('remove() takes an optional field out; set() refuses undefined with a TypeError', async () => {
+  const [db] = await withOrders();
+  const notes = sqliteTable('notes', {id: integer().primaryKey(),
+                                      note: shorn('memo', z.object({text: z.string(), tag: z.string().optional()})).notNull()});
+  setup(db, {notes});
+  db.run(sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, note BLOB NOT NULL)`);
+  db.insert(notes).values({note: {text: 'hello', tag: 'x'}}).run();
+  db.update(notes).set({note: remove(notes.note, '$.tag')}).run();
+  assert.deepEqual(db.select().from(notes).all(), [{id: 1, note: {text: 'hello'}}]);
+  assert.throws(() => db.update(notes).set({note: remove(notes.note, '$.text')}).run(),
+                {message: 'shorn_remove: Missing required property at $.text'});
+  assert.throws(() => set(notes.note, '$.tag', undefined), {
+    name: 'TypeError',
+    message: 'sqlite-shorn/drizzle: set() takes a value JSON can write, not undefined; remove(column, path) takes a field out',
+  });
+});
+
+test("migrate(): drizzle-kit's migrations on the connection, the extension loaded; a clear error where it cannot be",
+     async () => {
+  const [driver, client] = await DRIVERS[CLIENT](':memory:');
+  const db = driver.drizzle({client});
+  migrate(db, {migrationsFolder: migrations});
+  assert.ok(client.prepare("SELECT 1 FROM sqlite_master WHERE name = 'people_by_age'").get());
+  // A connection that refuses extensions, as node:sqlite's does without allowExtension.
+  const [, refusing] = await DRIVERS[CLIENT](':memory:');
+  refusing.loadExtension = () => { throw new Error('not authorized'); };
+  assert.throws(() => migrate(driver.drizzle({client: refusing}), {migrationsFolder: migrations}), {
+    message: 'sqlite-shorn/drizzle: migrate() could not load the extension into this connection (not authorized), ' +
+             'and the migrations call shorn_extract, which the extension defines',
+  });
+  assert.equal(refusing.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'people'").get().n, 0);
 });
