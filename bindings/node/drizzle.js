@@ -99,8 +99,25 @@ const stateOfField = (field) => (is(field, Column) ? field.config?.customTypePar
 // A shorn column of a select, decoded by the statement itself: one SQLite
 // function call a row instead of a statement of its own in fromDriver.
 // Named as the column, so that the select of a subquery over it finds it.
-const decodedField = (column, state) =>
-  sql`shorn_decode(${column}, ${literal(state.name)})`.mapWith(column).as(column.name);
+const decodedField = (column, state, name) =>
+  sql`shorn_decode(${column}, ${literal(state.name)})`.mapWith(column).as(name);
+
+// Set while the dialect builds what no row of the app's comes back from as
+// it is selected: the statement's text (where a select inside a condition,
+// as in exists() or inArray(), meets the stored payloads), and an insert's
+// select, whose payloads are copied as they are.
+const RAW = Symbol('sqlite-shorn raw');
+function raw(dialect, method) {
+  const original = dialect[method];
+  dialect[method] = function (...args) {
+    this[RAW] += 1;
+    try {
+      return original.apply(this, args);
+    } finally {
+      this[RAW] -= 1;
+    }
+  };
+}
 
 // The SQL of json_array(a, b, ...) that drizzle-orm 0.x's relational query
 // builds over a related row's columns: the list inside it, whose items
@@ -139,9 +156,14 @@ function decodeRelatedRow({sql: query, selection}) {
 // already.  drizzle-orm 1.0 is left to its forJsonSelect hook and fromDriver.
 function decodeInStatements(dialect) {
   if (dialect === undefined || dialect[STATE] || 'codecs' in dialect ||
-      typeof dialect.buildSelectQuery !== 'function' || typeof dialect.buildRelationalQuery !== 'function') return;
+      ['buildSelectQuery', 'buildRelationalQuery', 'buildInsertQuery', 'sqlToQuery']
+        .some((method) => typeof dialect[method] !== 'function')) return;
   const {buildSelectQuery, buildRelationalQuery} = dialect;
+  dialect[RAW] = 0;
+  raw(dialect, 'sqlToQuery');
+  raw(dialect, 'buildInsertQuery');
   dialect.buildSelectQuery = function (config) {
+    if (this[RAW] > 0) return buildSelectQuery.call(this, config);
     const subqueries = new Set([config.table, ...(config.joins ?? []).map((join) => join.table)]
       .filter((source) => is(source, Subquery)).map((source) => source._.alias));
     let changed = false;
@@ -149,7 +171,7 @@ function decodeInStatements(dialect) {
       const state = stateOfField(entry.field);
       if (state === undefined || subqueries.has(getTableName(entry.field.table))) return entry;
       changed = true;
-      return {...entry, field: decodedField(entry.field, state)};
+      return {...entry, field: decodedField(entry.field, state, this.casing.getColumnCasing(entry.field))};
     });
     return buildSelectQuery.call(this, changed ? {...config, fieldsFlat} : config);
   };

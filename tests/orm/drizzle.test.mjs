@@ -10,7 +10,7 @@ import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath} from 'node:url';
-import {and, asc, eq, gt, sql} from 'drizzle-orm';
+import {and, asc, eq, exists, gt, inArray, sql} from 'drizzle-orm';
 import {integer, sqliteTable} from 'drizzle-orm/sqlite-core';
 import {decoded, extract, migrate, remove, set, setup, shorn} from 'sqlite-shorn/drizzle';
 import {z} from 'zod';
@@ -222,6 +222,20 @@ test('a select decodes its payloads in the statement: from a table, a join, a su
   assert.deepEqual(db.select().from(older).orderBy(older.id).all(), [{id: 1, person: GRACE}, {id: 3, person: ALAN}]);
   assert.deepEqual(db.insert(orders).values({personId: 2, order: {item: 'ink', qty: 1}, note: 'blue'}).returning().get(),
                    {id: 4, personId: 2, order: {item: 'ink', qty: 1}, note: 'blue'});
+});
+
+test('a select inside a condition or an insert meets the payloads as stored; a union decodes both sides', async () => {
+  const [db, client] = await withOrders();
+  const graces = db.select({person: people.person}).from(people).where(eq(people.id, 1));
+  assert.deepEqual(db.select({id: people.id}).from(people).where(inArray(people.person, graces)).all(), [{id: 1}]);
+  assert.deepEqual(db.select({id: orders.id}).from(orders).where(exists(db.select().from(people)
+    .where(and(eq(people.id, orders.personId), eq(people.person, sql`shorn_encode(${JSON.stringify(ALAN)}, 'person')`))))).all(),
+                   [{id: 3}]);
+  db.insert(staff).select(db.select({id: people.id, person: people.person}).from(people).where(gt(people.id, 1))).run();
+  assert.deepEqual(client.prepare('SELECT group_concat(typeof(person)) AS types FROM staff').get().types, 'blob,blob');
+  assert.deepEqual(db.select().from(staff).all(), [{id: 2, person: ADA}, {id: 3, person: ALAN}]);
+  assert.deepEqual(db.select({person: people.person}).from(people).where(eq(people.id, 1))
+    .union(db.select({person: staff.person}).from(staff).where(eq(staff.id, 2))).all(), [{person: ADA}, {person: GRACE}]);
 });
 
 test('remove() takes an optional field out; set() refuses undefined with a TypeError', async () => {

@@ -21,11 +21,11 @@ SHORN_CLIENT=better-sqlite3 node --test drizzle.test.mjs kysely.test.mjs readme.
 if [ -n "$bun" ]; then SHORN_CLIENT=bun:sqlite "$bun" test ./drizzle.test.mjs || failed=1; fi
 # drizzle-orm 1.0's relational queries, in a project of their own beside:
 # sqlite-shorn copied there finds that drizzle-orm, the rest is the project's.
-if [ -n "${DRIZZLE_NEXT:-1.0.0-rc.5}" ]; then
+if [ -n "${DRIZZLE_NEXT-1.0.0-rc.5}" ]; then
   next=$work/drizzle-next
   mkdir -p "$next/node_modules" && echo '{"private": true}' > "$next/package.json"
   (cd "$next" && npm install --prefer-offline --no-audit --no-fund --loglevel=error --no-save \
-    "drizzle-orm@${DRIZZLE_NEXT:-1.0.0-rc.5}" >/dev/null) || { echo "orm/node.sh: npm install drizzle-orm"; failed=1; }
+    "drizzle-orm@${DRIZZLE_NEXT-1.0.0-rc.5}" >/dev/null) || { echo "orm/node.sh: npm install drizzle-orm"; failed=1; }
   cp -r "$project/node_modules/sqlite-shorn" "$next/node_modules/"
   for package in "$project"/node_modules/*; do
     [ -e "$next/node_modules/$(basename "$package")" ] || ln -s "$package" "$next/node_modules/"
