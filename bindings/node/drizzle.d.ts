@@ -43,7 +43,9 @@ export declare function shorn<T = unknown>(name: string, schema?: object | strin
  * registers the schema of each shorn() column of `tables` (a table, or an
  * object of them), a changed schema as the name's next version, and binds
  * the connection so that selected payloads come back decoded, rows of every
- * version in the newest one's shape.
+ * version in the newest one's shape. Given the drizzle database, its
+ * selects and relational queries (`db.query`, with `with`) decode in the
+ * statement; given the client, relational queries with `with` fail.
  */
 export declare function setup(db: object, tables: Table | Record<string, unknown>): void;
 

@@ -1,8 +1,10 @@
 'use strict';
 // Drizzle ORM columns stored as shorn payloads: the value a query writes is
 // encoded by shorn_encode in the statement itself, so the schema's checks
-// and errors are the extension's; a select reads the BLOB back through
-// shorn_decode on the connection setup() bound.
+// and errors are the extension's; a select of the database setup() was
+// given decodes the column with shorn_decode in the statement too, and a
+// BLOB that still reaches fromDriver is decoded on the connection setup()
+// bound.
 const {customType} = require('drizzle-orm/sqlite-core');
 const {Column, getTableColumns, getTableName, is, Name, orderSelectedFields, sql, SQL, StringChunk, Subquery, Table} =
   require('drizzle-orm');
@@ -192,6 +194,9 @@ const isTable = (value) => Object(value) === value && Object.getPrototypeOf(valu
  * (a table, or an object of them such as `import * as schema`), a changed
  * schema as the name's next version, and binds the connection so that
  * selected payloads come back decoded, in the newest version's shape.
+ * Given the drizzle database, its selects and relational queries decode
+ * in the statement; given the client, a relational query's related rows
+ * cannot be decoded.
  */
 function setup(db, tables) {
   const client = db?.$client ?? db;
