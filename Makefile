@@ -17,9 +17,8 @@
 #   make bench-instructions  instructions a row of the codec and of the SQL
 #               functions against SQLite's on each fixture,
 #               counted by callgrind (part of make bench)
-#   make bench-node  the Node helpers beside the SQL route they wrap, and
-#               Drizzle's selects beside decoded(), with better-sqlite3
-#               (part of make bench)
+#   make bench-node  the Node helpers beside the SQL route they wrap, with
+#               better-sqlite3 (part of make bench)
 #   make amalgamation  build/amalgamation/shorn.c and shorn.h: everything in
 #               one C file, to embed
 #   make dist   dist/: the extension for Linux x64 (glibc and musl), Linux
@@ -663,7 +662,8 @@ $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node:
 	  npm_config_nodedir="$$(dirname "$$(dirname "$$(node -p process.execPath)")")" \
 	  npm install --prefer-offline --no-audit --no-fund --loglevel=error better-sqlite3@12.11.1 >/dev/null
 
-# drizzle-orm and Zod beside it, for scripts/bench-drizzle.js.
+# drizzle-orm and Zod beside it, for scripts/bench-drizzle.js: bench-node
+# measures Drizzle's selects too, after the helpers.
 $(BENCH_NODE)/node_modules/drizzle-orm/package.json: $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node
 	cd $(BENCH_NODE) && npm install --prefer-offline --no-audit --no-fund --loglevel=error drizzle-orm@0.45.4 zod@4.6.7 >/dev/null
 
