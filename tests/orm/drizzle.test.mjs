@@ -11,7 +11,7 @@ import {dirname, join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath} from 'node:url';
 import {and, asc, eq, exists, gt, inArray, sql} from 'drizzle-orm';
-import {integer, sqliteTable} from 'drizzle-orm/sqlite-core';
+import {integer, sqliteTable, sqliteView} from 'drizzle-orm/sqlite-core';
 import {decoded, extract, migrate, remove, set, setup, shorn} from 'sqlite-shorn/drizzle';
 import {z} from 'zod';
 import * as schema from './schema.mjs';
@@ -210,7 +210,7 @@ test("relational queries: a relation's rows, its columns and its relations, deco
                    {id: 3, orders: [{...PEN, person: {person: ALAN}}]});
 });
 
-test('a select decodes its payloads in the statement: from a table, a join, a subquery, returning', async () => {
+test('a select decodes its payloads in the statement: a table, a join, a subquery, a CTE, a view, a transaction, returning', async () => {
   const [db] = await withOrders();
   const query = db.select().from(people).where(eq(people.id, 1));
   assert.match(query.toSQL().sql, /shorn_decode\("person", 'person'\)/);
@@ -220,6 +220,13 @@ test('a select decodes its payloads in the statement: from a table, a join, a su
                    [{person: ADA, order: null, note: null}, {person: ALAN, order: {item: 'pen', qty: 5}, note: 'gift'}]);
   const older = db.select({id: people.id, person: people.person}).from(people).where(gt(people.age, 40)).as('older');
   assert.deepEqual(db.select().from(older).orderBy(older.id).all(), [{id: 1, person: GRACE}, {id: 3, person: ALAN}]);
+  const everyone = db.$with('everyone').as(db.select({id: people.id, person: people.person}).from(people));
+  assert.deepEqual(db.with(everyone).select().from(everyone).where(eq(everyone.id, 2)).all(), [{id: 2, person: ADA}]);
+  db.run(sql`CREATE VIEW grown AS SELECT id, person FROM people WHERE shorn_extract(person, 'person', '$.age') > 40`);
+  const grown = sqliteView('grown', {id: integer(), person: shorn('person')}).existing();
+  assert.deepEqual(db.select().from(grown).all(), [{id: 1, person: GRACE}, {id: 3, person: ALAN}]);
+  assert.deepEqual(db.transaction((tx) => tx.select({person: people.person}).from(people).where(eq(people.id, 2)).all()),
+                   [{person: ADA}]);
   assert.deepEqual(db.insert(orders).values({personId: 2, order: {item: 'ink', qty: 1}, note: 'blue'}).returning().get(),
                    {id: 4, personId: 2, order: {item: 'ink', qty: 1}, note: 'blue'});
 });
