@@ -3,8 +3,8 @@
 // of schema.mjs made by drizzle-kit's migration, typed objects in and out,
 // a field filtered and ordered through its expression index.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
-import {mkdtempSync, readdirSync, readFileSync} from 'node:fs';
+import {execFileSync, spawnSync} from 'node:child_process';
+import {mkdtempSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
@@ -260,6 +260,28 @@ test('remove() takes an optional field out; set() refuses undefined with a TypeE
     name: 'TypeError',
     message: 'sqlite-shorn/drizzle: set() takes a value JSON can write, not undefined; remove(column, path) takes a field out',
   });
+});
+
+// What the README says of drizzle-kit migrate, and its way round: the
+// same database file, migrated by migrate() of sqlite-shorn/drizzle.
+test('drizzle-kit migrate fails on a migration calling shorn_extract; migrate() applies it', {skip: CLIENT !== 'better-sqlite3'},
+     async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'shorn-drizzle-kit-'));
+  const file = join(folder, 'app.db');
+  writeFileSync(join(folder, 'drizzle.config.mjs'),
+                `export default ${JSON.stringify({dialect: 'sqlite', out: migrations, dbCredentials: {url: file}})};`);
+  const kit = spawnSync(process.execPath, [join(dirname(require.resolve('drizzle-kit')), 'bin.cjs'), 'migrate',
+    '--config', join(folder, 'drizzle.config.mjs')], {cwd: here, encoding: 'utf8'});
+  assert.equal(kit.status, 1);
+  assert.match(kit.stdout, /applying migrations/);
+  assert.doesNotMatch(kit.stdout + kit.stderr, /shorn_extract/);
+  const [driver, client] = await DRIVERS[CLIENT](file);
+  const db = driver.drizzle({client, schema});
+  setup(db, schema);
+  migrate(db, {migrationsFolder: migrations});
+  db.insert(people).values({person: GRACE}).run();
+  assert.deepEqual(db.select().from(people).all(), [{id: 1, person: GRACE, age: 45}]);
+  client.close();
 });
 
 test("migrate(): drizzle-kit's migrations on the connection, the extension loaded; a clear error where it cannot be",
