@@ -64,8 +64,11 @@ function fromDriver(state, value) {
   return JSON.parse(connection.decode(value));
 }
 
+// The state shorn() gave a column, or undefined for another column or value.
+const shornState = (column) => (is(column, Column) ? column.config?.customTypeParams?.[STATE] : undefined);
+
 function stateOf(column) {
-  const state = column?.config?.customTypeParams?.[STATE];
+  const state = shornState(column);
   if (state === undefined) throw new TypeError('sqlite-shorn/drizzle: expected a column made by shorn()');
   return state;
 }
@@ -95,8 +98,6 @@ function isLoaded(client) {
     return false;
   }
 }
-
-const stateOfField = (field) => (is(field, Column) ? field.config?.customTypeParams?.[STATE] : undefined);
 
 // A shorn column of a select, decoded by the statement itself: one SQLite
 // function call a row instead of a statement of its own in fromDriver.
@@ -144,7 +145,7 @@ function decodeRelatedRow({sql: query, selection}) {
   const items = jsonArrayItems(query);
   if (items === undefined || items.queryChunks.length !== 2 * selection.length - 1) return;
   selection.forEach((entry, i) => {
-    const state = entry.isJson ? undefined : stateOfField(entry.field);
+    const state = entry.isJson ? undefined : shornState(entry.field);
     const chunk = items.queryChunks[2 * i];
     if (state !== undefined && is(chunk, Name)) {
       items.queryChunks[2 * i] = sql`json_array(shorn_decode(${chunk}, ${literal(state.name)}))`;
@@ -170,7 +171,7 @@ function decodeInStatements(dialect) {
       .filter((source) => is(source, Subquery)).map((source) => source._.alias));
     let changed = false;
     const fieldsFlat = (config.fieldsFlat ?? orderSelectedFields(config.fields)).map((entry) => {
-      const state = stateOfField(entry.field);
+      const state = shornState(entry.field);
       if (state === undefined || subqueries.has(getTableName(entry.field.table))) return entry;
       changed = true;
       return {...entry, field: decodedField(entry.field, state, this.casing.getColumnCasing(entry.field))};
@@ -201,12 +202,12 @@ const isTable = (value) => Object(value) === value && Object.getPrototypeOf(valu
 function setup(db, tables) {
   const client = db?.$client ?? db;
   if (!isLoaded(client)) shorn.load(client);
-  if (client !== db) decodeInStatements(db.dialect);
   const list = isTable(tables) ? [tables] : Object.values(tables ?? {}).filter(isTable);
   if (list.length === 0) throw new TypeError('sqlite-shorn/drizzle: setup(db, tables) takes a table or an object of tables');
+  if (client !== db) decodeInStatements(db.dialect);
   for (const table of list) {
     for (const column of Object.values(getTableColumns(table))) {
-      const state = column.config?.customTypeParams?.[STATE];
+      const state = shornState(column);
       if (state === undefined) continue;
       if (state.schema !== undefined) shorn.register(client, state.name, state.schema, {fpBytes: state.fpBytes});
       state.connection = decoderOf(client, state.name);
