@@ -644,9 +644,17 @@ $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node:
 	  npm_config_nodedir="$$(dirname "$$(dirname "$$(node -p process.execPath)")")" \
 	  npm install --prefer-offline --no-audit --no-fund --loglevel=error better-sqlite3@12.11.1 >/dev/null
 
-bench-node: $(EXTENSION) $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node
+# drizzle-orm and Zod beside it, for scripts/bench-drizzle.js: bench-node
+# measures Drizzle's selects too, after the helpers.
+$(BENCH_NODE)/node_modules/drizzle-orm/package.json: $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node
+	cd $(BENCH_NODE) && npm install --prefer-offline --no-audit --no-fund --loglevel=error drizzle-orm@0.45.4 zod@4.6.7 >/dev/null
+
+bench-node: $(EXTENSION) $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node \
+  $(BENCH_NODE)/node_modules/drizzle-orm/package.json
 	NODE_PATH=$(abspath $(BENCH_NODE)/node_modules) node scripts/bench-node.js $(abspath $(EXTENSION)) \
 	  > $(BUILD)/bench-node.md
+	NODE_PATH=$(abspath $(BENCH_NODE)/node_modules) node scripts/bench-drizzle.js $(abspath $(EXTENSION)) \
+	  >> $(BUILD)/bench-node.md
 	cat $(BUILD)/bench-node.md
 
 bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns $(BUILD)/bench-versions bench-instructions bench-node

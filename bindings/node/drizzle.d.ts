@@ -43,7 +43,9 @@ export declare function shorn<T = unknown>(name: string, schema?: object | strin
  * registers the schema of each shorn() column of `tables` (a table, or an
  * object of them), a changed schema as the name's next version, and binds
  * the connection so that selected payloads come back decoded, rows of every
- * version in the newest one's shape.
+ * version in the newest one's shape. Given the drizzle database, its
+ * selects and relational queries (`db.query`, with `with`) decode in the
+ * statement; given the client, relational queries with `with` fail.
  */
 export declare function setup(db: object, tables: Table | Record<string, unknown>): void;
 
@@ -55,3 +57,14 @@ export declare function extract<V = unknown>(column: ShornColumn<unknown>, path:
 
 /** shorn_set(column, name, path, value): the payload with one value replaced, for update().set(). */
 export declare function set<T>(column: ShornColumn<T>, path: string, value: unknown): SQL<T>;
+
+/** shorn_remove(column, name, path): the payload with one optional field taken out, for update().set(). */
+export declare function remove<T>(column: ShornColumn<T>, path: string): SQL<T>;
+
+/**
+ * Applies the migrations drizzle-kit generated on the connection of `db`
+ * (drizzle-orm 0.x, better-sqlite3 or bun:sqlite), the extension loaded
+ * first; throws, naming the shorn functions the migrations call, where
+ * the connection cannot load it.
+ */
+export declare function migrate(db: object, config: {migrationsFolder: string; migrationsTable?: string}): void;

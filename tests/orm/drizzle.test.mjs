@@ -3,20 +3,20 @@
 // of schema.mjs made by drizzle-kit's migration, typed objects in and out,
 // a field filtered and ordered through its expression index.
 import assert from 'node:assert/strict';
-import {execFileSync} from 'node:child_process';
-import {mkdtempSync, readdirSync, readFileSync} from 'node:fs';
+import {execFileSync, spawnSync} from 'node:child_process';
+import {mkdtempSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import test from 'node:test';
 import {fileURLToPath} from 'node:url';
-import {and, asc, eq, gt, sql} from 'drizzle-orm';
-import {integer, sqliteTable} from 'drizzle-orm/sqlite-core';
-import {decoded, extract, set, setup, shorn} from 'sqlite-shorn/drizzle';
+import {and, asc, eq, exists, gt, inArray, sql} from 'drizzle-orm';
+import {integer, sqliteTable, sqliteView} from 'drizzle-orm/sqlite-core';
+import {decoded, extract, migrate, remove, set, setup, shorn} from 'sqlite-shorn/drizzle';
 import {z} from 'zod';
 import * as schema from './schema.mjs';
 
-const {people, cards, staff} = schema;
+const {people, cards, staff, orders} = schema;
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const CLIENT = process.env.SHORN_CLIENT ?? 'better-sqlite3';
@@ -35,10 +35,9 @@ execFileSync(process.execPath, [join(dirname(require.resolve('drizzle-kit')), 'b
 
 async function open() {
   const [driver, client] = await DRIVERS[CLIENT](':memory:');
-  const db = driver.drizzle({client});
+  const db = driver.drizzle({client, schema});
   setup(db, schema);
-  (await import(`drizzle-orm/${CLIENT === 'bun:sqlite' ? 'bun-sqlite' : 'better-sqlite3'}/migrator`))
-    .migrate(db, {migrationsFolder: migrations});
+  migrate(db, {migrationsFolder: migrations});
   return [db, client];
 }
 
@@ -180,4 +179,123 @@ test('{fpBytes: 3} on the column: its payloads start with the 3-byte fingerprint
                              'FROM members, shorn_schemas').get();
   assert.equal(row.prefix, row.fp);
   assert.deepEqual(db.select().from(members).get(), {id: 1, member: {name: 'Grace', age: 45, nick: 'G'}});
+});
+
+// Grace with two orders, Ada with none, Alan with one that has a note.
+async function withOrders() {
+  const [db, client] = await open();
+  db.insert(people).values([{person: GRACE}, {person: ADA}, {person: ALAN}]).run();
+  db.insert(orders).values([{personId: 1, order: {item: 'tea', qty: 2}}, {personId: 1, order: {item: 'cake', qty: 1}},
+                            {personId: 3, order: {item: 'pen', qty: 5}, note: 'gift'}]).run();
+  return [db, client];
+}
+
+test("relational queries: a relation's rows, its columns and its relations, decoded", async () => {
+  const [db] = await withOrders();
+  const TEA = {id: 1, personId: 1, order: {item: 'tea', qty: 2}, note: null};
+  const CAKE = {id: 2, personId: 1, order: {item: 'cake', qty: 1}, note: null};
+  const PEN = {id: 3, personId: 3, order: {item: 'pen', qty: 5}, note: 'gift'};
+  assert.deepEqual(await db.query.people.findMany({with: {orders: true}}), [
+    {id: 1, person: GRACE, age: 45, orders: [TEA, CAKE]}, {id: 2, person: ADA, age: 36, orders: []},
+    {id: 3, person: ALAN, age: 41, orders: [PEN]}]);
+  assert.deepEqual(await db.query.orders.findFirst({with: {person: true}}), {...TEA, person: {id: 1, person: GRACE, age: 45}});
+  assert.deepEqual(await db.query.orders.findMany({
+    columns: {order: true, note: true},
+    where: (order, {gt}) => gt(order.id, 1),
+    with: {person: {columns: {person: true}, with: {orders: {columns: {note: true}, orderBy: (order, {desc}) => desc(order.id)}}}},
+  }), [{order: CAKE.order, note: null, person: {person: GRACE, orders: [{note: null}, {note: null}]}},
+       {order: PEN.order, note: 'gift', person: {person: ALAN, orders: [{note: 'gift'}]}}]);
+  assert.deepEqual(await db.query.people.findFirst({columns: {id: true}, where: (person, {eq}) => eq(person.id, 3),
+                                                    with: {orders: {with: {person: {columns: {person: true}}}}}}),
+                   {id: 3, orders: [{...PEN, person: {person: ALAN}}]});
+});
+
+test('a select decodes its payloads in the statement: a table, a join, a subquery, a CTE, a view, a transaction, returning', async () => {
+  const [db] = await withOrders();
+  const query = db.select().from(people).where(eq(people.id, 1));
+  assert.match(query.toSQL().sql, /shorn_decode\("person", 'person'\)/);
+  assert.deepEqual(query.all(), [{id: 1, person: GRACE, age: 45}]);
+  assert.deepEqual(db.select({person: people.person, order: orders.order, note: orders.note}).from(people)
+    .leftJoin(orders, eq(orders.personId, people.id)).where(gt(people.id, 1)).all(),
+                   [{person: ADA, order: null, note: null}, {person: ALAN, order: {item: 'pen', qty: 5}, note: 'gift'}]);
+  const older = db.select({id: people.id, person: people.person}).from(people).where(gt(people.age, 40)).as('older');
+  assert.deepEqual(db.select().from(older).orderBy(older.id).all(), [{id: 1, person: GRACE}, {id: 3, person: ALAN}]);
+  const everyone = db.$with('everyone').as(db.select({id: people.id, person: people.person}).from(people));
+  assert.deepEqual(db.with(everyone).select().from(everyone).where(eq(everyone.id, 2)).all(), [{id: 2, person: ADA}]);
+  db.run(sql`CREATE VIEW grown AS SELECT id, person FROM people WHERE shorn_extract(person, 'person', '$.age') > 40`);
+  const grown = sqliteView('grown', {id: integer(), person: shorn('person')}).existing();
+  assert.deepEqual(db.select().from(grown).all(), [{id: 1, person: GRACE}, {id: 3, person: ALAN}]);
+  assert.deepEqual(db.transaction((tx) => tx.select({person: people.person}).from(people).where(eq(people.id, 2)).all()),
+                   [{person: ADA}]);
+  assert.deepEqual(db.insert(orders).values({personId: 2, order: {item: 'ink', qty: 1}, note: 'blue'}).returning().get(),
+                   {id: 4, personId: 2, order: {item: 'ink', qty: 1}, note: 'blue'});
+});
+
+test('a select inside a condition or an insert meets the payloads as stored; a union decodes both sides', async () => {
+  const [db, client] = await withOrders();
+  const graces = db.select({person: people.person}).from(people).where(eq(people.id, 1));
+  assert.deepEqual(db.select({id: people.id}).from(people).where(inArray(people.person, graces)).all(), [{id: 1}]);
+  assert.deepEqual(db.select({id: orders.id}).from(orders).where(exists(db.select().from(people)
+    .where(and(eq(people.id, orders.personId), eq(people.person, sql`shorn_encode(${JSON.stringify(ALAN)}, 'person')`))))).all(),
+                   [{id: 3}]);
+  db.insert(staff).select(db.select({id: people.id, person: people.person}).from(people).where(gt(people.id, 1))).run();
+  assert.deepEqual(client.prepare('SELECT group_concat(typeof(person)) AS types FROM staff').get().types, 'blob,blob');
+  assert.deepEqual(db.select().from(staff).all(), [{id: 2, person: ADA}, {id: 3, person: ALAN}]);
+  assert.deepEqual(db.select({person: people.person}).from(people).where(eq(people.id, 1))
+    .union(db.select({person: staff.person}).from(staff).where(eq(staff.id, 2))).all(), [{person: ADA}, {person: GRACE}]);
+});
+
+test('remove() takes an optional field out; set() refuses undefined with a TypeError', async () => {
+  const [db] = await withOrders();
+  const notes = sqliteTable('notes', {id: integer().primaryKey(),
+                                      note: shorn('memo', z.object({text: z.string(), tag: z.string().optional()})).notNull()});
+  setup(db, {notes});
+  db.run(sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, note BLOB NOT NULL)`);
+  db.insert(notes).values({note: {text: 'hello', tag: 'x'}}).run();
+  db.update(notes).set({note: remove(notes.note, '$.tag')}).run();
+  assert.deepEqual(db.select().from(notes).all(), [{id: 1, note: {text: 'hello'}}]);
+  assert.throws(() => db.update(notes).set({note: remove(notes.note, '$.text')}).run(),
+                {message: 'shorn_remove: Missing required property at $.text'});
+  assert.throws(() => set(notes.note, '$.tag', undefined), {
+    name: 'TypeError',
+    message: 'sqlite-shorn/drizzle: set() takes a value JSON can write, not undefined; remove(column, path) takes a field out',
+  });
+});
+
+// What the README says of drizzle-kit migrate, and its way round: the
+// same database file, migrated by migrate() of sqlite-shorn/drizzle.
+test('drizzle-kit migrate fails on a migration calling shorn_extract; migrate() applies it', {skip: CLIENT !== 'better-sqlite3'},
+     async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'shorn-drizzle-kit-'));
+  const file = join(folder, 'app.db');
+  writeFileSync(join(folder, 'drizzle.config.mjs'),
+                `export default ${JSON.stringify({dialect: 'sqlite', out: migrations, dbCredentials: {url: file}})};`);
+  const kit = spawnSync(process.execPath, [join(dirname(require.resolve('drizzle-kit')), 'bin.cjs'), 'migrate',
+    '--config', join(folder, 'drizzle.config.mjs')], {cwd: here, encoding: 'utf8'});
+  assert.equal(kit.status, 1);
+  assert.match(kit.stdout, /applying migrations/);
+  const [driver, client] = await DRIVERS[CLIENT](file);
+  assert.equal(client.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'people'").get().n, 0);
+  const db = driver.drizzle({client, schema});
+  setup(db, schema);
+  migrate(db, {migrationsFolder: migrations});
+  db.insert(people).values({person: GRACE}).run();
+  assert.deepEqual(db.select().from(people).all(), [{id: 1, person: GRACE, age: 45}]);
+  client.close();
+});
+
+test("migrate(): drizzle-kit's migrations on the connection, the extension loaded; a clear error where it cannot be",
+     async () => {
+  const [driver, client] = await DRIVERS[CLIENT](':memory:');
+  const db = driver.drizzle({client});
+  migrate(db, {migrationsFolder: migrations});
+  assert.ok(client.prepare("SELECT 1 FROM sqlite_master WHERE name = 'people_by_age'").get());
+  // A connection that refuses extensions, as node:sqlite's does without allowExtension.
+  const [, refusing] = await DRIVERS[CLIENT](':memory:');
+  refusing.loadExtension = () => { throw new Error('not authorized'); };
+  assert.throws(() => migrate(driver.drizzle({client: refusing}), {migrationsFolder: migrations}), {
+    message: 'sqlite-shorn/drizzle: migrate() could not load the extension into this connection (not authorized), ' +
+             'and the migrations call shorn_extract, which the extension defines',
+  });
+  assert.equal(refusing.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'people'").get().n, 0);
 });

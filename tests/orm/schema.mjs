@@ -1,7 +1,8 @@
 // The tables tests/orm/drizzle.test.mjs queries and drizzle-kit generates
-// its migration from: a payload column typed by each validator, and an
-// index on a field inside one.
+// its migration from: a payload column typed by each validator, an index on
+// a field inside one, and relations between two tables of payloads.
 import {type} from 'arktype';
+import {relations} from 'drizzle-orm';
 import {index, integer, sqliteTable} from 'drizzle-orm/sqlite-core';
 import {extract, shorn} from 'sqlite-shorn/drizzle';
 import * as v from 'valibot';
@@ -25,3 +26,17 @@ export const cards = sqliteTable('cards', {
 
 // A schema registered by name only: here, people's.
 export const staff = sqliteTable('staff', {id: integer().primaryKey(), person: shorn('person')});
+
+// A person's orders, for the relational queries: a payload whose schema is
+// an object, and one whose schema is a string.
+export const orders = sqliteTable('orders', {
+  id: integer().primaryKey(),
+  personId: integer('person_id').notNull().references(() => people.id),
+  order: shorn('order', z.object({item: z.string(), qty: z.int().positive()})).notNull(),
+  note: shorn('note', z.string()),
+});
+
+export const peopleRelations = relations(people, ({many}) => ({orders: many(orders)}));
+export const ordersRelations = relations(orders, ({one}) => ({
+  person: one(people, {fields: [orders.personId], references: [people.id]}),
+}));

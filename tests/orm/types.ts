@@ -6,7 +6,7 @@ import {eq, gt} from 'drizzle-orm';
 import {drizzle} from 'drizzle-orm/better-sqlite3';
 import {integer, sqliteTable} from 'drizzle-orm/sqlite-core';
 import {Generated, Kysely, SqliteDialect} from 'kysely';
-import {decoded, extract, set, setup, shorn} from 'sqlite-shorn/drizzle';
+import {decoded, extract, migrate, remove, set, setup, shorn} from 'sqlite-shorn/drizzle';
 import * as kysely from 'sqlite-shorn/kysely';
 import * as v from 'valibot';
 import {z} from 'zod';
@@ -33,6 +33,10 @@ db.insert(people).values({badge: {number: 7}}).run();
 // @ts-expect-error: badge.number is a number
 db.update(people).set({badge: {number: 'seven'}}).run();
 db.update(people).set({person: set(people.person, '$.age', 46)}).where(eq(people.id, 1)).run();
+db.update(people).set({badge: remove(people.badge, '$.number')}).run();
+// @ts-expect-error: remove() takes a path
+remove(people.badge);
+const migrating: () => void = () => migrate(db, {migrationsFolder: 'drizzle'});
 
 const row = db.select().from(people).where(gt(extract<number>(people.person, '$.age'), 40)).get();
 const grace: Person | undefined = row?.person;
@@ -66,4 +70,4 @@ async function kyselyTypes(): Promise<{id: number; person: Person}[]> {
   return kdb.selectFrom('people').select(['id', person.decode('person').as('person')])
     .where(person.extract<number>('person', '$.age'), '>', 40).execute();
 }
-export {grace, badge, narrowed, narrow, rows, wrong, kyselyTypes};
+export {grace, badge, narrowed, narrow, rows, wrong, kyselyTypes, migrating};
