@@ -80,12 +80,14 @@ function decoderOf(client, name) {
     throw new TypeError('sqlite-shorn/drizzle: setup() needs a synchronous client (better-sqlite3, ' +
                         'bun:sqlite); with another, load and register with sqlite-shorn and select decoded(column)');
   }
-  const statement = client.prepare(`SELECT shorn_decode(?, ${quoted(name)}) AS json`);
+  // The name is bound as well: libsql takes a lone object argument for
+  // named parameters, and a lone Buffer there aborts the process.
+  const statement = client.prepare('SELECT shorn_decode(?, ?) AS json');
   return {
     decode(payload) {
       // better-sqlite3 binds a Buffer as a BLOB, not another Uint8Array.
       const blob = Buffer.isBuffer(payload) ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-      return statement.get(blob).json;
+      return statement.get(blob, name).json;
     },
   };
 }

@@ -8,8 +8,10 @@
 export declare function getLoadablePath(): string;
 
 /**
- * A synchronous connection: better-sqlite3's Database, node:sqlite's
- * DatabaseSync (opened with `{allowExtension: true}`), bun:sqlite's Database.
+ * A synchronous connection: better-sqlite3's Database, libsql's Database,
+ * node:sqlite's DatabaseSync (opened with `{allowExtension: true}`),
+ * bun:sqlite's Database. @libsql/client's Client is none: it cannot load an
+ * extension.
  */
 export interface Database {
   loadExtension(path: string): unknown;
@@ -66,13 +68,16 @@ export interface Options {
 export declare function encode(db: CallbackDatabase, name: string, value: unknown, options?: Options): Promise<Uint8Array>;
 export declare function encode(db: Database, name: string, value: unknown, options?: Options): Uint8Array;
 
+/** A payload: a Uint8Array (a Buffer), or an ArrayBuffer as @libsql/client reads a BLOB. */
+export type Payload = Uint8Array | ArrayBuffer;
+
 /**
  * The value of a payload (as JSON.parse reads it) with the schema registered
  * under the name; with a null name and fpBytes, the schema its fingerprint names.
  */
-export declare function decode<T = unknown>(db: CallbackDatabase, name: string | null, payload: Uint8Array,
+export declare function decode<T = unknown>(db: CallbackDatabase, name: string | null, payload: Payload,
                                             options?: Options): Promise<T>;
-export declare function decode<T = unknown>(db: Database, name: string | null, payload: Uint8Array, options?: Options): T;
+export declare function decode<T = unknown>(db: Database, name: string | null, payload: Payload, options?: Options): T;
 
 /** encode() of each value, in one call. */
 export declare function encodeMany(db: CallbackDatabase, name: string, values: readonly unknown[],
@@ -81,6 +86,6 @@ export declare function encodeMany(db: Database, name: string, values: readonly 
 
 /** decode() of each payload, in one call. */
 export declare function decodeMany<T = unknown>(db: CallbackDatabase, name: string | null,
-                                                payloads: readonly Uint8Array[], options?: Options): Promise<T[]>;
-export declare function decodeMany<T = unknown>(db: Database, name: string | null, payloads: readonly Uint8Array[],
+                                                payloads: readonly Payload[], options?: Options): Promise<T[]>;
+export declare function decodeMany<T = unknown>(db: Database, name: string | null, payloads: readonly Payload[],
                                                 options?: Options): T[];

@@ -46,7 +46,30 @@ function takesCallbacks(db) {
   return typeof db.each === 'function';
 }
 
+// Where the package README says what to do about a SQLite that cannot load
+// extensions, which the errors below name so that a user finds it.
+const MACOS_SECTION = `"Apple's SQLite" in ${path.join(__dirname, 'README.md')}`;
+
+// @libsql/client's Client (execute() and batch(), no prepare()) opens the
+// connections of its pool itself and keeps them private, so nothing can
+// load an extension into them: say so, and what works, rather than fail on
+// a missing method further in.
+function refuseLibsqlClient(db) {
+  if (db === null || typeof db !== 'object' || typeof db.execute !== 'function' || typeof db.batch !== 'function' ||
+      typeof db.prepare === 'function') return;
+  throw new TypeError("sqlite-shorn cannot use @libsql/client's Client: it opens the connections of its " +
+                      'pool itself and keeps them private, and has no loadExtension(), so no extension can be loaded ' +
+                      "into them (and SQL's load_extension() is not authorized there). Open the file with the libsql " +
+                      "package's Database instead (new (require('libsql'))(path)), the same engine, synchronous, " +
+                      `which load() takes (the README's "libsql")`);
+}
+
 function load(db) {
+  refuseLibsqlClient(db);
+  if (db === null || typeof db !== 'object' || typeof db.loadExtension !== 'function') {
+    throw new TypeError('sqlite-shorn: load() takes a connection with loadExtension() (better-sqlite3, libsql, ' +
+                        `node:sqlite, bun:sqlite, node-sqlite3), not ${db}`);
+  }
   const file = getLoadablePath();
   if (takesCallbacks(db)) {
     return new Promise((resolve, reject) => db.loadExtension(file, (error) => (error ? reject(error) : resolve())));
@@ -54,11 +77,26 @@ function load(db) {
   try {
     db.loadExtension(file);
   } catch (error) {
-    // node:sqlite (the client with enableLoadExtension) refuses unless the connection was opened allowing it.
-    if (typeof db.enableLoadExtension !== 'function' || error.code !== 'ERR_INVALID_STATE') throw error;
-    throw new Error(`${error.message}: open the connection as new DatabaseSync(path, {allowExtension: true})`,
-                    {cause: error});
+    throw loadError(db, error);
   }
+}
+
+// A refusal to load, with what to do about it.
+function loadError(db, error) {
+  // node:sqlite (the client with enableLoadExtension) refuses unless the connection was opened allowing it.
+  if (typeof db.enableLoadExtension === 'function' && error.code === 'ERR_INVALID_STATE') {
+    return new Error(`${error.message}: open the connection as new DatabaseSync(path, {allowExtension: true})`,
+                     {cause: error});
+  }
+  // Bun's words when its SQLite is built without extension loading, as
+  // Apple's SQLite is, which Bun uses on macOS.
+  if (/does not support dynamic extension loading/.test(error.message)) {
+    return new Error(`${error.message}: this SQLite cannot load extensions (on macOS, Bun's SQLite is Apple's). ` +
+                     'Before opening the first Database, name one that can, such as Homebrew\'s (brew install sqlite): ' +
+                     'Database.setCustomSQLite("/opt/homebrew/opt/sqlite/lib/libsqlite3.dylib") (/usr/local/opt/... ' +
+                     `on an Intel Mac); see ${MACOS_SECTION}`, {cause: error});
+  }
+  return error;
 }
 
 // The JSON Schema a validator derives from its schema, by the route it offers.
@@ -171,12 +209,15 @@ function encodeStep(name, value, options) {
 }
 
 function decodeStep(name, payload, options) {
-  if (!(payload instanceof Uint8Array)) {
-    throw new TypeError('sqlite-shorn: decode() takes the payload as a Uint8Array or Buffer, not ' +
+  // better-sqlite3 binds a Buffer as a BLOB, not another Uint8Array; @libsql/client reads a BLOB as an ArrayBuffer.
+  const blob = Buffer.isBuffer(payload) ? payload
+    : payload instanceof Uint8Array ? Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)
+    : payload instanceof ArrayBuffer ? Buffer.from(payload)
+    : undefined;
+  if (blob === undefined) {
+    throw new TypeError('sqlite-shorn: decode() takes the payload as a Uint8Array, Buffer or ArrayBuffer, not ' +
                         (typeof payload === 'string' ? 'a string (Buffer.from(hex, "hex") reads hex)' : String(payload)));
   }
-  // better-sqlite3 binds a Buffer as a BLOB, not another Uint8Array.
-  const blob = Buffer.isBuffer(payload) ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   const width = fpBytes(options);
   if (name === null || name === undefined) {
     if (width === undefined) throw new TypeError('sqlite-shorn: decode() with no name needs {fpBytes}, the payload\'s fingerprint width');
@@ -216,6 +257,7 @@ const encodeMany = (db, name, values, options) => run(db, encodingMany(name, val
 const decodeMany = (db, name, payloads, options) => run(db, decodingMany(name, payloads, options));
 
 function run(db, steps) {
+  refuseLibsqlClient(db);
   if (takesCallbacks(db)) return runWithCallbacks(db, steps);
   let step = steps.next();
   try {
@@ -250,7 +292,9 @@ function runWithCallbacks(db, steps) {
 
 // Statements prepared once per connection (a WeakMap: they go with it),
 // each with how it answers: better-sqlite3's pluck() gives the first column
-// without building a row object.
+// without building a row object.  libsql's Statement has pluck() too, but
+// its get() still answers a row (only its all() plucks), so a row that
+// comes back is taken apart: a plucked value is never a plain object.
 const statements = new WeakMap();
 function answer(db, [method, sql, ...parameters]) {
   let prepared = statements.get(db);
@@ -262,9 +306,17 @@ function answer(db, [method, sql, ...parameters]) {
 
 function prepare(db, sql) {
   const statement = db.prepare(sql);
-  if (statement.reader && typeof statement.pluck === 'function') return statement.pluck();
+  if (statement.reader && typeof statement.pluck === 'function') {
+    const plucked = statement.pluck();
+    return {get: (...parameters) => pluckedValue(plucked.get(...parameters)), run: (...parameters) => plucked.run(...parameters)};
+  }
   return {get: (...parameters) => firstColumn(statement.get(...parameters)),
           run: (...parameters) => statement.run(...parameters)};
+}
+
+// What a plucking get() answers: the value, or else (libsql) the row.
+function pluckedValue(value) {
+  return value !== null && typeof value === 'object' && !(value instanceof Uint8Array) ? firstColumn(value) : value;
 }
 
 // A row as an object (bun:sqlite's is null when there is none).

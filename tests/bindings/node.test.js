@@ -2,7 +2,8 @@
 // sqlite-shorn as a user has it: installed from dist/'s tarballs into the
 // scratch project tests/bindings/node.sh makes, and run with the client
 // SHORN_CLIENT names: better-sqlite3, node:sqlite (Node 22), sqlite3
-// (node-sqlite3, whose calls return Promises) or bun:sqlite (bun test).
+// (node-sqlite3, whose calls return Promises), bun:sqlite (bun test) or
+// libsql (Turso's synchronous driver).
 const assert = require('node:assert/strict');
 const {execFileSync, spawnSync} = require('node:child_process');
 const fs = require('node:fs');
@@ -22,6 +23,7 @@ const CLIENTS = {
   'node:sqlite': 'new (require("node:sqlite").DatabaseSync)(":memory:", { allowExtension: true })',
   'sqlite3': 'new (require("sqlite3").Database)(":memory:")',
   'bun:sqlite': 'new (require("bun:sqlite").Database)(":memory:")',
+  'libsql': 'new (require("libsql"))(":memory:")',
 };
 const CLIENT = process.env.SHORN_CLIENT;
 const CONNECTION = CLIENTS[CLIENT];
@@ -54,7 +56,10 @@ function one(db, sql, ...parameters) {
   if (ASYNC) {
     return new Promise((resolve, reject) => db.get(sql, parameters, (error, row) => (error ? reject(error) : resolve(Object.values(row)[0]))));
   }
-  return Object.values(db.prepare(sql).get(...parameters))[0];
+  // libsql takes a lone object argument for named parameters (a lone Buffer
+  // aborts the process), so its parameters go as one array.
+  const statement = db.prepare(sql);
+  return Object.values(CLIENT === 'libsql' ? statement.get(parameters) : statement.get(...parameters))[0];
 }
 
 // An error of SQLite's as the client words it: node-sqlite3 prefixes the code.
@@ -195,9 +200,12 @@ for (const [what, schema, derive] of ROUTES) {
     assert.match(fingerprint, /^[0-9a-f]{8}$/);
     assert.equal(fingerprint, await one(db, 'SELECT fingerprint FROM shorn_schemas WHERE schema = ?', text));
     const payload = await shorn.encode(db, 'person', GRACE);
+    assert.ok(payload instanceof Uint8Array, `encode() answers a Uint8Array, not ${payload}`);
     assert.deepEqual(Buffer.from(payload), Buffer.from('2d05477261636500', 'hex'));
     assert.deepEqual(await shorn.decode(db, 'person', payload), {age: 45, name: 'Grace', sex: 'F'});
     assert.deepEqual(await shorn.decode(db, 'person', new Uint8Array(payload)), {age: 45, name: 'Grace', sex: 'F'});
+    // An ArrayBuffer, as @libsql/client reads a BLOB.
+    assert.deepEqual(await shorn.decode(db, 'person', new Uint8Array(payload).buffer), {age: 45, name: 'Grace', sex: 'F'});
   });
 }
 
@@ -370,7 +378,7 @@ test('wrong arguments, and helpers before load(), say what to do', async () => {
   await shorn.register(db, 'person', ZodPerson);
   await assert.rejects(async () => shorn.decode(db, 'person', '7236d12d05477261636500'), {
     name: 'TypeError',
-    message: 'sqlite-shorn: decode() takes the payload as a Uint8Array or Buffer, not a string ' +
+    message: 'sqlite-shorn: decode() takes the payload as a Uint8Array, Buffer or ArrayBuffer, not a string ' +
              '(Buffer.from(hex, "hex") reads hex)',
   });
   await assert.rejects(async () => shorn.encode(db, 'person', undefined), {
@@ -386,6 +394,74 @@ test('node:sqlite: a connection opened without allowExtension gets an error sayi
     assert.equal(error.cause.code, 'ERR_INVALID_STATE');
     return true;
   });
+});
+
+// @libsql/client, the asynchronous sibling of libsql, on a local file.
+async function libsqlClient(folder) {
+  const {createClient} = require('@libsql/client');
+  return createClient({url: `file:${path.join(folder, 'app.db')}`});
+}
+
+test("libsql: register() gives the fingerprint, encode() a Uint8Array, though libsql's get() ignores pluck()",
+     {skip: CLIENT !== 'libsql' && 'libsql only'}, async () => {
+  const db = await connect();
+  // What the helpers work around: a plucked statement's get() answers a row.
+  assert.equal(typeof db.prepare('SELECT shorn_version() AS v').pluck().get(), 'object');
+  assert.equal(shorn.register(db, 'person', JSON.parse(PERSON)), shorn.register(db, 'person', PERSON));
+  assert.match(shorn.register(db, 'person', PERSON), /^[0-9a-f]{8}$/);
+  const payloads = shorn.encodeMany(db, 'person', [GRACE, GRACE]);
+  assert.ok(payloads.every((payload) => payload instanceof Uint8Array));
+  assert.deepEqual(shorn.decodeMany(db, 'person', payloads), [GRACE, GRACE]);
+});
+
+test("libsql: @libsql/client's Client is refused, saying why; the payloads it reads (ArrayBuffers) decode on libsql",
+     {skip: CLIENT !== 'libsql' && 'libsql only'}, async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-libsql-'));
+  const client = await libsqlClient(folder);
+  // What the error says is so: no loadExtension(), and SQL's load_extension() refused.
+  assert.equal(client.loadExtension, undefined);
+  await assert.rejects(client.execute({sql: 'SELECT load_extension(?)', args: [shorn.getLoadablePath()]}),
+                       {message: 'SQLITE_ERROR: not authorized'});
+  const refusal = {
+    name: 'TypeError',
+    message: "sqlite-shorn cannot use @libsql/client's Client: it opens the connections of its pool itself and keeps " +
+             "them private, and has no loadExtension(), so no extension can be loaded into them (and SQL's " +
+             "load_extension() is not authorized there). Open the file with the libsql package's Database instead " +
+             "(new (require('libsql'))(path)), the same engine, synchronous, which load() takes (the README's \"libsql\")",
+  };
+  assert.throws(() => shorn.load(client), refusal);
+  assert.throws(() => shorn.register(client, 'person', PERSON), refusal);
+  // The same file, written through libsql, read through the client.
+  const db = await connectFile(path.join(folder, 'app.db'));
+  shorn.register(db, 'person', PERSON);
+  db.exec('CREATE TABLE people (person BLOB)');
+  db.prepare('INSERT INTO people VALUES (?)').run([shorn.encode(db, 'person', GRACE)]);
+  const [row] = (await client.execute('SELECT person FROM people')).rows;
+  assert.ok(row.person instanceof ArrayBuffer);
+  assert.deepEqual(shorn.decode(db, 'person', row.person), GRACE);
+  client.close();
+  db.close();
+  fs.rmSync(folder, {recursive: true});
+});
+
+test("libsql: sqlite-shorn/drizzle's column through drizzle-orm/better-sqlite3's driver, which runs on libsql",
+     {skip: CLIENT !== 'libsql' && 'libsql only'}, async () => {
+  const {drizzle} = require('drizzle-orm/better-sqlite3');
+  const {gt, sql} = require('drizzle-orm');
+  const {integer, sqliteTable} = require('drizzle-orm/sqlite-core');
+  const {decoded, extract, set, setup, shorn: column} = require('sqlite-shorn/drizzle');
+  const people = sqliteTable('people', {id: integer().primaryKey(), person: column('person', ZodPerson).notNull()});
+  const db = drizzle({client: open()});
+  setup(db, {people});
+  db.run(sql`CREATE TABLE people (id INTEGER PRIMARY KEY, person BLOB NOT NULL)`);
+  db.insert(people).values([{person: GRACE}, {person: {name: 'Ada', age: 36, sex: 'F'}}]).run();
+  db.update(people).set({person: set(people.person, '$.age', 46)}).where(sql`id = 1`).run();
+  assert.deepEqual(db.select().from(people).where(gt(extract(people.person, '$.age'), 40)).all(),
+                   [{id: 1, person: {...GRACE, age: 46}}]);
+  assert.deepEqual(db.select({person: decoded(people.person)}).from(people).where(sql`id = 2`).all(),
+                   [{person: {name: 'Ada', age: 36, sex: 'F'}}]);
+  assert.throws(() => db.insert(people).values({person: {...GRACE, age: 500}}).run(),
+                {message: 'shorn_encode: Too big: expected at most 150 at $.age'});
 });
 
 // A README's first ```js block that uses sqlite-shorn, run with this test's

@@ -1,7 +1,8 @@
 // Compiled by node.test.js with tsc --strict: index.d.ts types the code of a
-// better-sqlite3 and a node-sqlite3 user, and refuses what is not a
-// connection or would await nothing.
+// better-sqlite3, a libsql and a node-sqlite3 user, and refuses what is not
+// a connection or would await nothing.
 import Database = require('better-sqlite3');
+import Libsql = require('libsql');
 import sqlite3 = require('sqlite3');
 import {z} from 'zod';
 import {decode, decodeMany, encode, encodeMany, getLoadablePath, load, register} from 'sqlite-shorn';
@@ -22,6 +23,10 @@ const people: Person[] = decodeMany<Person>(db, 'person', encodeMany(db, 'person
 register(db, 'text', '{"type":"string"}');
 register(db, 'object', {type: 'string'});
 const versioned: string = register(db, 'versioned', Person, {fpBytes: 4});
+const turso = new Libsql(':memory:');
+load(turso);
+const fromTurso: Uint8Array = encode(turso, 'person', {name: 'Grace', age: 45});
+const fromArrayBuffer: Person = decode<Person>(turso, 'person', new Uint8Array(fromTurso).buffer);
 // @ts-expect-error: load() takes a connection
 load({});
 // @ts-expect-error: a synchronous client's register() returns the fingerprint, not a Promise
@@ -34,4 +39,4 @@ async function withCallbacks(): Promise<Person> {
   await registered;
   return decode<Person>(callbacks, 'person', await encode(callbacks, 'person', {name: 'Ada', age: 36}));
 }
-export {fingerprint, versioned, grace, people, withCallbacks};
+export {fingerprint, versioned, grace, people, fromArrayBuffer, withCallbacks};
