@@ -28,6 +28,17 @@ assert db.execute("SELECT shorn_version()").fetchone() == (__import__("sys").arg
   echo "python.sh: $(basename "$2"): a new venv to the first query in $((SECONDS - start)) s" >&2
 }
 
+# A Python 3.8 or later whose sqlite3 was built without extension loading
+# (pyenv's builds, where pyenv is), for load()'s error on a real one.
+for candidate in "$(command -v pyenv >/dev/null && pyenv root)"/versions/*/bin/python3 "$(command -v python3)"; do
+  if [ -x "$candidate" ] && "$candidate" -c 'import sqlite3, sys
+sys.exit(sys.version_info < (3, 8) or hasattr(sqlite3.Connection, "enable_load_extension"))' 2>/dev/null; then
+    export SHORN_PYTHON_WITHOUT_LOADING=$candidate
+    echo "python.sh: $candidate cannot load extensions: load()'s error is tested there" >&2
+    break
+  fi
+done
+
 install wheel "$wheel"
 (cd "$dir" && SHORN_BINARY=$dist/shorn-$version-linux-x64.so wheel/bin/python "$tests/test_python.py")
 # sqlite_shorn.sqlalchemy with Debian's python3-sqlalchemy, which the venv sees.

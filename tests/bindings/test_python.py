@@ -212,10 +212,35 @@ class PackageTest(unittest.TestCase):
             sqlite_shorn.load(Connection())
         self.assertEqual(str(caught.exception), (
             "sqlite-shorn: this connection cannot load extensions (test_python.Connection has no "
-            "enable_load_extension): its Python was built without --enable-loadable-sqlite-extensions, as pyenv's "
-            "builds and python.org's macOS installer are. Use a Python built with it (pyenv: "
+            "enable_load_extension): its Python was built without --enable-loadable-sqlite-extensions, as macOS's own "
+            "Python, pyenv's builds and python.org's macOS installer are. Use a Python built with it (Homebrew's; pyenv: "
             "PYTHON_CONFIGURE_OPTS=--enable-loadable-sqlite-extensions pyenv install VERSION), or APSW (pip install "
-            "apsw), whose connections load() takes too").replace("test_python.", Connection.__module__ + "."))
+            'apsw), whose connections load() takes too; see "A Python that cannot load extensions" in sqlite-shorn\'s '
+            "README").replace("test_python.", Connection.__module__ + "."))
+
+    def test_a_python_built_without_extension_loading_is_told_what_to_do(self):
+        # A real one: python.sh names a Python on this machine whose sqlite3
+        # was built without --enable-loadable-sqlite-extensions (pyenv's).
+        python = os.environ.get("SHORN_PYTHON_WITHOUT_LOADING")
+        if not python:
+            self.skipTest("no Python without extension loading on this machine")
+        package = os.path.dirname(os.path.dirname(sqlite_shorn.__file__))
+        run = subprocess.run([python, "-c", "import sqlite3, sqlite_shorn\n"
+                              "assert not hasattr(sqlite3.Connection, 'enable_load_extension')\n"
+                              "try:\n"
+                              "    sqlite_shorn.load(sqlite3.connect(':memory:'))\n"
+                              "except sqlite3.NotSupportedError as error:\n"
+                              "    print(error)\n"], env={**os.environ, "PYTHONPATH": package, "PYTHONNOUSERSITE": "1"},
+                             capture_output=True, text=True, check=True)
+        self.assertEqual(run.stdout, (
+            "sqlite-shorn: this connection cannot load extensions (sqlite3.Connection has no enable_load_extension): "
+            "its Python was built without --enable-loadable-sqlite-extensions, as macOS's own Python, pyenv's builds "
+            "and python.org's macOS installer are. Use a Python built with it (Homebrew's; pyenv: "
+            "PYTHON_CONFIGURE_OPTS=--enable-loadable-sqlite-extensions pyenv install VERSION), or APSW (pip install "
+            'apsw), whose connections load() takes too; see "A Python that cannot load extensions" in sqlite-shorn\'s '
+            "README\n"))
+        readme = importlib.metadata.metadata("sqlite-shorn").get_payload()
+        self.assertIn("\n## A Python that cannot load extensions\n", readme)
 
     def test_encode_and_decode_with_and_without_the_fingerprint(self):
         db = connect()
@@ -267,11 +292,16 @@ class PackageTest(unittest.TestCase):
             self.assertIn("not authorized", str(caught.exception))
 
     def test_readme_examples_print_what_their_comments_say(self):
+        # The project README's first example, and each of the package's but
+        # SQLAlchemy's (tests/orm/test_sqlalchemy.py runs those).
         with open(os.environ["SHORN_README"], encoding="utf-8") as f:
-            readmes = {"README.md": f.read(), "the package's README": importlib.metadata.metadata("sqlite-shorn").get_payload()}
-        for name, text in readmes.items():
+            examples = [("README.md", re.search(r"```python\n(.*?)```", f.read(), re.S).group(1))]
+        package = importlib.metadata.metadata("sqlite-shorn").get_payload()
+        examples += [(f"the package's README, example {number}", example) for number, example in
+                     enumerate(re.findall(r"```python\n(.*?)```", package, re.S), 1) if "sqlalchemy" not in example]
+        self.assertEqual(len(examples), 3)
+        for name, example in examples:
             with self.subTest(readme=name):
-                example = re.search(r"```python\n(.*?)```", text, re.S).group(1)
                 expected = re.findall(r"\)  # (.*)", example)
                 printed = io.StringIO()
                 with contextlib.redirect_stdout(printed):

@@ -11,6 +11,7 @@ import tempfile
 import unittest
 
 from sqlalchemy import Column, Index, Integer, create_engine, exc, select, text, update
+from sqlalchemy.ext.mutable import MutableDict
 from sqlalchemy.orm import Session, declarative_base
 
 from sqlite_shorn.sqlalchemy import Shorn, setup
@@ -164,18 +165,72 @@ class VersionsTest(unittest.TestCase):
             self.assertEqual(session.get(Member, 1).data, {"name": "Grace", "age": 45, "nick": "G"})
 
 
+class InPlaceTest(unittest.TestCase):
+    """What the package README says of changes made inside an attribute's dict."""
+
+    def test_a_plain_column_misses_a_change_inside_its_dict_and_mutable_dict_sees_a_key_set(self):
+        base = declarative_base()
+
+        class Plain(base):
+            __tablename__ = "plain"
+            id = Column(Integer, primary_key=True)
+            data = Column(Shorn("person", PERSON))
+
+        class Tracked(base):
+            __tablename__ = "tracked"
+            id = Column(Integer, primary_key=True)
+            data = Column(MutableDict.as_mutable(Shorn("person", PERSON)))
+
+        engine = create_engine("sqlite://")
+        self.addCleanup(engine.dispose)
+        setup(engine, base.metadata)
+        base.metadata.create_all(engine)
+        with Session(engine) as session, session.begin():
+            session.add_all([Plain(data=dict(GRACE)), Tracked(data=dict(GRACE))])
+        with Session(engine) as session, session.begin():
+            plain, tracked = session.get(Plain, 1), session.get(Tracked, 1)
+            plain.data["age"] = 46
+            tracked.data["age"] = 46
+        with Session(engine) as session:
+            self.assertEqual((session.get(Plain, 1).data, session.get(Tracked, 1).data), (GRACE, {**GRACE, "age": 46}))
+
+    def test_mutable_dict_misses_a_change_inside_a_member(self):
+        base = declarative_base()
+
+        class Profile(base):
+            __tablename__ = "profiles"
+            id = Column(Integer, primary_key=True)
+            data = Column(MutableDict.as_mutable(Shorn("profile", {"type": "object", "properties": {
+                "tags": {"type": "array", "items": {"type": "string"}}}})))
+
+        engine = create_engine("sqlite://")
+        self.addCleanup(engine.dispose)
+        setup(engine, base.metadata)
+        base.metadata.create_all(engine)
+        with Session(engine) as session, session.begin():
+            session.add(Profile(data={"tags": []}))
+        with Session(engine) as session, session.begin():
+            profile = session.get(Profile, 1)
+            profile.data["tags"].append("navy")
+        with Session(engine) as session:
+            self.assertEqual(session.get(Profile, 1).data, {"tags": []})
+
+
 class ReadmeTest(unittest.TestCase):
-    def test_the_sqlalchemy_example_prints_what_its_comments_say(self):
+    def test_the_sqlalchemy_examples_print_what_their_comments_say(self):
         readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bindings", "python", "README.md")
         with open(readme, encoding="utf-8") as f:
-            example = next(block for block in re.findall(r"```python\n(.*?)```", f.read(), re.S)
-                           if "sqlite_shorn.sqlalchemy" in block)
-        expected = re.findall(r"\)  # (.*)", example)
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            exec(compile(example, "bindings/python/README.md", "exec"), {})
-        self.assertEqual(printed.getvalue().splitlines(), expected)
-        self.assertTrue(expected)
+            examples = [block for block in re.findall(r"```python\n(.*?)```", f.read(), re.S)
+                        if "sqlite_shorn.sqlalchemy" in block]
+        self.assertEqual(len(examples), 2)
+        for number, example in enumerate(examples, 1):
+            with self.subTest(example=number):
+                expected = re.findall(r"\)  # (.*)", example)
+                printed = io.StringIO()
+                with contextlib.redirect_stdout(printed):
+                    exec(compile(example, "bindings/python/README.md", "exec"), {})
+                self.assertEqual(printed.getvalue().splitlines(), expected)
+                self.assertTrue(expected)
 
 
 if __name__ == "__main__":

@@ -10,10 +10,11 @@ _SUFFIX = {"darwin": "dylib", "win32": "dll"}.get(sys.platform, "so")
 
 _NO_LOADING = (
     "sqlite-shorn: this connection cannot load extensions ({kind} has no enable_load_extension): "
-    "its Python was built without --enable-loadable-sqlite-extensions, as pyenv's builds and "
-    "python.org's macOS installer are. Use a Python built with it (pyenv: "
+    "its Python was built without --enable-loadable-sqlite-extensions, as macOS's own Python, pyenv's builds and "
+    "python.org's macOS installer are. Use a Python built with it (Homebrew's; pyenv: "
     "PYTHON_CONFIGURE_OPTS=--enable-loadable-sqlite-extensions pyenv install VERSION), or APSW "
-    "(pip install apsw), whose connections load() takes too")
+    "(pip install apsw), whose connections load() takes too; see \"A Python that cannot load extensions\" "
+    "in sqlite-shorn's README")
 
 
 def loadable_path():
