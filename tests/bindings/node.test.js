@@ -396,6 +396,35 @@ test('node:sqlite: a connection opened without allowExtension gets an error sayi
   });
 });
 
+test("a SQLite that cannot load extensions (Bun's on macOS, Apple's) gets an error naming what to do, and where",
+     {skip: CLIENT !== 'bun:sqlite' && 'bun:sqlite only'}, () => {
+  // Bun on Linux links a SQLite of its own that loads extensions (and
+  // setCustomSQLite does not replace it there), so Bun's refusal on macOS
+  // is spoken by the connection's loadExtension, in Bun's words.
+  const db = open();
+  const refusal = new Error('This build of sqlite3 does not support dynamic extension loading');
+  db.loadExtension = () => {
+    throw refusal;
+  };
+  assert.throws(() => shorn.load(db), (error) => {
+    assert.equal(error.message, 'This build of sqlite3 does not support dynamic extension loading: this SQLite cannot ' +
+      "load extensions (on macOS, Bun's SQLite is Apple's). Before opening the first Database, name one that can, such " +
+      "as Homebrew's (brew install sqlite): Database.setCustomSQLite(\"/opt/homebrew/opt/sqlite/lib/libsqlite3.dylib\") " +
+      `(/usr/local/opt/... on an Intel Mac); see "Apple's SQLite" in ${path.join(PACKAGE, 'README.md')}`);
+    assert.equal(error.cause, refusal);
+    return true;
+  });
+  assert.match(fs.readFileSync(path.join(PACKAGE, 'README.md'), 'utf8'), /\n## Apple's SQLite\n/);
+});
+
+test('load() of something that is no connection says what it takes', () => {
+  assert.throws(() => shorn.load({}), {
+    name: 'TypeError',
+    message: 'sqlite-shorn: load() takes a connection with loadExtension() (better-sqlite3, libsql, node:sqlite, ' +
+             'bun:sqlite, node-sqlite3), not [object Object]',
+  });
+});
+
 // @libsql/client, the asynchronous sibling of libsql, on a local file.
 async function libsqlClient(folder) {
   const {createClient} = require('@libsql/client');
