@@ -493,6 +493,22 @@ test("libsql: sqlite-shorn/drizzle's column through drizzle-orm/better-sqlite3's
                 {message: 'shorn_encode: Too big: expected at most 150 at $.age'});
 });
 
+test("libsql: sqlite-shorn/kysely's expressions with Kysely's SqliteDialect on libsql's Database",
+     {skip: CLIENT !== 'libsql' && 'libsql only'}, async () => {
+  const {Kysely, SqliteDialect} = require('kysely');
+  const {setup, shorn: expressions, ShornPlugin} = await import('sqlite-shorn/kysely');
+  const person = expressions('person', ZodPerson);
+  const client = open();
+  setup(client, person);
+  const db = new Kysely({dialect: new SqliteDialect({database: client}), plugins: [new ShornPlugin()]});
+  await db.schema.createTable('people').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('person', 'blob')
+    .execute();
+  await db.insertInto('people').values({person: person.encode(GRACE)}).execute();
+  assert.deepEqual(await db.selectFrom('people').select(['id', person.decode('person').as('person')])
+    .where(person.extract('person', '$.age'), '>', 40).execute(), [{id: 1, person: GRACE}]);
+  await db.destroy();
+});
+
 // A README's first ```js block that uses sqlite-shorn, run with this test's
 // client (for node-sqlite3, each sqlite-shorn call awaited), and each
 // console.log's output compared with its comment.
