@@ -308,7 +308,8 @@ function prepare(db, sql) {
   const statement = db.prepare(sql);
   if (statement.reader && typeof statement.pluck === 'function') {
     const plucked = statement.pluck();
-    return {get: (...parameters) => pluckedValue(plucked.get(...parameters)), run: (...parameters) => plucked.run(...parameters)};
+    return {get: (...parameters) => pluckedValue(plucked.get(...parameters)),
+            run: (...parameters) => plucked.run(...parameters)};
   }
   return {get: (...parameters) => firstColumn(statement.get(...parameters)),
           run: (...parameters) => statement.run(...parameters)};
