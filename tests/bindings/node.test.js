@@ -460,6 +460,12 @@ test("libsql: @libsql/client's Client is refused, saying why; the payloads it re
   };
   assert.throws(() => shorn.load(client), refusal);
   assert.throws(() => shorn.register(client, 'person', PERSON), refusal);
+  // drizzle-orm/libsql runs on that Client, so its setup() meets the same refusal.
+  const {drizzle} = require('drizzle-orm/libsql');
+  const {setup, shorn: column} = require('sqlite-shorn/drizzle');
+  const {integer, sqliteTable} = require('drizzle-orm/sqlite-core');
+  const people = sqliteTable('people', {id: integer().primaryKey(), person: column('person', ZodPerson)});
+  assert.throws(() => setup(drizzle({client}), {people}), refusal);
   // The same file, written through libsql, read through the client.
   const db = await connectFile(path.join(folder, 'app.db'));
   shorn.register(db, 'person', PERSON);
