@@ -16,6 +16,7 @@
 #   make check-patterns   the pattern matcher against V8 (in test)
 #   make check-gmp        the build with GMP, its BigInts compared with the built-in conversion's (in test)
 #   make check-platforms  vectors and SQL on Windows, ARM64, s390x, i686, musl, clang, wasm32 (in test)
+#   make check-wasm       sqlite-shorn/wasm: vectors and tests/sql beside native, a page in Chromium (in test)
 #   make check-dist       make dist, each binary loaded and each wheel checked (in test)
 #   make check-install    make install into a scratch folder, the command and the extension run (in test)
 #   make check-bindings   the npm and Python packages installed as a user would, and tested (in test)
@@ -96,7 +97,7 @@ FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 .PHONY: all tools deps check check-gmp check-platforms check-loadable check-current check-builds check-limits check-killed \
   check-validators check-jsonschema test \
   demo bench bench-instructions bench-node amalgamation install check-install fuzz clean node-package check-bindings cluster-test \
-  check-soak check-unicode check-patterns dist check-dist
+  check-soak check-unicode check-patterns dist check-dist check-wasm bench-wasm
 all: $(EXTENSION) $(BUILD)/shorn
 
 # What make and make demo need on any system: a C compiler, SQLite's headers
@@ -386,7 +387,7 @@ VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-k
 # so that make test stays within CI's half hour.
 test: deps
 	$(MAKE) check check-loadable check-current check-builds check-validators check-jsonschema check-limits check-killed \
-	  cluster-test check-soak check-unicode check-patterns check-gmp check-platforms check-dist
+	  cluster-test check-soak check-unicode check-patterns check-gmp check-platforms check-wasm check-dist
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)" \
 	  VECTOR_QUERIES="--queries-every 5" CLI_EVERY=7
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
@@ -534,6 +535,36 @@ check-platform-%:
 	@mkdir -p $(BUILD)/platforms
 	@scripts/check-platform.sh $* $(SQLITE_CURRENT) $(SQLITE_340) > $(BUILD)/platforms/$*.log 2>&1; \
 	  status=$$?; cat $(BUILD)/platforms/$*.log; exit $$status
+
+# ---- sqlite-shorn/wasm ---------------------------------------------------------
+# The extension as a module for @sqlite.org/sqlite-wasm, which loads no
+# extension: built position-independent by Debian's clang and wasm-ld
+# (scripts/build-wasm.sh), linked by bindings/node/wasm.mjs into
+# sqlite-wasm's own memory and function table.  check-wasm runs each golden
+# vector and tests/sql's statements through it under Node beside the native
+# build, in Python's sqlite3 on 3.53 (tests/wasm/vectors.mjs), then a page
+# in headless Chromium that registers a schema, writes, indexes, queries
+# and decodes (tests/browser/run.mjs, its screenshot in $(WASM_TEST)/).
+# sqlite-wasm is pinned: its npm tag latest is an old build.
+WASM_PACKAGES := clang lld wasi-libc
+WASM_MODULE := $(BUILD)/wasm/shorn.wasm
+WASM_TEST := build/wasm-test
+SQLITE_WASM := 3.53.4-build2
+PUPPETEER_CORE := 24.43.1
+$(WASM_MODULE): $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c bindings/wasm/runtime.c scripts/build-wasm.sh
+	@scripts/install-deps.sh $(WASM_PACKAGES)
+	scripts/build-wasm.sh $(SQLITE_CURRENT) $(BUILD)/wasm
+	@echo "$@: $$(wc -c < $@) bytes, $$(gzip -9c $@ | wc -c) gzip -9"
+$(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM)-$(PUPPETEER_CORE):
+	@mkdir -p $(WASM_TEST) && echo '{"private": true}' > $(WASM_TEST)/package.json
+	cd $(WASM_TEST) && npm install --no-audit --no-fund --silent \
+	  @sqlite.org/sqlite-wasm@$(SQLITE_WASM) puppeteer-core@$(PUPPETEER_CORE)
+	@touch $@
+check-wasm: $(WASM_MODULE) $(EXTENSION) $(SQLITE_CURRENT_SO) $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM)-$(PUPPETEER_CORE)
+	@scripts/install-deps.sh chromium
+	cd $(WASM_TEST) && LD_LIBRARY_PATH=$(abspath $(SQLITE_CURRENT)) node $(abspath tests/wasm/vectors.mjs) \
+	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) $(PYTHON)
+	cd $(WASM_TEST) && node $(abspath tests/browser/run.mjs) $(abspath $(WASM_MODULE)) page.png
 
 # ---- releases ----------------------------------------------------------------
 # make dist: the loadable extension for each platform a release ships, from
