@@ -25,6 +25,7 @@
 #   make bench            shorn against JSONB, SQLite 3.40's JSON text and PCRE2: scripts/bench-results.md
 #   make bench-instructions  instructions a row under callgrind, codec and SQL functions (in bench)
 #   make bench-node       the Node helpers beside the SQL route they wrap (in bench)
+#   make bench-wasm       sqlite-shorn/wasm beside JSONB in sqlite-wasm and beside the native build (in bench)
 #   make amalgamation     build/amalgamation/shorn.c and shorn.h: everything in one C file, to embed
 #   make dist             dist/: the extension per platform, the amalgamation, npm packages, wheels, sdist
 #   make node-package     build/sqlite-shorn-VERSION.tgz, the npm package alone, compiled here (for macOS)
@@ -542,7 +543,8 @@ check-platform-%:
 # (scripts/build-wasm.sh), linked by bindings/node/wasm.mjs into
 # sqlite-wasm's own memory and function table.  check-wasm runs each golden
 # vector and tests/sql's statements through it under Node beside the native
-# build, in Python's sqlite3 on 3.53 (tests/wasm/vectors.mjs), then a page
+# build, in Python's sqlite3 on 3.53 (tests/wasm/vectors.mjs), the example
+# of bindings/node/README.md (tests/wasm/readme.mjs), then a page
 # in headless Chromium that registers a schema, writes, indexes, queries
 # and decodes (tests/browser/run.mjs, its screenshot in $(WASM_TEST)/).
 # sqlite-wasm is pinned: its npm tag latest is an old build.
@@ -556,6 +558,7 @@ $(WASM_MODULE): $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c bindings/was
 	scripts/build-wasm.sh $(SQLITE_CURRENT) $(BUILD)/wasm
 	@echo "$@: $$(wc -c < $@) bytes, $$(gzip -9c $@ | wc -c) gzip -9"
 $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM)-$(PUPPETEER_CORE):
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
 	@mkdir -p $(WASM_TEST) && echo '{"private": true}' > $(WASM_TEST)/package.json
 	cd $(WASM_TEST) && npm install --no-audit --no-fund --silent \
 	  @sqlite.org/sqlite-wasm@$(SQLITE_WASM) puppeteer-core@$(PUPPETEER_CORE)
@@ -564,6 +567,7 @@ check-wasm: $(WASM_MODULE) $(EXTENSION) $(SQLITE_CURRENT_SO) $(WASM_TEST)/node_m
 	@scripts/install-deps.sh chromium
 	cd $(WASM_TEST) && LD_LIBRARY_PATH=$(abspath $(SQLITE_CURRENT)) node $(abspath tests/wasm/vectors.mjs) \
 	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) $(PYTHON)
+	cd $(WASM_TEST) && node $(abspath tests/wasm/readme.mjs) $(abspath $(WASM_MODULE))
 	cd $(WASM_TEST) && node $(abspath tests/browser/run.mjs) $(abspath $(WASM_MODULE)) page.png
 
 # ---- releases ----------------------------------------------------------------
@@ -578,11 +582,11 @@ DIST := dist
 DIST_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-tools gcc-mingw-w64-x86-64 \
   python3-setuptools python3-wheel python3-apsw
 
-dist: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c
+dist: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c $(WASM_MODULE)
 	@scripts/install-deps.sh $(DIST_PACKAGES)
 	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
 	scripts/dist.sh $(VERSION) $(AMALGAMATION) $(SQLITE_CURRENT) $(DIST)
-	node scripts/dist-npm.mjs $(VERSION) $(DIST)/npm $(AMALGAMATION) $(DIST)
+	SHORN_WASM=$(abspath $(WASM_MODULE)) node scripts/dist-npm.mjs $(VERSION) $(DIST)/npm $(AMALGAMATION) $(DIST)
 	scripts/dist-python.sh $(PYTHON) $(VERSION) $(AMALGAMATION) $(DIST)
 
 check-dist: dist
@@ -688,7 +692,16 @@ bench-node: $(EXTENSION) $(BENCH_NODE)/node_modules/better-sqlite3/build/Release
 	  >> $(BUILD)/bench-node.md
 	cat $(BUILD)/bench-node.md
 
-bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns $(BUILD)/bench-versions bench-instructions bench-node
+# sqlite-shorn/wasm: shorn in sqlite-wasm beside JSONB there, and beside the
+# native build in better-sqlite3 (bench-node's).
+bench-wasm: $(WASM_MODULE) $(EXTENSION) $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM)-$(PUPPETEER_CORE) \
+  $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node
+	cd $(WASM_TEST) && NODE_PATH=$(abspath $(BENCH_NODE)/node_modules) node $(abspath scripts/bench-wasm.mjs) \
+	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) > $(abspath $(BUILD)/bench-wasm.md)
+	cat $(BUILD)/bench-wasm.md
+
+bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns $(BUILD)/bench-versions bench-instructions bench-node \
+  bench-wasm
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
 	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
 	./$(BUILD)/bench-patterns > $(BUILD)/bench-patterns.md
@@ -696,7 +709,8 @@ bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns $(BUILD)
 	  > $(BUILD)/bench-types.md
 	./$(BUILD)/bench-versions --extension $(abspath $(BUILD)/shorn) > $(BUILD)/bench-versions.md
 	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-instructions.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md \
-	  $(BUILD)/bench-types.md $(BUILD)/bench-versions.md $(BUILD)/bench-node.md | tee scripts/bench-results.md
+	  $(BUILD)/bench-types.md $(BUILD)/bench-versions.md $(BUILD)/bench-node.md $(BUILD)/bench-wasm.md \
+	  | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -733,13 +747,14 @@ NODE_PLATFORM = $(shell node -p 'process.platform + "-" + process.arch + \
   (process.platform === "linux" && !process.report.getReport().header.glibcVersionRuntime ? "-musl" : "")')
 NODE_PACKAGE := $(BUILD)/sqlite-shorn-$(VERSION).tgz
 
-$(NODE_PACKAGE): $(EXTENSION) $(AMALGAMATION)/shorn.c scripts/dist-npm.mjs \
+$(NODE_PACKAGE): $(EXTENSION) $(AMALGAMATION)/shorn.c $(WASM_MODULE) scripts/dist-npm.mjs \
   $(addprefix bindings/node/,package.json index.js index.d.ts build.js drizzle.js drizzle.d.ts kysely.mjs \
-  kysely.d.ts README.md)
+  kysely.d.ts wasm.mjs wasm.d.ts README.md)
 	@mkdir -p $(BUILD)/node-package
 	cp $(EXTENSION) $(BUILD)/node-package/shorn.$(SO)
 	strip -S $(BUILD)/node-package/shorn.$(SO)
-	node scripts/dist-npm.mjs $(VERSION) $(BUILD) $(AMALGAMATION) --compiled $(NODE_PLATFORM) $(BUILD)/node-package/shorn.$(SO)
+	SHORN_WASM=$(abspath $(WASM_MODULE)) node scripts/dist-npm.mjs $(VERSION) $(BUILD) $(AMALGAMATION) --compiled $(NODE_PLATFORM) \
+	  $(BUILD)/node-package/shorn.$(SO)
 node-package: $(NODE_PACKAGE)
 
 # Each package as a fresh user installs it, in a scratch folder, then tested
