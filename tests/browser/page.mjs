@@ -1,6 +1,6 @@
 // The page tests/browser/run.mjs opens in headless Chromium: the README's
-// walk-through on a database of @sqlite.org/sqlite-wasm, shorn loaded by
-// sqlite-shorn/wasm.  Each statement's rows (or its error) go into a table
+// walk-through on an in-memory database of @sqlite.org/sqlite-wasm, shorn
+// loaded by sqlite-shorn/wasm, then worker.mjs's on an OPFS database.  Each statement's rows (or its error) go into a table
 // on the page, for the screenshot, and into window.shornResult, for the
 // test to read.
 import sqlite3InitModule from "/sqlite-wasm/index.mjs";
@@ -62,6 +62,15 @@ try {
     show(sql, answer);
   }
   db.close();
+  // The same in the origin private file system, which only a worker reaches.
+  const worker = new Worker("worker.mjs", { type: "module" });
+  result.opfs = await new Promise((resolve) => {
+    worker.onmessage = (event) => resolve(event.data);
+    worker.onerror = (event) => resolve({ failure: event.message });
+  });
+  show("OPFS, in a worker: 1,000 rows written, the database opened again, an index read",
+       "failure" in result.opfs ? { error: result.opfs.failure }
+         : { rows: [[result.opfs.vfs, `${result.opfs.rows} rows`], [result.opfs.plan], ...result.opfs.found.map((f) => [f])] });
   document.getElementById("status").textContent = `SQLite ${result.sqlite}, shorn loaded in ${result.loadMs.toFixed(1)} ms`;
 } catch (e) {
   result.failure = String(e && e.stack || e);

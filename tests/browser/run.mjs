@@ -1,9 +1,10 @@
 // tests/browser/page.html in headless Chromium (Debian's chromium, driven by
 // puppeteer-core): the page registers a schema, writes rows, indexes a
 // member, queries and decodes, all on @sqlite.org/sqlite-wasm with shorn
-// loaded by sqlite-shorn/wasm; this reads what it found, compares it with
-// the native build's answers (those README.md shows, which make check-docs
-// runs natively), and keeps a screenshot.
+// loaded by sqlite-shorn/wasm, in memory, then in a worker on an OPFS
+// database written, closed and opened again; this reads what it found,
+// compares it with the native build's answers (those README.md shows,
+// which make check-loadable runs natively), and keeps a screenshot.
 //
 //   node run.mjs SHORN_WASM SCREENSHOT
 //
@@ -80,10 +81,23 @@ try {
   await page.goto(`http://127.0.0.1:${server.address().port}/page.html`);
   await page.waitForFunction("window.shornResult", { timeout: 30000 });
   const result = await page.evaluate("window.shornResult");
-  await page.screenshot({ path: screenshot });
+  await page.screenshot({ path: screenshot, fullPage: true });
   if (result.failure) {
     console.log(`page failed: ${result.failure}`);
     failed++;
+  }
+  // The OPFS database, written, closed and read again in a worker.
+  const opfs = result.opfs || {};
+  const opfsExpected = { vfs: "opfs", rows: 1000, plan: "SEARCH people USING INDEX people_by_age (<expr>=?)",
+                         found: ['{"age":42,"name":"person 42"}', '{"age":42,"name":"person 142"}'] };
+  for (const key of Object.keys(opfsExpected)) {
+    const same = key === "plan" ? opfs.plan?.includes(opfsExpected.plan) : JSON.stringify(opfs[key]) === JSON.stringify(opfsExpected[key]);
+    if (same) passed++;
+    else {
+      failed++;
+      console.log(`OPFS ${key}: ${JSON.stringify(opfs[key])}, expected ${JSON.stringify(opfsExpected[key])}` +
+                  (opfs.failure ? ` (${opfs.failure})` : ""));
+    }
   }
   EXPECTED.forEach((expected, i) => {
     const got = result.steps[i];
