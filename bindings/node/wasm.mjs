@@ -15,10 +15,12 @@
 // sqlite-wasm's exports.  SQLite then calls shorn's functions as it calls
 // its own, values pass by pointer, and no JavaScript runs in a row.
 
-// The stack of shorn's own calls, apart from sqlite-wasm's: the decoder and
-// the encoder recurse once a level of nesting, and JSON may nest thousands
-// deep, so it is as big as a Linux main thread's.
-const STACK_BYTES = 8 << 20;
+// The stack of shorn's own calls, apart from sqlite-wasm's.  The schema
+// compiler and the walkers recurse once a level of nesting, as deep as the
+// extension's nesting limits let them, and WebAssembly has no guard page to
+// stop an overflow before it writes over sqlite-wasm's heap: so the stack
+// holds a few times what those limits let a call use.
+const STACK_BYTES = 2 << 20;
 
 // One linked module per sqlite-wasm instance: the exports of shorn.wasm.
 const linked = new WeakMap();
