@@ -543,31 +543,32 @@ check-platform-%:
 # (scripts/build-wasm.sh), linked by bindings/node/wasm.mjs into
 # sqlite-wasm's own memory and function table.  check-wasm runs each golden
 # vector and tests/sql's statements through it under Node beside the native
-# build, in Python's sqlite3 on 3.53 (tests/wasm/vectors.mjs), the example
-# of bindings/node/README.md (tests/wasm/readme.mjs), then a page
-# in headless Chromium that registers a schema, writes, indexes, queries
-# and decodes (tests/browser/run.mjs, its screenshot in $(WASM_TEST)/).
-# sqlite-wasm is pinned: its npm tag latest is an old build.
+# build, in Python's sqlite3 on 3.53 (tests/wasm/vectors.mjs); the example
+# of bindings/node/README.md with make node-package's package installed
+# (tests/wasm/readme.mjs); then a page in headless Chromium that registers
+# a schema, writes, indexes, queries and decodes, in memory and on OPFS
+# (tests/browser/run.mjs, over the DevTools protocol; its screenshot in
+# $(WASM_TEST)/).  sqlite-wasm is pinned: its npm tag latest is an old build.
 WASM_PACKAGES := clang lld wasi-libc
 WASM_MODULE := $(BUILD)/wasm/shorn.wasm
 WASM_TEST := build/wasm-test
 SQLITE_WASM := 3.53.4-build2
-PUPPETEER_CORE := 24.43.1
 $(WASM_MODULE): $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c bindings/wasm/runtime.c scripts/build-wasm.sh
 	@scripts/install-deps.sh $(WASM_PACKAGES)
 	scripts/build-wasm.sh $(SQLITE_CURRENT) $(BUILD)/wasm
 	@echo "$@: $$(wc -c < $@) bytes, $$(gzip -9c $@ | wc -c) gzip -9"
-$(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM)-$(PUPPETEER_CORE):
+$(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM):
 	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
 	@mkdir -p $(WASM_TEST) && echo '{"private": true}' > $(WASM_TEST)/package.json
-	cd $(WASM_TEST) && npm install --no-audit --no-fund --silent \
-	  @sqlite.org/sqlite-wasm@$(SQLITE_WASM) puppeteer-core@$(PUPPETEER_CORE)
+	cd $(WASM_TEST) && npm install --save-exact --no-audit --no-fund --silent @sqlite.org/sqlite-wasm@$(SQLITE_WASM)
 	@touch $@
-check-wasm: $(WASM_MODULE) $(EXTENSION) $(SQLITE_CURRENT_SO) $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM)-$(PUPPETEER_CORE)
+check-wasm: $(WASM_MODULE) $(EXTENSION) $(SQLITE_CURRENT_SO) $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM) \
+  node-package
 	@scripts/install-deps.sh chromium
 	cd $(WASM_TEST) && LD_LIBRARY_PATH=$(abspath $(SQLITE_CURRENT)) node $(abspath tests/wasm/vectors.mjs) \
 	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) $(PYTHON)
-	cd $(WASM_TEST) && node $(abspath tests/wasm/readme.mjs) $(abspath $(WASM_MODULE))
+	cd $(WASM_TEST) && npm install --no-save --no-audit --no-fund --silent $(abspath $(NODE_PACKAGE)) && \
+	  node $(abspath tests/wasm/readme.mjs)
 	cd $(WASM_TEST) && node $(abspath tests/browser/run.mjs) $(abspath $(WASM_MODULE)) page.png
 
 # ---- releases ----------------------------------------------------------------
@@ -694,7 +695,7 @@ bench-node: $(EXTENSION) $(BENCH_NODE)/node_modules/better-sqlite3/build/Release
 
 # sqlite-shorn/wasm: shorn in sqlite-wasm beside JSONB there, and beside the
 # native build in better-sqlite3 (bench-node's).
-bench-wasm: $(WASM_MODULE) $(EXTENSION) $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM)-$(PUPPETEER_CORE) \
+bench-wasm: $(WASM_MODULE) $(EXTENSION) $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM) \
   $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node
 	cd $(WASM_TEST) && NODE_PATH=$(abspath $(BENCH_NODE)/node_modules) node $(abspath scripts/bench-wasm.mjs) \
 	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) > $(abspath $(BUILD)/bench-wasm.md)

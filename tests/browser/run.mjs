@@ -1,5 +1,5 @@
-// tests/browser/page.html in headless Chromium (Debian's chromium, driven by
-// puppeteer-core): the page registers a schema, writes rows, indexes a
+// tests/browser/page.html in headless Chromium (Debian's chromium, driven
+// through the DevTools protocol on a pipe): the page registers a schema, writes rows, indexes a
 // member, queries and decodes, all on @sqlite.org/sqlite-wasm with shorn
 // loaded by sqlite-shorn/wasm, in memory, then in a worker on an OPFS
 // database written, closed and opened again; this reads what it found,
@@ -8,11 +8,12 @@
 //
 //   node run.mjs SHORN_WASM SCREENSHOT
 //
-// Run from a folder where @sqlite.org/sqlite-wasm and puppeteer-core are
-// installed.  The page is served from 127.0.0.1 by a server started here,
+// Run from a folder where @sqlite.org/sqlite-wasm is installed.  The page
+// is served from 127.0.0.1 by a server started here,
 // with the headers that give a page cross-origin isolation, as OPFS wants.
+import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,7 +23,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
 const require = createRequire(join(process.cwd(), "package.json"));
 const sqliteWasm = dirname(require.resolve("@sqlite.org/sqlite-wasm"));
-const puppeteer = require("puppeteer-core");
 
 // URL prefixes and the folders they are served from.
 const ROUTES = [
@@ -67,21 +67,62 @@ const EXPECTED = [
   { rows: [["$ $.age $.name $.sex"]] },
 ];
 
+// Chromium driven over --remote-debugging-pipe: DevTools protocol messages,
+// JSON ended by a NUL byte, written to its fd 3 and read from its fd 4.
+function launch() {
+  const chromium = spawn(process.env.CHROMIUM || "/usr/bin/chromium", [
+    "--headless", "--remote-debugging-pipe", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+    // CI runs as root, where Chromium's sandbox will not start.
+    "--no-sandbox", "about:blank",
+  ], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
+  let stderr = "", pending = "", id = 0;
+  const waiting = new Map();
+  chromium.stderr.on("data", (chunk) => (stderr += chunk));
+  chromium.stdio[4].on("data", (chunk) => {
+    const parts = (pending + chunk).split("\0");
+    pending = parts.pop();
+    for (const part of parts) {
+      const message = JSON.parse(part);
+      const answer = waiting.get(message.id);
+      if (!answer) continue;
+      waiting.delete(message.id);
+      if (message.error) answer.reject(new Error(`${answer.method}: ${message.error.message}`));
+      else answer.resolve(message.result);
+    }
+  });
+  chromium.on("exit", (code) => {
+    for (const answer of waiting.values()) answer.reject(new Error(`chromium exited (${code}): ${stderr}`));
+  });
+  const send = (method, params = {}, sessionId) => new Promise((resolve, reject) => {
+    waiting.set(++id, { resolve, reject, method });
+    chromium.stdio[3].write(JSON.stringify({ id, method, params, ...(sessionId && { sessionId }) }) + "\0");
+  });
+  return { send, close: () => send("Browser.close").catch(() => {}).finally(() => chromium.kill()) };
+}
+
 let passed = 0, failed = 0;
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  // CI runs as root, where Chromium's sandbox will not start.
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-});
+const browser = launch();
 try {
-  const page = await browser.newPage();
-  page.on("pageerror", (e) => console.log(`page: ${e.message}`));
-  await page.setViewport({ width: 1000, height: 640 });
-  await page.goto(`http://127.0.0.1:${server.address().port}/page.html`);
-  await page.waitForFunction("window.shornResult", { timeout: 30000 });
-  const result = await page.evaluate("window.shornResult");
-  await page.screenshot({ path: screenshot, fullPage: true });
+  const { product } = await browser.send("Browser.getVersion");
+  const { targetId } = await browser.send("Target.createTarget", { url: "about:blank" });
+  const { sessionId } = await browser.send("Target.attachToTarget", { targetId, flatten: true });
+  const page = (method, params) => browser.send(method, params, sessionId);
+  await page("Emulation.setDeviceMetricsOverride", { width: 1000, height: 640, deviceScaleFactor: 1, mobile: false });
+  await page("Page.navigate", { url: `http://127.0.0.1:${server.address().port}/page.html` });
+  // The page sets window.shornResult when it is done, failed or not.
+  let result;
+  for (const start = Date.now(); !result && Date.now() - start < 30000;) {
+    const { result: value } = await page("Runtime.evaluate", { expression: "JSON.stringify(window.shornResult)", returnByValue: true });
+    if (value.value) result = JSON.parse(value.value);
+    else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!result) throw new Error("the page set no window.shornResult in 30 s");
+  const { cssContentSize } = await page("Page.getLayoutMetrics");
+  const { data } = await page("Page.captureScreenshot", {
+    format: "png", captureBeyondViewport: true,
+    clip: { x: 0, y: 0, width: cssContentSize.width, height: cssContentSize.height, scale: 1 },
+  });
+  await writeFile(screenshot, Buffer.from(data, "base64"));
   if (result.failure) {
     console.log(`page failed: ${result.failure}`);
     failed++;
@@ -110,7 +151,7 @@ try {
       console.log(`step ${i + 1}: ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
     }
   });
-  console.log(`browser: Chromium ${await browser.version()}, SQLite ${result.sqlite}, shorn loaded in ` +
+  console.log(`browser: ${product}, SQLite ${result.sqlite}, shorn loaded in ` +
               `${result.loadMs?.toFixed(1)} ms; screenshot ${screenshot}`);
 } finally {
   await browser.close();
