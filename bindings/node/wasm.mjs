@@ -22,7 +22,9 @@
 // holds a few times what those limits let a call use.
 const STACK_BYTES = 2 << 20;
 
-// One linked module per sqlite-wasm instance: the exports of shorn.wasm.
+// One linked module per sqlite-wasm instance: a promise of the exports of
+// shorn.wasm, kept from the first call on, so that calls made before the
+// first one finishes link it once.
 const linked = new WeakMap();
 
 /**
@@ -32,11 +34,14 @@ const linked = new WeakMap();
  * compiled WebAssembly.Module, where the file beside this one is not found.
  */
 export async function load(sqlite3, db, options = {}) {
-  let shorn = linked.get(sqlite3);
-  if (!shorn) {
-    shorn = link(sqlite3, await compile(options.wasm));
-    linked.set(sqlite3, shorn);
+  let linking = linked.get(sqlite3);
+  if (!linking) {
+    linking = compile(options.wasm).then((module) => link(sqlite3, module));
+    linked.set(sqlite3, linking);
+    // A failed link may be tried again, with another options.wasm.
+    linking.catch(() => linked.delete(sqlite3));
   }
+  const shorn = await linking;
   const pointer = typeof db === "number" ? db : db.pointer;
   if (!pointer) throw new TypeError("sqlite-shorn/wasm: load needs an open oo1.DB or a sqlite3* pointer");
   const rc = shorn.sqlite3_shorn_init(pointer, 0, 0);
