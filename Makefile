@@ -543,7 +543,8 @@ check-platform-%:
 # (scripts/build-wasm.sh), linked by bindings/node/wasm.mjs into
 # sqlite-wasm's own memory and function table.  check-wasm runs each golden
 # vector and tests/sql's statements through it under Node beside the native
-# build, in Python's sqlite3 on 3.53 (tests/wasm/vectors.mjs); the example
+# build, in Python's sqlite3 on 3.53, and the vectors' encodes and decodes
+# through sqlite-shorn/codec (tests/wasm/vectors.mjs); the example
 # of bindings/node/README.md with make node-package's package installed
 # (tests/wasm/readme.mjs); then a page in headless Chromium that registers
 # a schema, writes, indexes, queries and decodes, in memory and on OPFS
@@ -553,10 +554,14 @@ WASM_PACKAGES := clang lld wasi-libc
 WASM_MODULE := $(BUILD)/wasm/shorn.wasm
 WASM_TEST := build/wasm-test
 SQLITE_WASM := 3.53.4-build2
-$(WASM_MODULE): $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c bindings/wasm/runtime.c scripts/build-wasm.sh
+# The same run writes shorn-codec.wasm, the codec alone (sqlite-shorn/codec).
+WASM_CODEC := $(BUILD)/wasm/shorn-codec.wasm
+$(WASM_MODULE): $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c bindings/wasm/runtime.c bindings/wasm/codec.c \
+  scripts/build-wasm.sh
 	@scripts/install-deps.sh $(WASM_PACKAGES)
 	scripts/build-wasm.sh $(SQLITE_CURRENT) $(BUILD)/wasm
-	@echo "$@: $$(wc -c < $@) bytes, $$(gzip -9c $@ | wc -c) gzip -9"
+	@for f in $@ $(WASM_CODEC); do echo "$$f: $$(wc -c < $$f) bytes, $$(gzip -9c $$f | wc -c) gzip -9"; done
+$(WASM_CODEC): $(WASM_MODULE)
 $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM):
 	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
 	@mkdir -p $(WASM_TEST) && echo '{"private": true}' > $(WASM_TEST)/package.json
@@ -566,7 +571,7 @@ check-wasm: $(WASM_MODULE) $(EXTENSION) $(SQLITE_CURRENT_SO) $(WASM_TEST)/node_m
   node-package
 	@scripts/install-deps.sh chromium
 	cd $(WASM_TEST) && LD_LIBRARY_PATH=$(abspath $(SQLITE_CURRENT)) node $(abspath tests/wasm/vectors.mjs) \
-	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) $(PYTHON)
+	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) $(PYTHON) $(abspath $(WASM_CODEC))
 	cd $(WASM_TEST) && npm install --no-save --no-audit --no-fund --silent $(abspath $(NODE_PACKAGE)) && \
 	  node $(abspath tests/wasm/readme.mjs)
 	cd $(WASM_TEST) && node $(abspath tests/browser/run.mjs) $(abspath $(WASM_MODULE)) page.png
@@ -694,11 +699,12 @@ bench-node: $(EXTENSION) $(BENCH_NODE)/node_modules/better-sqlite3/build/Release
 	cat $(BUILD)/bench-node.md
 
 # sqlite-shorn/wasm: shorn in sqlite-wasm beside JSONB there, and beside the
-# native build in better-sqlite3 (bench-node's).
+# native build in better-sqlite3 (bench-node's); sqlite-shorn/codec beside
+# the SQL routes.
 bench-wasm: $(WASM_MODULE) $(EXTENSION) $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM) \
   $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node
 	cd $(WASM_TEST) && NODE_PATH=$(abspath $(BENCH_NODE)/node_modules) node $(abspath scripts/bench-wasm.mjs) \
-	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) > $(abspath $(BUILD)/bench-wasm.md)
+	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) $(abspath $(WASM_CODEC)) > $(abspath $(BUILD)/bench-wasm.md)
 	cat $(BUILD)/bench-wasm.md
 
 bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns $(BUILD)/bench-versions bench-instructions bench-node \
@@ -750,7 +756,7 @@ NODE_PACKAGE := $(BUILD)/sqlite-shorn-$(VERSION).tgz
 
 $(NODE_PACKAGE): $(EXTENSION) $(AMALGAMATION)/shorn.c $(WASM_MODULE) scripts/dist-npm.mjs \
   $(addprefix bindings/node/,package.json index.js index.d.ts build.js drizzle.js drizzle.d.ts kysely.mjs \
-  kysely.d.ts wasm.mjs wasm.d.ts README.md)
+  kysely.d.ts wasm.mjs wasm.d.ts codec.mjs codec.d.ts README.md)
 	@mkdir -p $(BUILD)/node-package
 	cp $(EXTENSION) $(BUILD)/node-package/shorn.$(SO)
 	strip -S $(BUILD)/node-package/shorn.$(SO)

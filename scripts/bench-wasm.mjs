@@ -4,7 +4,7 @@
 // time is SQLite's and the functions', not JavaScript's.  A Markdown table
 // of milliseconds, the fastest of five runs after half a second of warming.
 //
-//   node scripts/bench-wasm.mjs SHORN_WASM EXTENSION
+//   node scripts/bench-wasm.mjs SHORN_WASM EXTENSION SHORN_CODEC_WASM
 //
 // Run where @sqlite.org/sqlite-wasm is installed (make check-wasm's
 // folder), with better-sqlite3 on NODE_PATH (make bench-node's).
@@ -12,11 +12,12 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [wasmPath, extension] = process.argv.slice(2);
+const [wasmPath, extension, codecPath] = process.argv.slice(2);
 const ROWS = 20000;
 const require = createRequire(join(process.cwd(), "package.json"));
 const { default: sqlite3InitModule } = await import(pathToFileURL(require.resolve("@sqlite.org/sqlite-wasm")));
 const { load } = await import(new URL("../bindings/node/wasm.mjs", import.meta.url));
+const { compile } = await import(new URL("../bindings/node/codec.mjs", import.meta.url));
 const Database = createRequire(import.meta.url)("better-sqlite3");
 
 const PERSON = JSON.stringify({
@@ -83,4 +84,36 @@ for (const [what, shornSql, jsonbSql] of OPERATIONS) {
   const ws = wasm(shornSql), wj = wasm(jsonbSql), ns = native(shornSql), nj = native(jsonbSql);
   console.log(`| ${what} | ${ws.toFixed(1)} | ${wj.toFixed(1)} | ${(ws / wj).toFixed(2)} | ${ns.toFixed(1)} | ` +
               `${nj.toFixed(1)} | ${(ws / ns).toFixed(2)} |`);
+}
+
+// The codec in the process, a call a value, beside the SQL routes.
+const values = JSON.parse(people).slice(0, 10000);
+const person = await compile(PERSON, { wasm: pathToFileURL(codecPath) });
+const encodeOne = nativeDb.prepare("SELECT shorn_encode(?, 'person')").pluck();
+const decodeOne = nativeDb.prepare("SELECT shorn_decode(?, 'person')").pluck();
+const payloads = values.map((v) => encodeOne.get(JSON.stringify(v)));
+nativeDb.exec("CREATE TABLE payloads(payload BLOB)");
+const insert = nativeDb.prepare("INSERT INTO payloads VALUES (?)");
+for (const p of payloads) insert.run(p);
+const decodeTable = nativeDb.prepare("SELECT shorn_decode(payload, 'person') FROM payloads").pluck();
+const encodeTable = nativeDb.prepare("SELECT shorn_encode(value, 'person') FROM json_each(?)").pluck();
+const valuesText = JSON.stringify(values);
+const ROUTES = [
+  ["decode", "one SELECT over the table, JSON.parse a row", () => decodeTable.all().map((t) => JSON.parse(t))],
+  ["decode", "a SELECT a payload (prepared), JSON.parse", () => payloads.map((p) => JSON.parse(decodeOne.get(p)))],
+  ["decode", "sqlite-shorn/codec, a call a payload", () => payloads.map((p) => person.decode(p))],
+  ["decode", "sqlite-shorn/codec, decodeMany of them all", () => person.decodeMany(payloads)],
+  ["encode", "one SELECT over json_each of them all", () => encodeTable.all(valuesText)],
+  ["encode", "a SELECT a value (prepared), JSON.stringify", () => values.map((v) => encodeOne.get(JSON.stringify(v)))],
+  ["encode", "sqlite-shorn/codec, a call a value", () => values.map((v) => person.encode(v))],
+];
+console.log(`\n### sqlite-shorn/codec in Node's process beside SQL with the native extension (better-sqlite3), ` +
+            `${values.length} values, ms, fastest of 5 after warming\n`);
+console.log("| operation | route | ms | ratio to one SELECT over them all |");
+console.log("| --- | --- | ---: | ---: |");
+const base = {};
+for (const [what, route, run] of ROUTES) {
+  const ms = best(run);
+  base[what] ??= ms;
+  console.log(`| ${what} | ${route} | ${ms.toFixed(1)} | ${(ms / base[what]).toFixed(2)} |`);
 }

@@ -26,3 +26,10 @@ $cc -O2 -fno-builtin -I"$sqlite" -c "$root/bindings/wasm/runtime.c" -o "$out/run
 # What is left undefined, SQLite's functions, becomes an import from env.
 wasm-ld --experimental-pic -shared --no-entry -O2 --strip-all --export=sqlite3_shorn_init \
   "$out/shorn.o" "$out/runtime.o" -o "$out/shorn.wasm"
+# OUT/shorn-codec.wasm, the codec alone for JavaScript's own process
+# (bindings/node/codec.mjs): no SQLite, so an ordinary module over
+# wasi-libc, started as a reactor, with the stack wasm.mjs gives the
+# extension's own calls, for the reasons it gives.
+clang --target=wasm32-wasi --sysroot=/usr -O2 -mexec-model=reactor -mbulk-memory -DSHORN_OMIT_SQLITE \
+  -I"$root/build/amalgamation" "$root/build/amalgamation/shorn.c" "$root/bindings/wasm/codec.c" \
+  -Wl,--strip-all -Wl,-z,stack-size=2097152 -o "$out/shorn-codec.wasm"

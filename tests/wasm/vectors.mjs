@@ -4,9 +4,10 @@
 // every statement of a sample of tests/sql, run through shorn.wasm inside
 // @sqlite.org/sqlite-wasm and through the loadable extension in Python's
 // sqlite3 (tests/wasm/native.py); each statement's rows, or its error
-// message, must be the same.
+// message, must be the same.  The vectors' encodes, decodes and
+// fingerprints go through sqlite-shorn/codec too, which must agree.
 //
-//   node vectors.mjs SHORN_WASM EXTENSION PYTHON
+//   node vectors.mjs SHORN_WASM EXTENSION PYTHON SHORN_CODEC_WASM
 //
 // Run from a folder where @sqlite.org/sqlite-wasm is installed (make
 // check-wasm installs it in build/wasm-test).
@@ -17,7 +18,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
 
-const [wasmPath, extension, python] = process.argv.slice(2);
+const [wasmPath, extension, python, codecPath] = process.argv.slice(2);
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
 const require = createRequire(join(process.cwd(), "package.json"));
@@ -154,7 +155,74 @@ for (let i = 0; i < flat.length; i++) {
     if (shown++ < 20) console.log(`differs: ${flat[i][0]} ${JSON.stringify(flat[i][1]).slice(0, 200)}\n  wasm:   ${wasmResults[i].slice(0, 300)}\n  native: ${native[i]?.slice(0, 300)}`);
   }
 }
+// The codec alone (sqlite-shorn/codec, shorn-codec.wasm) on the vectors'
+// encodes, decodes and fingerprints: the bytes, text and messages the
+// native build's SQL gives.
+const { compile } = await import(pathToFileURL(join(root, "bindings/node/codec.mjs")));
+const codecs = new Map();
+async function codecFor(schema) {
+  if (!codecs.has(schema)) {
+    codecs.set(schema, await compile(schema, { wasm: pathToFileURL(codecPath) }).catch((e) => e));
+  }
+  return codecs.get(schema);
+}
+const utf8 = new TextDecoder();
+let codecChecked = 0;
+for (let i = 0; i < vectors.length; i++) {
+  const [sql, args] = vectors[i];
+  const fn = sql === ENCODE_SQL ? "shorn_encode" : sql === DECODE_SQL ? "shorn_decode" : sql === SCHEMA_SQL ? "shorn_fingerprint" : null;
+  if (!fn) continue;
+  const want = JSON.parse(native[i]);
+  const codec = await codecFor(args[sql === SCHEMA_SQL ? 0 : 1]);
+  let got;
+  try {
+    if (codec instanceof Error) throw new Error(codec.message.replace(/^shorn: /, `${fn}: `));
+    if (sql === ENCODE_SQL) got = [[hex(codec.encodeJSON(args[0])).toUpperCase()]];
+    else if (sql === DECODE_SQL) got = [[codec.decodeJSON(argument(args[0]))]];
+    else got = [[1, 2, 3, 4].map((w) => codec.fingerprint(w))];
+    got = { rows: got };
+  } catch (e) {
+    got = { error: e.message };
+  }
+  if (sql === DECODE_SQL && want.rows) want.rows = [[utf8.decode(Buffer.from(want.rows[0][0], "hex"))]];
+  if (sql === SCHEMA_SQL && want.rows) want.rows = [want.rows[0].slice(0, 4)];
+  codecChecked++;
+  if (JSON.stringify(got) === JSON.stringify(want)) passed++;
+  else {
+    failed++;
+    if (shown++ < 20) console.log(`codec differs: ${sql} ${JSON.stringify(args).slice(0, 200)}\n  codec:  ${JSON.stringify(got).slice(0, 300)}\n  native: ${JSON.stringify(want).slice(0, 300)}`);
+  }
+}
+
+// decodeMany over each schema's payloads that decode: what decode() gives
+// each, in one array.
+const decodable = new Map();
+for (let i = 0; i < vectors.length; i++) {
+  const [sql, args] = vectors[i];
+  if (sql !== DECODE_SQL || !JSON.parse(native[i]).rows) continue;
+  if (!decodable.has(args[1])) decodable.set(args[1], []);
+  decodable.get(args[1]).push(argument(args[0]));
+}
+for (const [schema, payloads] of decodable) {
+  const codec = await codecFor(schema);
+  let many, one;
+  try {
+    many = JSON.stringify(codec.decodeMany(payloads));
+    one = JSON.stringify(payloads.map((p) => codec.decode(p)));
+  } catch (e) {
+    many = e.message;
+  }
+  codecChecked++;
+  if (many === one) passed++;
+  else {
+    failed++;
+    if (shown++ < 20) console.log(`decodeMany differs for ${schema.slice(0, 100)}: ${many.slice(0, 200)}`);
+  }
+}
+
 console.log(`wasm: ${flat.length} statements (${vectors.length} of the golden vectors, ${flat.length - vectors.length} of ` +
-            `tests/sql) in ${wasmSeconds.toFixed(1)} s, each answered as the native build answers it`);
+            `tests/sql) in ${wasmSeconds.toFixed(1)} s, each answered as the native build answers it; ` +
+            `sqlite-shorn/codec: ${codecChecked} of the vectors' encodes, decodes (one at a time and decodeMany of each ` +
+            "schema's) and fingerprints, the same");
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
