@@ -6,7 +6,7 @@
 # loader binds to sqlite-wasm's exports, and bindings/wasm/runtime.c for the
 # rest.  Position-independent, as a shared library is, since the loader
 # places it in sqlite-wasm's memory and function table where there is room.
-# SQLITE_DIR gives sqlite3.h.
+# SQLITE_DIR gives sqlite3.h.  And OUT/shorn-codec.wasm, the codec alone (below).
 set -eu
 sqlite=$1 out=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,6 +18,15 @@ mkdir -p "$out"
 resource=$(clang -print-resource-dir)
 cc="clang --target=wasm32-unknown-emscripten -nostdinc -isystem $resource/include -isystem /usr/include/wasm32-wasi
   -D__wasi__ -fPIC -fvisibility=hidden -mbulk-memory -msign-ext -mmutable-globals"
+# OUT/shorn-codec.wasm, the codec alone for JavaScript's own process
+# (bindings/node/codec.mjs): no SQLite, so an ordinary module over
+# wasi-libc, started as a reactor, with the stack wasm.mjs gives the
+# extension's own calls, for the reasons it gives.  Built meanwhile, on the
+# other core.
+clang --target=wasm32-wasi --sysroot=/usr -O2 -mexec-model=reactor -mbulk-memory -DSHORN_OMIT_SQLITE \
+  -I"$root/build/amalgamation" "$root/build/amalgamation/shorn.c" "$root/bindings/wasm/codec.c" \
+  -Wl,--strip-all -Wl,-z,stack-size=2097152 -o "$out/shorn-codec.wasm" &
+codec=$!
 # shellcheck disable=SC2086
 $cc -O2 -DSQLITE_CORE -DSQLITE_THREADSAFE=0 -I"$sqlite" -I"$root/build/amalgamation" \
   -c "$root/build/amalgamation/shorn.c" -o "$out/shorn.o"
@@ -26,10 +35,4 @@ $cc -O2 -fno-builtin -I"$sqlite" -c "$root/bindings/wasm/runtime.c" -o "$out/run
 # What is left undefined, SQLite's functions, becomes an import from env.
 wasm-ld --experimental-pic -shared --no-entry -O2 --strip-all --export=sqlite3_shorn_init \
   "$out/shorn.o" "$out/runtime.o" -o "$out/shorn.wasm"
-# OUT/shorn-codec.wasm, the codec alone for JavaScript's own process
-# (bindings/node/codec.mjs): no SQLite, so an ordinary module over
-# wasi-libc, started as a reactor, with the stack wasm.mjs gives the
-# extension's own calls, for the reasons it gives.
-clang --target=wasm32-wasi --sysroot=/usr -O2 -mexec-model=reactor -mbulk-memory -DSHORN_OMIT_SQLITE \
-  -I"$root/build/amalgamation" "$root/build/amalgamation/shorn.c" "$root/bindings/wasm/codec.c" \
-  -Wl,--strip-all -Wl,-z,stack-size=2097152 -o "$out/shorn-codec.wasm"
+wait "$codec"

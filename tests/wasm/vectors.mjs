@@ -11,8 +11,8 @@
 //
 // Run from a folder where @sqlite.org/sqlite-wasm is installed (make
 // check-wasm installs it in build/wasm-test).
-import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -95,6 +95,16 @@ function value(v) {
 }
 const argument = (a) => (typeof a === "object" ? Uint8Array.from(Buffer.from(a.blob, "hex")) : a);
 
+// The native side runs meanwhile, on the other core, its answers into a
+// file.
+const work = mkdtempSync(join(tmpdir(), "shorn-wasm-"));
+writeFileSync(join(work, "cases.json"), JSON.stringify(sessions));
+const nativeOut = openSync(join(work, "native.jsonl"), "w"), nativeErr = openSync(join(work, "native.err"), "w");
+const nativeDone = new Promise((resolve) => {
+  spawn(python, [join(here, "native.py"), extension, join(work, "cases.json")],
+        { stdio: ["ignore", nativeOut, nativeErr], env: process.env }).on("close", resolve);
+});
+
 // sqlite-wasm warns on the console of every statement that fails, and
 // here thousands fail as they should.
 sqlite3.config.warn = () => {};
@@ -130,15 +140,14 @@ for (const list of sessions) {
 }
 const wasmSeconds = (performance.now() - started) / 1000;
 
-const work = mkdtempSync(join(tmpdir(), "shorn-wasm-"));
 let native;
 try {
-  writeFileSync(join(work, "cases.json"), JSON.stringify(sessions));
-  const run = spawnSync(python, [join(here, "native.py"), extension, join(work, "cases.json")],
-                        { encoding: "utf8", maxBuffer: 1 << 30, env: process.env });
-  if (run.status !== 0) throw new Error(`native.py: ${run.stderr}`);
-  native = run.stdout.split("\n").filter(Boolean).map((l) => JSON.stringify(JSON.parse(l)));
+  const status = await nativeDone;
+  if (status !== 0) throw new Error(`native.py: ${readFileSync(join(work, "native.err"), "utf8")}`);
+  native = readFileSync(join(work, "native.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.stringify(JSON.parse(l)));
 } finally {
+  closeSync(nativeOut);
+  closeSync(nativeErr);
   rmSync(work, { recursive: true, force: true });
 }
 
