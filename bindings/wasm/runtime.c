@@ -472,7 +472,8 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...) {
   return sqlite3__wasm_vtab_config(db, op, argument);
 }
 
-/* The 64-bit forms: a wasm32 memory holds no text of 2 GiB to pass. */
+/* The 64-bit forms, over the int ones: a length past what an int holds is
+** refused, as SQLite refuses one past its own limit. */
 void sqlite3_result_text64(sqlite3_context *ctx, const char *text, sqlite3_uint64 n, void (*release)(void *),
                            unsigned char encoding) {
   (void)encoding;
