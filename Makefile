@@ -16,7 +16,7 @@
 #   make check-patterns   the pattern matcher against V8 (in test)
 #   make check-gmp        the build with GMP, its BigInts compared with the built-in conversion's (in test)
 #   make check-platforms  vectors and SQL on Windows, ARM64, s390x, i686, musl, clang, wasm32 (in test)
-#   make check-wasm       sqlite-shorn/wasm: vectors and tests/sql beside native, a page in Chromium (in test)
+#   make check-wasm       sqlite-shorn/wasm and /codec beside native on the vectors and tests/sql; Chromium (in test)
 #   make check-dist       make dist, each binary loaded and each wheel checked (in test)
 #   make check-install    make install into a scratch folder, the command and the extension run (in test)
 #   make check-bindings   the npm and Python packages installed as a user would, and tested (in test)
@@ -25,7 +25,7 @@
 #   make bench            shorn against JSONB, SQLite 3.40's JSON text and PCRE2: scripts/bench-results.md
 #   make bench-instructions  instructions a row under callgrind, codec and SQL functions (in bench)
 #   make bench-node       the Node helpers beside the SQL route they wrap (in bench)
-#   make bench-wasm       sqlite-shorn/wasm beside JSONB in sqlite-wasm and beside the native build (in bench)
+#   make bench-wasm       sqlite-shorn/wasm beside JSONB and native; sqlite-shorn/codec beside SQL (in bench)
 #   make amalgamation     build/amalgamation/shorn.c and shorn.h: everything in one C file, to embed
 #   make dist             dist/: the extension per platform, the amalgamation, npm packages, wheels, sdist
 #   make node-package     build/sqlite-shorn-VERSION.tgz, the npm package alone, compiled here (for macOS)
