@@ -16,6 +16,7 @@
 #   make check-patterns   the pattern matcher against V8 (in test)
 #   make check-gmp        the build with GMP, its BigInts compared with the built-in conversion's (in test)
 #   make check-platforms  vectors and SQL on Windows, ARM64, s390x, i686, musl, clang, wasm32 (in test)
+#   make check-wasm       sqlite-shorn/wasm and /codec beside native on the vectors and tests/sql; Chromium (in test)
 #   make check-dist       make dist, each binary loaded and each wheel checked (in test)
 #   make check-install    make install into a scratch folder, the command and the extension run (in test)
 #   make check-bindings   the npm and Python packages installed as a user would, and tested (in test)
@@ -24,6 +25,7 @@
 #   make bench            shorn against JSONB, SQLite 3.40's JSON text and PCRE2: scripts/bench-results.md
 #   make bench-instructions  instructions a row under callgrind, codec and SQL functions (in bench)
 #   make bench-node       the Node helpers beside the SQL route they wrap (in bench)
+#   make bench-wasm       sqlite-shorn/wasm beside JSONB and native; sqlite-shorn/codec beside SQL (in bench)
 #   make amalgamation     build/amalgamation/shorn.c and shorn.h: everything in one C file, to embed
 #   make dist             dist/: the extension per platform, the amalgamation, npm packages, wheels, sdist
 #   make node-package     build/sqlite-shorn-VERSION.tgz, the npm package alone, compiled here (for macOS)
@@ -96,7 +98,7 @@ FUZZ_SCHEMAS := -DFUZZ_SCHEMAS='"$(abspath tests/fuzz/schemas.jsonl)"'
 .PHONY: all tools deps check check-gmp check-platforms check-loadable check-current check-builds check-limits check-killed \
   check-validators check-jsonschema test \
   demo bench bench-instructions bench-node amalgamation install check-install fuzz clean node-package check-bindings cluster-test \
-  check-soak check-unicode check-patterns dist check-dist
+  check-soak check-unicode check-patterns dist check-dist check-wasm bench-wasm
 all: $(EXTENSION) $(BUILD)/shorn
 
 # What make and make demo need on any system: a C compiler, SQLite's headers
@@ -386,7 +388,7 @@ VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-k
 # so that make test stays within CI's half hour.
 test: deps
 	$(MAKE) check check-loadable check-current check-builds check-validators check-jsonschema check-limits check-killed \
-	  cluster-test check-soak check-unicode check-patterns check-gmp check-platforms check-dist
+	  cluster-test check-soak check-unicode check-patterns check-gmp check-platforms check-wasm check-dist
 	$(MAKE) check BUILD=build/sanitize CFLAGS="$(SANITIZE)" LDFLAGS="$(SANITIZE)" \
 	  VECTOR_QUERIES="--queries-every 5" CLI_EVERY=7
 	$(VALGRIND) ./build/vectors --queries-every 25 tests/vectors
@@ -535,6 +537,45 @@ check-platform-%:
 	@scripts/check-platform.sh $* $(SQLITE_CURRENT) $(SQLITE_340) > $(BUILD)/platforms/$*.log 2>&1; \
 	  status=$$?; cat $(BUILD)/platforms/$*.log; exit $$status
 
+# ---- sqlite-shorn/wasm ---------------------------------------------------------
+# The extension as a module for @sqlite.org/sqlite-wasm, which loads no
+# extension: built position-independent by Debian's clang and wasm-ld
+# (scripts/build-wasm.sh), linked by bindings/node/wasm.mjs into
+# sqlite-wasm's own memory and function table.  check-wasm runs each golden
+# vector and tests/sql's statements through it under Node beside the native
+# build, in Python's sqlite3 on 3.53, and the vectors' encodes and decodes
+# through sqlite-shorn/codec (tests/wasm/vectors.mjs); the example
+# of bindings/node/README.md with make node-package's package installed
+# (tests/wasm/readme.mjs); then a page in headless Chromium that registers
+# a schema, writes, indexes, queries and decodes, in memory and on OPFS
+# (tests/browser/run.mjs, over the DevTools protocol; its screenshot in
+# $(WASM_TEST)/).  sqlite-wasm is pinned: its npm tag latest is an old build.
+WASM_PACKAGES := clang lld wasi-libc
+WASM_MODULE := $(BUILD)/wasm/shorn.wasm
+WASM_TEST := build/wasm-test
+SQLITE_WASM := 3.53.4-build2
+# The same run writes shorn-codec.wasm, the codec alone (sqlite-shorn/codec).
+WASM_CODEC := $(BUILD)/wasm/shorn-codec.wasm
+$(WASM_MODULE): $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c bindings/wasm/runtime.c bindings/wasm/codec.c \
+  scripts/build-wasm.sh
+	@scripts/install-deps.sh $(WASM_PACKAGES)
+	scripts/build-wasm.sh $(SQLITE_CURRENT) $(BUILD)/wasm
+	@for f in $@ $(WASM_CODEC); do echo "$$f: $$(wc -c < $$f) bytes, $$(gzip -9c $$f | wc -c) gzip -9"; done
+$(WASM_CODEC): $(WASM_MODULE)
+$(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM):
+	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
+	@mkdir -p $(WASM_TEST) && echo '{"private": true}' > $(WASM_TEST)/package.json
+	cd $(WASM_TEST) && npm install --save-exact --no-audit --no-fund --silent @sqlite.org/sqlite-wasm@$(SQLITE_WASM)
+	@touch $@
+check-wasm: $(WASM_MODULE) $(EXTENSION) $(SQLITE_CURRENT_SO) $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM) \
+  node-package
+	@scripts/install-deps.sh chromium
+	cd $(WASM_TEST) && LD_LIBRARY_PATH=$(abspath $(SQLITE_CURRENT)) node $(abspath tests/wasm/vectors.mjs) \
+	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) $(PYTHON) $(abspath $(WASM_CODEC))
+	cd $(WASM_TEST) && npm install --no-save --no-audit --no-fund --silent $(abspath $(NODE_PACKAGE)) && \
+	  node $(abspath tests/wasm/readme.mjs)
+	cd $(WASM_TEST) && node $(abspath tests/browser/run.mjs) $(abspath $(WASM_MODULE)) page.png
+
 # ---- releases ----------------------------------------------------------------
 # make dist: the loadable extension for each platform a release ships, from
 # the amalgamation with nothing but libc and libm, and the amalgamation in a
@@ -547,11 +588,11 @@ DIST := dist
 DIST_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-tools gcc-mingw-w64-x86-64 \
   python3-setuptools python3-wheel python3-apsw
 
-dist: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c
+dist: $(AMALGAMATION)/shorn.c $(SQLITE_CURRENT)/sqlite3.c $(WASM_MODULE)
 	@scripts/install-deps.sh $(DIST_PACKAGES)
 	@command -v npm >/dev/null 2>&1 || scripts/install-deps.sh nodejs npm
 	scripts/dist.sh $(VERSION) $(AMALGAMATION) $(SQLITE_CURRENT) $(DIST)
-	node scripts/dist-npm.mjs $(VERSION) $(DIST)/npm $(AMALGAMATION) $(DIST)
+	SHORN_WASM=$(abspath $(WASM_MODULE)) node scripts/dist-npm.mjs $(VERSION) $(DIST)/npm $(AMALGAMATION) $(DIST)
 	scripts/dist-python.sh $(PYTHON) $(VERSION) $(AMALGAMATION) $(DIST)
 
 check-dist: dist
@@ -657,7 +698,17 @@ bench-node: $(EXTENSION) $(BENCH_NODE)/node_modules/better-sqlite3/build/Release
 	  >> $(BUILD)/bench-node.md
 	cat $(BUILD)/bench-node.md
 
-bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns $(BUILD)/bench-versions bench-instructions bench-node
+# sqlite-shorn/wasm: shorn in sqlite-wasm beside JSONB there, and beside the
+# native build in better-sqlite3 (bench-node's); sqlite-shorn/codec beside
+# the SQL routes.
+bench-wasm: $(WASM_MODULE) $(EXTENSION) $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM) \
+  $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node
+	cd $(WASM_TEST) && NODE_PATH=$(abspath $(BENCH_NODE)/node_modules) node $(abspath scripts/bench-wasm.mjs) \
+	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) $(abspath $(WASM_CODEC)) > $(abspath $(BUILD)/bench-wasm.md)
+	cat $(BUILD)/bench-wasm.md
+
+bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns $(BUILD)/bench-versions bench-instructions bench-node \
+  bench-wasm
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
 	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
 	./$(BUILD)/bench-patterns > $(BUILD)/bench-patterns.md
@@ -665,7 +716,8 @@ bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns $(BUILD)
 	  > $(BUILD)/bench-types.md
 	./$(BUILD)/bench-versions --extension $(abspath $(BUILD)/shorn) > $(BUILD)/bench-versions.md
 	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-instructions.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md \
-	  $(BUILD)/bench-types.md $(BUILD)/bench-versions.md $(BUILD)/bench-node.md | tee scripts/bench-results.md
+	  $(BUILD)/bench-types.md $(BUILD)/bench-versions.md $(BUILD)/bench-node.md $(BUILD)/bench-wasm.md \
+	  | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -702,13 +754,14 @@ NODE_PLATFORM = $(shell node -p 'process.platform + "-" + process.arch + \
   (process.platform === "linux" && !process.report.getReport().header.glibcVersionRuntime ? "-musl" : "")')
 NODE_PACKAGE := $(BUILD)/sqlite-shorn-$(VERSION).tgz
 
-$(NODE_PACKAGE): $(EXTENSION) $(AMALGAMATION)/shorn.c scripts/dist-npm.mjs \
+$(NODE_PACKAGE): $(EXTENSION) $(AMALGAMATION)/shorn.c $(WASM_MODULE) scripts/dist-npm.mjs \
   $(addprefix bindings/node/,package.json index.js index.d.ts build.js drizzle.js drizzle.d.ts kysely.mjs \
-  kysely.d.ts README.md)
+  kysely.d.ts wasm.mjs wasm.d.ts codec.mjs codec.d.ts README.md)
 	@mkdir -p $(BUILD)/node-package
 	cp $(EXTENSION) $(BUILD)/node-package/shorn.$(SO)
 	strip -S $(BUILD)/node-package/shorn.$(SO)
-	node scripts/dist-npm.mjs $(VERSION) $(BUILD) $(AMALGAMATION) --compiled $(NODE_PLATFORM) $(BUILD)/node-package/shorn.$(SO)
+	SHORN_WASM=$(abspath $(WASM_MODULE)) node scripts/dist-npm.mjs $(VERSION) $(BUILD) $(AMALGAMATION) --compiled $(NODE_PLATFORM) \
+	  $(BUILD)/node-package/shorn.$(SO)
 node-package: $(NODE_PACKAGE)
 
 # Each package as a fresh user installs it, in a scratch folder, then tested

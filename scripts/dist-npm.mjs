@@ -52,7 +52,11 @@ try {
 
 function packMain(optionalDependencies, fill) {
   pack("sqlite-shorn", { name: main.name, version, ...main, optionalDependencies }, (dir) => {
-    for (const file of [...main.files.filter((file) => !file.endsWith("/")), "README.md"]) copy(join(ROOT, "bindings/node", file), join(dir, file));
+    for (const file of [...main.files.filter((file) => !file.endsWith("/") && !file.endsWith(".wasm")), "README.md"]) copy(join(ROOT, "bindings/node", file), join(dir, file));
+    // sqlite-shorn/wasm's module and sqlite-shorn/codec's, built by make
+    // into one folder (SHORN_WASM names the first).
+    const wasm = process.env.SHORN_WASM || join(ROOT, "build/wasm/shorn.wasm");
+    for (const file of ["shorn.wasm", "shorn-codec.wasm"]) copy(join(wasm, "..", file), join(dir, file));
     for (const file of ["shorn.c", "shorn.h"]) copy(join(amalgamation, file), join(dir, "src", file));
     fill(dir);
   });
