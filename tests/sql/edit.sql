@@ -90,6 +90,9 @@ SELECT shorn_decode(shorn_patch(payload, 'person', '{"address":null,"tags":["x"]
 SELECT shorn_patch(payload, 'person', '{"age":null}') FROM people WHERE id = 1;
 SELECT shorn_patch(payload, 'person', '[1]') FROM people WHERE id = 1;
 SELECT quote(shorn_patch(payload, 'person', NULL)) FROM people WHERE id = 1;
+-- A patch nested deeper than any payload can be is refused before it is merged.
+SELECT shorn_patch(payload, 'person', replace(printf('%.*c', 8193, '~'), '~', '{"a":') || '1' || printf('%.*c', 8193, '}'))
+  FROM people WHERE id = 1;
 
 .print -- every shape
 -- Tuples: a fixed count, and the rest's count.

@@ -151,11 +151,16 @@ static shorn_code dom_edit(arena *a, json_value *root, const path_step *steps, u
 
 /* RFC 7396's MergePatch(target, patch), as json_patch applies it: members
  * the patch sets to null removed, objects merged member by member, and
- * anything else replaced by the patch. */
+ * anything else replaced by the patch.  It recurses once a level of the
+ * patch's objects, which the parser lets nest deeper than a payload can:
+ * past a payload's deepest nesting, the merge could not be written, and
+ * going on would spend a thread's stack for nothing. */
 static shorn_code merge_patch(arena *a, const json_value *target, const json_value *patch, const json_value **out,
-                              shorn_error *error) {
+                              uint32_t depth, shorn_error *error) {
   *out = patch;
   if (patch->type != JSON_OBJECT) return SHORN_OK;
+  if (depth == NESTING_MAX)
+    return error_set(error, SHORN_ERROR_ENCODE, "Patch nests deeper than %d levels", NESTING_MAX);
   uint32_t have = target->type == JSON_OBJECT ? target->length : 0;
   json_value *merged = new_container(a, JSON_OBJECT, have);
   if (!merged) return error_nomem(error);
@@ -173,7 +178,7 @@ static shorn_code merge_patch(arena *a, const json_value *target, const json_val
       continue;
     }
     const json_value *result;
-    shorn_code rc = merge_patch(a, found ? &merged->u.items[2 * j + 1] : &empty, value, &result, error);
+    shorn_code rc = merge_patch(a, found ? &merged->u.items[2 * j + 1] : &empty, value, &result, depth + 1, error);
     if (!rc && found) merged->u.items[2 * j + 1] = *result;
     if (!rc && !found) rc = append_item(a, merged, name, result, error);
     if (rc) return rc;
@@ -485,7 +490,7 @@ shorn_code edit_patch(const shorn_schema *s, const uint8_t *data, size_t length,
   size_t mark = out->length;
   shorn_code rc = shorn_decode(s, data, length, fingerprint_width, &text, error);
   if (!rc) rc = json_parse(&dom, (const char *)text.data, text.length, &value, error);
-  if (!rc) rc = merge_patch(&dom, value, patch, &merged, error);
+  if (!rc) rc = merge_patch(&dom, value, patch, &merged, 0, error);
   if (!rc && !buffer_append(out, data, (size_t)fingerprint_width)) rc = error_nomem(error);
   if (!rc) rc = encode_at(s, s->root, merged, NULL, out, error);
   if (rc) out->length = mark;
