@@ -8,6 +8,9 @@
  * order (union branches in sorted order, additionalProperties before the
  * properties, properties in UTF-16 key order, tuple items before the rest),
  * because that order numbers the definitions of a recursive schema.
+ * Unions (anyOf, oneOf, type arrays of several types) are translated in
+ * unions.c, which shares the translator's state and helpers through
+ * translator.h and comes back here for each branch.
  *
  * A $ref is expanded once per pointer text and its shape reused wherever the
  * pointer appears again, so the shapes form a DAG whose expansion is the tree
@@ -32,6 +35,7 @@
 #include "core/regex/pattern.h"
 #include "core/shape/shape.h"
 #include "core/text/text.h"
+#include "translator.h"
 #include "validate.h"
 
 /* Levels of nested schema nodes, $ref hops included, and the height of any
@@ -42,91 +46,6 @@
 /* Shapes and enum members in the expanded document: what shared $refs
  * reused inside each other ("billion laughs") may expand to. */
 #define SCHEMA_MAX_UNITS 1000000
-
-/* Room for a key or pointer quoted in a message; longer ones are cut. */
-#define NODE_QUOTE_MAX 48
-
-/* One $ref pointer text (or the root's "#"), and what it expanded to. */
-typedef struct pointer_entry {
-  const char *text;
-  uint32_t length;
-  bool expanding;  /* on the current path: a $ref to it is a back edge */
-  shape *shape;    /* its shape, or the {ref} of a cycle head; NULL until known */
-  uint32_t height; /* levels of the expanded shape */
-  uint64_t units;  /* size of the expanded shape, charged again at each reuse */
-} pointer_entry;
-
-/* A node's validation keywords, compiled once however often the node is
- * translated (a $ref through another pointer text, a type array's
- * branches), so that its patterns are compiled once. */
-typedef struct node_keywords {
-  const json_value *node;
-  const validation *keywords; /* NULL: the node has none */
-} node_keywords;
-
-/* A shape the build checks may refuse, and the node it was made for. */
-typedef struct origin {
-  const shape *shape;
-  const json_value *node;
-} origin;
-
-/* An object member, for sorting: the last of a repeated key wins. */
-typedef struct property {
-  const json_value *key, *value;
-} property;
-
-/* Pointers look names up in the same large objects again and again
- * ($defs above all), and json_get scans, so an object with many members
- * gets a sorted index the first time a pointer passes through it. */
-#define INDEXED_MEMBERS 16
-
-typedef struct object_index {
-  const json_value *object;
-  property *sorted;
-  uint32_t count;
-} object_index;
-
-typedef struct translator {
-  shorn_schema *schema;
-  const shorn_allocator *allocator; /* the schema's, for the translation's scratch too */
-  const json_value *document;
-  shorn_error *error;
-  pointer_entry *pointers; /* in order of first use */
-  uint32_t pointer_count;
-  size_t pointer_capacity;
-  uint32_t *pointer_slots; /* open addressing: pointer + 1, 0 empty */
-  uint32_t pointer_mask;
-  shape **defs; /* slot i is reserved by the back edge that numbers it */
-  uint32_t def_count;
-  size_t def_capacity;
-  origin *origins;
-  uint32_t origin_count;
-  size_t origin_capacity;
-  object_index *object_indexes; /* open addressing by object */
-  uint32_t object_index_count, object_index_mask;
-  node_keywords *keywords; /* open addressing by node */
-  uint32_t keyword_count, keyword_mask;
-  validation_compiler compiler; /* every node's keywords, one compile sharing the subschemas */
-  const shape *last_result; /* what the last translate_node returned */
-  shorn_buffer scratch; /* a pointer segment, a JSON text being made */
-  uint32_t depth;       /* open levels */
-  uint32_t reach;       /* the deepest level reached since the current $ref opened */
-  uint64_t units;
-} translator;
-
-/* A union branch: an element of anyOf / oneOf, or one entry of a type array
- * standing for the node with its "type" replaced by that entry. */
-typedef struct union_branch {
-  const json_value *node;
-  const json_value *type;
-  bool typed; /* `type` replaces the node's own, and rules 1-3 do not apply */
-} union_branch;
-
-/* An enum member or discriminant case, and the branch it selects. */
-typedef struct ranked {
-  scalar value;
-  uint32_t origin;
-} ranked;
 
 static shape *translate_node(translator *t, const json_value *node);
 
@@ -236,7 +155,7 @@ static void set_path(shorn_error *e, const char *p, size_t n) {
 
 /* Point the error at `node`.  Without memory for the search, the path is
  * only the document. */
-static void locate(const translator *t, const json_value *node, shorn_error *e) {
+void locate(const translator *t, const json_value *node, shorn_error *e) {
   shorn_buffer b = {.allocator = t->allocator};
   if (put_location(&b, t->document, node))
     set_path(e, (const char *)b.data, b.length);
@@ -247,8 +166,7 @@ static void locate(const translator *t, const json_value *node, shorn_error *e) 
 
 /* Refuse the schema because of `node`.  Returns NULL, which the helpers
  * that return bool pass on as false. */
-static void *refuse_node(translator *t, const json_value *node, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static void *refuse_node(translator *t, const json_value *node, const char *fmt, ...) {
+void *refuse_node(translator *t, const json_value *node, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   error_vset(t->error, SHORN_ERROR_SCHEMA, SHORN_WHERE_PATH, -1, fmt, ap);
@@ -257,56 +175,16 @@ static void *refuse_node(translator *t, const json_value *node, const char *fmt,
   return NULL;
 }
 
-static void *translator_nomem(translator *t) {
-  error_nomem(t->error);
-  return NULL;
-}
-
-/* `s` as JSON text for a message, cut short at a character boundary. */
-static const char *quote(char out[NODE_QUOTE_MAX], const char *s, size_t n) {
-  return text_quote(out, NODE_QUOTE_MAX, s, n);
-}
-
-static const char *describe_node(const json_value *v) {
-  switch (v->type) {
-    case JSON_NULL: return "null";
-    case JSON_FALSE: return "false";
-    case JSON_TRUE: return "true";
-    case JSON_NUMBER: return "a number";
-    case JSON_STRING: return "a string";
-    case JSON_ARRAY: return "an array";
-    default: return "an object";
-  }
-}
-
-static void *not_a_schema(translator *t, const json_value *node) {
+void *not_a_schema(translator *t, const json_value *node) {
   return refuse_node(t, node, "Expected a JSON Schema object here, found %s", describe_node(node));
 }
 
 /* ---- small things ---------------------------------------------------------- */
 
-static const json_value *member(const json_value *node, const char *key) {
-  return json_get(node, key, strlen(key));
-}
-
-static bool is_string(const json_value *v, const char *s) {
-  size_t n = strlen(s);
-  return v && v->type == JSON_STRING && v->length == n && memcmp(v->u.string, s, n) == 0;
-}
-
-static bool is_scalar(const json_value *v) {
-  return v->type != JSON_ARRAY && v->type != JSON_OBJECT;
-}
-
 /* Room for one more item in a growable array: the new array, or NULL. */
 static void *grow_list(translator *t, void *items, uint32_t count, size_t *capacity, size_t size) {
   if (count < *capacity) return items;
   return array_grow(t->allocator, items, capacity, (size_t)count + 1, size, NULL);
-}
-
-static void *arena_array(translator *t, size_t count, size_t size) {
-  void *p = count > SIZE_MAX / size ? NULL : arena_alloc(&t->schema->arena, count * size);
-  return p || !count ? p : translator_nomem(t);
 }
 
 /* Count `units` towards the size of the expanded document. */
@@ -322,7 +200,7 @@ static void *too_deep(translator *t, const json_value *node) {
   return refuse_node(t, node, "The schema nests deeper than %d levels", SCHEMA_MAX_DEPTH);
 }
 
-static shape *new_shape(translator *t, const json_value *node, shape_kind kind) {
+shape *new_shape(translator *t, const json_value *node, shape_kind kind) {
   if (!charge(t, node, 1)) return NULL;
   shape *sh = arena_alloc(&t->schema->arena, sizeof *sh);
   if (!sh) return translator_nomem(t);
@@ -332,7 +210,7 @@ static shape *new_shape(translator *t, const json_value *node, shape_kind kind) 
 }
 
 /* Remember where a shape the build checks may refuse came from. */
-static bool note_origin(translator *t, const shape *sh, const json_value *node) {
+bool note_origin(translator *t, const shape *sh, const json_value *node) {
   origin *o = grow_list(t, t->origins, t->origin_count, &t->origin_capacity, sizeof *o);
   if (!o) return translator_nomem(t);
   t->origins = o;
@@ -354,8 +232,8 @@ static int compare_properties(const void *a, const void *b) {
   return c ? c : (x->key > y->key) - (x->key < y->key);
 }
 
-static bool sorted_properties(translator *t, const json_value *object, property **out,
-                              uint32_t *count) {
+bool sorted_properties(translator *t, const json_value *object, property **out,
+                       uint32_t *count) {
   uint32_t n = object ? object->length : 0, kept = 0;
   *out = NULL;
   *count = 0;
@@ -375,8 +253,8 @@ static bool sorted_properties(translator *t, const json_value *object, property 
   return true;
 }
 
-static const property *find_property(const property *p, uint32_t n, const char *key,
-                                     uint32_t length) {
+const property *find_property(const property *p, uint32_t n, const char *key,
+                              uint32_t length) {
   uint32_t lo = 0, hi = n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -395,7 +273,7 @@ static const property *find_property(const property *p, uint32_t n, const char *
 /* A const, enum member or discriminant case, with its JSON text.  -0 and the
  * infinities are refused: JSON.stringify writes them 0 and null, so the
  * signature could not tell them apart from 0 and null. */
-static bool scalar_of(translator *t, const json_value *v, const char *role, scalar *out) {
+bool scalar_of(translator *t, const json_value *v, const char *role, scalar *out) {
   static const char *const words[] = {
       [JSON_NULL] = "null", [JSON_FALSE] = "false", [JSON_TRUE] = "true"};
   char text[NUMBER_TEXT_MAX];
@@ -437,12 +315,10 @@ static int compare_by_json(const void *a, const void *b) {
   return utf16_compare(x->json, x->json_length, y->json, y->json_length);
 }
 
-typedef int comparison(const void *, const void *);
-
 /* Canonical order (docs/format.md#enum-order): strings by UTF-16 code
  * units when every member is a string, otherwise everything by its JSON
  * text.  Returns the comparison. */
-static comparison *sort_canonically(ranked *r, uint32_t n) {
+comparison *sort_canonically(ranked *r, uint32_t n) {
   bool strings = true;
   for (uint32_t i = 0; i < n && strings; i++) strings = r[i].value.type == JSON_STRING;
   comparison *compare = strings ? compare_by_string : compare_by_json;
@@ -539,7 +415,7 @@ static bool pointer_member(translator *t, const json_value *object, const json_v
 }
 
 /* The node a same-document pointer names (docs/format.md#references). */
-static const json_value *resolve_pointer(translator *t, const json_value *site, const char *p, uint32_t n) {
+const json_value *resolve_pointer(translator *t, const json_value *site, const char *p, uint32_t n) {
   char q[NODE_QUOTE_MAX];
   if (n == 0 || (n == 1 && p[0] == '#')) return t->document;
   if (n < 2 || p[0] != '#' || p[1] != '/')
@@ -658,315 +534,6 @@ static bool extension_misplaced(translator *t, const json_value *node, const cha
          "\"x-shorn\" cannot sit beside %s, which decides the node; it needs a single \"type\"",
          decider);
   return true;
-}
-
-/* ---- unions ---------------------------------------------------------------- */
-
-/* docs/format.md#union-schemas: the type a branch declares (its "type" when a
- * string, else the type of a scalar "const"), or NULL. */
-static const char *declared_type(const json_value *type, const json_value *node, uint32_t *length) {
-  if (type && type->type == JSON_STRING) {
-    *length = type->length;
-    return type->u.string;
-  }
-  const json_value *c = member(node, "const");
-  const char *name = !c                                              ? NULL
-                     : c->type == JSON_NULL                          ? "null"
-                     : c->type == JSON_STRING                        ? "string"
-                     : c->type == JSON_NUMBER                        ? "number"
-                     : c->type == JSON_TRUE || c->type == JSON_FALSE ? "boolean"
-                                                                     : NULL;
-  *length = name ? (uint32_t)strlen(name) : 0;
-  return name;
-}
-
-static bool declares(const union_branch *b, const char *name) {
-  uint32_t n;
-  const char *d = declared_type(b->type, b->node, &n);
-  return d && n == strlen(name) && memcmp(d, name, n) == 0;
-}
-
-static shape *translate_branch(translator *t, const union_branch *b);
-
-static shape *nullable_of(translator *t, const json_value *site, shape *inner) {
-  if (!inner || shape_admits_null(inner, NULL)) return inner;
-  shape *sh = new_shape(t, site, SHAPE_NULLABLE);
-  if (!sh) return NULL;
-  sh->u.inner = inner;
-  return note_origin(t, sh, site) ? sh : NULL;
-}
-
-static shape *literal_null(translator *t, const json_value *node) {
-  shape *sh = new_shape(t, node, SHAPE_LITERAL);
-  if (!sh) return NULL;
-  const char *json = arena_strdup(&t->schema->arena, "null", 4);
-  if (!json) return translator_nomem(t);
-  sh->u.literal = (scalar){.type = JSON_NULL, .json = json, .json_length = 4};
-  return sh;
-}
-
-/* The union's uuid collapse step (docs/format.md#union-schemas): ArkType's
- * uuid, a pattern branch and const branches. */
-static bool all_uuid(const union_branch *b, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) {
-    if (declares(&b[i], "null")) continue;
-    const json_value *c = member(b[i].node, "const");
-    if (!is_string(member(b[i].node, "format"), "uuid")) return false;
-    if (!is_string(b[i].type, "string") && !(c && c->type == JSON_STRING)) return false;
-  }
-  return true;
-}
-
-/* The one uuid shape that stands for ArkType's uuid union checks a value
- * against the branches' keywords: its pattern branch, or its consts. */
-static bool uuid_keywords(translator *t, const union_branch *b, uint32_t n, shape *uuid) {
-  const json_value **nodes = mem_alloc(t->allocator, (size_t)n * sizeof *nodes);
-  if (!nodes) return translator_nomem(t);
-  uint32_t count = 0;
-  for (uint32_t i = 0; i < n; i++)
-    if (!declares(&b[i], "null")) nodes[count++] = b[i].node;
-  validation_compiler *c = &t->compiler;
-  c->refused = NULL;
-  shorn_code rc = validation_compile_any_of(c, nodes, count, &uuid->keywords);
-  if (rc == SHORN_ERROR_SCHEMA) locate(t, c->refused, t->error);
-  mem_free(t->allocator, nodes);
-  return rc == SHORN_OK;
-}
-
-/* SameValueZero for scalars, as an order so that a sort finds repeats. */
-static int compare_values(const void *a, const void *b) {
-  const json_value *x = *(const json_value *const *)a, *y = *(const json_value *const *)b;
-  if (x->type != y->type) return x->type < y->type ? -1 : 1;
-  if (x->type == JSON_NUMBER) return (x->u.number > y->u.number) - (x->u.number < y->u.number);
-  if (x->type != JSON_STRING) return 0;
-  size_t n = x->length < y->length ? x->length : y->length;
-  int c = memcmp(x->u.string, y->u.string, n);
-  return c ? c : (x->length > y->length) - (x->length < y->length);
-}
-
-/* The const of property `key` in every branch, when each is a scalar and no
- * two are equal. */
-static bool distinct_cases(property **props, const uint32_t *counts, uint32_t n,
-                           const json_value *key, const json_value **cases,
-                           const json_value **sorted) {
-  for (uint32_t i = 0; i < n; i++) {
-    const property *p = find_property(props[i], counts[i], key->u.string, key->length);
-    const json_value *c = p && p->value->type == JSON_OBJECT ? member(p->value, "const") : NULL;
-    if (!c || !is_scalar(c)) return false;
-    cases[i] = sorted[i] = c;
-  }
-  qsort(sorted, n, sizeof *sorted, compare_values);
-  for (uint32_t i = 1; i < n; i++)
-    if (compare_values(&sorted[i - 1], &sorted[i]) == 0) return false;
-  return true;
-}
-
-/* docs/format.md#discriminants: the first of the first branch's keys, in
- * UTF-16 order, that holds a distinct scalar const in every branch; every
- * branch must be an object.  On success *key is set (NULL when there is
- * none) and cases[i] is branch i's const. */
-static bool find_discriminant(translator *t, const union_branch *b, uint32_t n, const json_value **key,
-                              const json_value **cases) {
-  *key = NULL;
-  for (uint32_t i = 0; i < n; i++)
-    if (!is_string(b[i].type, "object")) return true;
-  const json_value *first = member(b[0].node, "properties");
-  if (first && first->type != JSON_OBJECT) return not_a_schema(t, first);
-  property **props = mem_calloc(t->allocator, n, sizeof *props);
-  uint32_t *counts = mem_calloc(t->allocator, n, sizeof *counts);
-  const json_value **sorted = mem_calloc(t->allocator, n, sizeof *sorted);
-  bool ok = props && counts && sorted;
-  if (!ok) translator_nomem(t);
-  for (uint32_t i = 0; ok && i < n; i++) {
-    const json_value *p = member(b[i].node, "properties");
-    ok = sorted_properties(t, p && p->type == JSON_OBJECT ? p : NULL, &props[i], &counts[i]);
-  }
-  for (uint32_t k = 0; ok && !*key && k < counts[0]; k++)
-    if (distinct_cases(props, counts, n, props[0][k].key, cases, sorted)) *key = props[0][k].key;
-  for (uint32_t i = 0; props && i < n; i++) mem_free(t->allocator, props[i]);
-  mem_free(t->allocator, props);
-  mem_free(t->allocator, counts);
-  mem_free(t->allocator, sorted);
-  return ok;
-}
-
-/* A union of n branches, the branch list allocated. */
-static shape *new_union(translator *t, const json_value *site, uint32_t n) {
-  shape *sh = new_shape(t, site, SHAPE_UNION);
-  if (sh && !(sh->u.choice.branches = arena_array(t, n, sizeof *sh->u.choice.branches)))
-    return NULL;
-  if (sh) sh->u.choice.count = n;
-  return sh;
-}
-
-/* The union's discriminated step (docs/format.md#union-schemas): branches
- * in the canonical order of their cases. */
-static shape *translate_discriminated(translator *t, const json_value *site, const union_branch *b,
-                                      uint32_t n, const json_value *key, const json_value **cases) {
-  ranked *r = mem_alloc(t->allocator, (size_t)n * sizeof *r);
-  if (!r) return translator_nomem(t);
-  uint32_t i;
-  for (i = 0; i < n && scalar_of(t, cases[i], "Discriminant case", &r[i].value); i++)
-    r[i].origin = i;
-  shape *sh = i == n ? new_union(t, site, n) : NULL;
-  scalar *values = sh ? arena_array(t, n, sizeof *values) : NULL;
-  if (values) {
-    sort_canonically(r, n);
-    sh->u.choice.on = key->u.string;
-    sh->u.choice.on_length = key->length;
-    sh->u.choice.cases = values;
-    for (i = 0; i < n && sh; i++) {
-      values[i] = r[i].value;
-      if (!(sh->u.choice.branches[i] = translate_branch(t, &b[r[i].origin]))) sh = NULL;
-    }
-  }
-  mem_free(t->allocator, r);
-  return values ? sh : NULL;
-}
-
-/* A declared type as a JSON kind, "integer" counting as "number". */
-static bool kind_named(const char *name, uint32_t n, json_kind *kind) {
-  if (n == 7 && memcmp(name, "integer", 7) == 0) name = "number", n = 6;
-  for (json_kind k = 0; k < KIND_COUNT; k++)
-    if (strlen(json_kind_names[k]) == n && memcmp(json_kind_names[k], name, n) == 0) {
-      *kind = k;
-      return true;
-    }
-  return false;
-}
-
-/* The union's type-disjoint step (docs/format.md#union-schemas): each
- * branch's JSON kind, looking through one $ref.  *disjoint
- * is false when a branch declares none or two declare the same.  A type
- * name that is not a JSON type is refused here: the reference would list
- * it in the union and no value could ever select that branch. */
-static bool disjoint_kinds(translator *t, const union_branch *b, uint32_t n, int8_t by_kind[KIND_COUNT],
-                           bool *disjoint) {
-  char q[NODE_QUOTE_MAX];
-  memset(by_kind, -1, KIND_COUNT);
-  *disjoint = false;
-  for (uint32_t i = 0; i < n; i++) {
-    const json_value *node = b[i].node, *type = b[i].type;
-    const json_value *ref = b[i].typed ? NULL : member(node, "$ref");
-    if (ref && ref->type == JSON_STRING) {
-      if (!(node = resolve_pointer(t, b[i].node, ref->u.string, ref->length))) return false;
-      type = member(node, "type");
-    }
-    uint32_t length;
-    const char *name = declared_type(type, node, &length);
-    json_kind kind;
-    if (!name) return true;
-    if (!kind_named(name, length, &kind))
-      return refuse_node(t, b[i].node, "Union branch type %s is not a JSON type",
-                    quote(q, name, length));
-    if (by_kind[kind] >= 0) return true;
-    by_kind[kind] = (int8_t)i;
-  }
-  *disjoint = n > 0;
-  return true;
-}
-
-static shape *translate_disjoint(translator *t, const json_value *site, const union_branch *b, uint32_t n,
-                                 const int8_t by_kind[KIND_COUNT]) {
-  shape *sh = new_union(t, site, n);
-  json_kind *kinds = sh ? arena_array(t, n, sizeof *kinds) : NULL;
-  if (!kinds) return NULL;
-  sh->u.choice.types = kinds;
-  uint32_t i = 0;
-  for (json_kind k = 0; k < KIND_COUNT; k++) {
-    if (by_kind[k] < 0) continue;
-    kinds[i] = k;
-    if (!(sh->u.choice.branches[i++] = translate_branch(t, &b[by_kind[k]]))) return NULL;
-  }
-  return sh;
-}
-
-/* docs/format.md#union-schemas, its steps in order: all null, nullable
- * pair, uuid collapse, discriminated, type-disjoint, refused. */
-static shape *translate_union(translator *t, const json_value *site, const union_branch *b, uint32_t n) {
-  uint32_t nulls = 0, other = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    if (b[i].node->type != JSON_OBJECT) return not_a_schema(t, b[i].node);
-    if (declares(&b[i], "null"))
-      nulls++;
-    else
-      other = i;
-  }
-  if (n > 0 && nulls == n) return literal_null(t, site);
-  if (n == 2 && nulls == 1) return nullable_of(t, site, translate_branch(t, &b[other]));
-  if (n > nulls && all_uuid(b, n)) {
-    shape *uuid = new_shape(t, site, SHAPE_UUID);
-    if (uuid && !uuid_keywords(t, b, n, uuid)) return NULL;
-    return nulls ? nullable_of(t, site, uuid) : uuid;
-  }
-  const json_value *key, **cases = n ? mem_alloc(t->allocator, (size_t)n * sizeof *cases) : NULL;
-  if (n && !cases) return translator_nomem(t);
-  bool found = find_discriminant(t, b, n, &key, cases);
-  shape *sh = found && key ? translate_discriminated(t, site, b, n, key, cases) : NULL;
-  mem_free(t->allocator, cases);
-  if (!found || key) return sh;
-  int8_t by_kind[KIND_COUNT];
-  bool disjoint;
-  if (!disjoint_kinds(t, b, n, by_kind, &disjoint)) return NULL;
-  if (disjoint) return translate_disjoint(t, site, b, n, by_kind);
-  return refuse_node(t, site,
-                "Only nullable, discriminated and type-disjoint unions are supported: give the "
-                "branches one property that is a distinct const in each, or make no two branches "
-                "share a JSON type (integer counts as number)");
-}
-
-static shape *translate_any_of(translator *t, const json_value *node, const char *keyword,
-                               const json_value *list) {
-  uint32_t n = list->length;
-  if (n == 0) return refuse_node(t, node, "An empty \"%s\" admits no value", keyword);
-  union_branch *b = mem_alloc(t->allocator, (size_t)n * sizeof *b);
-  if (!b) return translator_nomem(t);
-  for (uint32_t i = 0; i < n; i++)
-    b[i] = (union_branch){&list->u.items[i], member(&list->u.items[i], "type"), false};
-  shape *sh = translate_union(t, node, b, n);
-  mem_free(t->allocator, b);
-  return sh;
-}
-
-/* docs/format.md#type-arrays: all null; one type and null; or two or more
- * distinct types, which mean the anyOf of one copy of the node per type. */
-static shape *translate_type_array(translator *t, const json_value *node, const json_value *types) {
-  char q[NODE_QUOTE_MAX];
-  uint32_t n = types->length, nulls = 0;
-  const json_value *entry = types->u.items;
-  bool integer = false, number = false;
-  for (uint32_t i = 0; i < n; i++) nulls += is_string(&entry[i], "null");
-  if (n > 0 && nulls == n) return literal_null(t, node);
-  if (n == 2 && nulls == 1) {
-    union_branch b = {node, &entry[is_string(&entry[0], "null")], true};
-    return nullable_of(t, node, translate_branch(t, &b));
-  }
-  /* Only seven type names exist, so a longer list repeats one or names
-   * something else; saying so now keeps the repeat check below short. */
-  if (n > 7) return refuse_node(t, node, "A type array lists each JSON Schema type at most once");
-  for (uint32_t i = 0; i < n; i++) {
-    if (entry[i].type != JSON_STRING)
-      return refuse_node(t, node, "A type array holds type names, not %s", describe_node(&entry[i]));
-    for (uint32_t j = 0; j < i; j++)
-      if (entry[j].length == entry[i].length &&
-          memcmp(entry[j].u.string, entry[i].u.string, entry[i].length) == 0)
-        return refuse_node(t, node, "The type array repeats %s",
-                      quote(q, entry[i].u.string, entry[i].length));
-    integer |= is_string(&entry[i], "integer");
-    number |= is_string(&entry[i], "number");
-  }
-  if (n - nulls < 2)
-    return refuse_node(t, node,
-                  "A type array lists one type and \"null\", or two or more distinct types");
-  if (integer && number)
-    return refuse_node(t, node,
-                  "A type array cannot list both integer and number: an integer is a number");
-  union_branch *b = mem_alloc(t->allocator, (size_t)n * sizeof *b);
-  if (!b) return translator_nomem(t);
-  for (uint32_t i = 0; i < n; i++) b[i] = (union_branch){node, &entry[i], true};
-  shape *sh = translate_union(t, node, b, n);
-  mem_free(t->allocator, b);
-  return sh;
 }
 
 /* ---- arrays ---------------------------------------------------------------- */
@@ -1439,7 +1006,7 @@ static shape *translate_node(translator *t, const json_value *node) {
   return sh;
 }
 
-static shape *translate_branch(translator *t, const union_branch *b) {
+shape *translate_branch(translator *t, const union_branch *b) {
   if (!b->typed) return translate_node(t, b->node);
   if (!enter(t, b->node)) return NULL;
   shape *sh = translate_typed(t, b->node, b->type);

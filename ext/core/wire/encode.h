@@ -6,14 +6,7 @@
 #include "core/base/platform.h"
 #include "core/json/json.h"
 #include "core/shape/shape.h"
-
-/* A step of the path an error points at: a key, or an index when key is
- * NULL. */
-typedef struct path_segment {
-  const char *key; /* WTF-8 */
-  uint32_t key_length;
-  uint64_t index;
-} path_segment;
+#include "core/text/error.h"
 
 /* Where in a payload a value is written: the path to it from the root
  * (outermost first), and what the encoder would have counted on its way
@@ -43,9 +36,9 @@ SHORN_PRIVATE shorn_code encode_default(const shorn_schema *s, const field *f, s
 SHORN_PRIVATE shorn_code encode_refuse_null_member(shorn_error *error);
 
 /* For the tests, each of the two ways shorn_encode has: the one pass alone
- * (true when it wrote the bytes, false when it would leave the text to the
- * tree), and the tree alone (the DOM parsed whole, then walked), which
- * decides every text the pass leaves. */
+ * (pass.c; true when it wrote the bytes, false when it would leave the
+ * text to the tree), and the tree alone (the DOM parsed whole, then
+ * walked), which decides every text the pass leaves. */
 SHORN_PRIVATE TEST_HOOK bool encode_by_one_pass(const shorn_schema *s, const char *json, size_t length,
                                                 shorn_buffer *out, bool checked);
 SHORN_PRIVATE TEST_HOOK shorn_code encode_by_tree(const shorn_schema *s, const char *json, size_t length,
