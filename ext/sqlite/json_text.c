@@ -1,6 +1,6 @@
 /*
- * json_text.c — JSON text as SQLite 3.40's JSON functions read it: the type
- * json_type names, an integer's value, a string's value between its quotes,
+ * json_text.c — JSON text as SQLite 3.40's JSON functions read it: the
+ * names json_type gives, an integer's value, a string's value between its quotes,
  * and the rows json_each and json_tree make of a value, numbered and keyed
  * as SQLite numbers and keys them.  The query functions answer from a
  * payload's bytes what these functions would answer from its decoded text,
@@ -17,23 +17,8 @@
 
 /* ---- JSON text, as SQLite reads it --------------------------------------- */
 
-SHORN_PRIVATE const char *const json_text_kind_name[8] = {"null", "true", "false", "integer",
+SHORN_PRIVATE const char *const json_text_type_name[8] = {"null", "true", "false", "integer",
                                            "real", "text", "array", "object"};
-
-json_text_kind json_text_type(const char *json, size_t n) {
-  switch (json[0]) {
-    case 'n': return JSON_TEXT_NULL;
-    case 't': return JSON_TEXT_TRUE;
-    case 'f': return JSON_TEXT_FALSE;
-    case '"': return JSON_TEXT_STRING;
-    case '[': return JSON_TEXT_ARRAY;
-    case '{': return JSON_TEXT_OBJECT;
-    default:
-      for (size_t i = 0; i < n; i++)
-        if (json[i] == '.' || json[i] == 'e' || json[i] == 'E') return JSON_TEXT_REAL;
-      return JSON_TEXT_INTEGER;
-  }
-}
 
 bool json_text_integer(const char *json, size_t n, int64_t *value) {
   bool negative = json[0] == '-';
@@ -125,12 +110,12 @@ static bool push_frame(json_rows *r, const json_row *row) {
     if (!frames) return false;
     r->frames = frames;
   }
-  r->frames[r->depth++] = (row_frame){row->id, row->type == JSON_TEXT_OBJECT, 0, r->fullkey.length};
+  r->frames[r->depth++] = (row_frame){row->id, row->type == QUERY_OBJECT, 0, r->fullkey.length};
   return true;
 }
 
-static bool is_container(json_text_kind type) {
-  return type == JSON_TEXT_ARRAY || type == JSON_TEXT_OBJECT;
+static bool is_container(query_json_type type) {
+  return type == QUERY_ARRAY || type == QUERY_OBJECT;
 }
 
 shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recursive,
@@ -143,7 +128,7 @@ shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recurs
   r->next_id = 1;
   r->fullkey.length = 0;
   json_row *row = &r->row;
-  *row = (json_row){json_text_type(json, n), 0, -1, ROW_NO_KEY, 0, NULL, 0, json, n, 0, 0};
+  *row = (json_row){query_text_type(json, n), 0, -1, ROW_NO_KEY, 0, NULL, 0, json, n, 0, 0};
   bool ok = true;
   size_t parent_length = 1;
   if (!recursive) {
@@ -211,7 +196,7 @@ shorn_code json_rows_next(json_rows *r) {
     const char *value = r->p, *stop = value_end(value, r->end, &nodes);
     row->json = value;
     row->json_length = (size_t)(stop - value);
-    row->type = json_text_type(value, row->json_length);
+    row->type = query_text_type(value, row->json_length);
     row->id = r->next_id;
     row->parent = r->recursive ? (int64_t)f->id : -1;
     row->fullkey_length = r->fullkey.length;
@@ -233,31 +218,4 @@ void json_rows_free(json_rows *r) {
   mem_free(a, r->frames);
   shorn_buffer_free(&r->fullkey);
   *r = (json_rows){.fullkey.allocator = a};
-}
-
-shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, json_text_kind *type) {
-  /* A type is an answer about the value, so the value is checked whole
-   * first, as shorn_extract's would be, even where its shape names it. */
-  query_node n = *node;
-  shorn_code rc = query_check(q, node);
-  if (rc || (rc = query_resolve(q, &n))) return rc;
-  json_kind kind = shape_wires[n.shape->kind].decodes_to;
-  /* A dynamic value's strings and containers by their tag, without
-   * writing them out. */
-  if (n.shape->kind == SHAPE_ANY)
-    kind = *n.at == DYNAMIC_STRING  ? KIND_STRING
-           : *n.at == DYNAMIC_ARRAY ? KIND_ARRAY
-           : *n.at == DYNAMIC_OBJECT ? KIND_OBJECT
-                                     : KIND_COUNT;
-  switch (kind) {
-    case KIND_ARRAY: *type = JSON_TEXT_ARRAY; return SHORN_OK;
-    case KIND_OBJECT: *type = JSON_TEXT_OBJECT; return SHORN_OK;
-    case KIND_STRING: *type = JSON_TEXT_STRING; return SHORN_OK;
-    default: break;
-  }
-  /* The rest are short, and how a number is spelled decides its type. */
-  scratch->length = 0;
-  if ((rc = query_json(q, &n, scratch))) return rc;
-  *type = json_text_type((const char *)scratch->data, scratch->length);
-  return SHORN_OK;
 }

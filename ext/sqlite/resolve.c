@@ -10,7 +10,6 @@
 #include "sqlite/resolve.h"
 
 #include "core/evolve/evolve.h"
-#include "core/shape/shape.h"
 #include "core/text/error.h"
 #include "core/text/text.h"
 
@@ -183,10 +182,9 @@ static shorn_cache_entry *scanned_entry(shorn_state *st, const char *key, int wi
       rc = SQLITE_NOMEM;
       break;
     }
-    uint32_t hash = shape_fingerprint_hash(signature, (size_t)sqlite3_column_bytes(rows, 1), width);
     unsigned char bytes[SHORN_REGISTRY_WIDTH];
     char hex[2 * SHORN_REGISTRY_WIDTH];
-    for (int i = 0; i < width; i++) bytes[i] = (unsigned char)(hash >> (8 * (width - 1 - i)));
+    evolve_fingerprint(signature, (size_t)sqlite3_column_bytes(rows, 1), width, bytes);
     hex_bytes(hex, bytes, (size_t)width);
     if (memcmp(hex, key, (size_t)(2 * width)) != 0) continue;
     sqlite3_str_appendf(names, "%s'%s'", matches++ ? ", " : "", name);
@@ -309,8 +307,7 @@ static int lineage_add(shorn_lineage *l, sqlite3_stmt *rows, int *capacity) {
   memcpy(v->text, text, (size_t)length);
   l->count++;
   if (l->width < 1 || l->width > SHORN_REGISTRY_WIDTH) return SQLITE_OK;
-  uint32_t hash = shape_fingerprint_hash(signature, (size_t)sqlite3_column_bytes(rows, 3), l->width);
-  for (int i = 0; i < l->width; i++) v->fingerprint[i] = (unsigned char)(hash >> (8 * (l->width - 1 - i)));
+  evolve_fingerprint(signature, (size_t)sqlite3_column_bytes(rows, 3), l->width, v->fingerprint);
   return SQLITE_OK;
 }
 

@@ -641,9 +641,8 @@ shorn_code query_json(query *q, const query_node *node, shorn_buffer *out) {
   return rc;
 }
 
-bool query_number(query *q, const query_node *node, bool *is_integer, int64_t *integer, double *real) {
-  query_node n = *node;
-  if (resolve(q, &n)) return false;
+/* query_number's answer for a node already resolved. */
+static bool number_value(query *q, query_node n, bool *is_integer, int64_t *integer, double *real) {
   q->d.p = n.at;
   uint64_t u;
   double v;
@@ -676,6 +675,61 @@ bool query_number(query *q, const query_node *node, bool *is_integer, int64_t *i
   if (!(v > -0x1p53 && v < 0x1p53)) return false;
   *is_integer = false, *real = v;
   return true;
+}
+
+bool query_number(query *q, const query_node *node, bool *is_integer, int64_t *integer, double *real) {
+  query_node n = *node;
+  return !resolve(q, &n) && number_value(q, n, is_integer, integer, real);
+}
+
+query_json_type query_text_type(const char *json, size_t n) {
+  switch (json[0]) {
+    case 'n': return QUERY_NULL;
+    case 't': return QUERY_TRUE;
+    case 'f': return QUERY_FALSE;
+    case '"': return QUERY_STRING;
+    case '[': return QUERY_ARRAY;
+    case '{': return QUERY_OBJECT;
+    default:
+      for (size_t i = 0; i < n; i++)
+        if (json[i] == '.' || json[i] == 'e' || json[i] == 'E') return QUERY_REAL;
+      return QUERY_INTEGER;
+  }
+}
+
+shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, query_json_type *type) {
+  /* A type is an answer about the value, so the value is checked whole
+   * first, as shorn_extract's would be, even where its shape names it. */
+  query_node n = *node;
+  shorn_code rc = query_check(q, node);
+  if (rc || (rc = resolve(q, &n))) return rc;
+  json_kind kind = shape_wires[n.shape->kind].decodes_to;
+  /* A dynamic value's strings and containers by their tag, without
+   * writing them out. */
+  if (n.shape->kind == SHAPE_ANY)
+    kind = *n.at == DYNAMIC_STRING  ? KIND_STRING
+           : *n.at == DYNAMIC_ARRAY ? KIND_ARRAY
+           : *n.at == DYNAMIC_OBJECT ? KIND_OBJECT
+                                     : KIND_COUNT;
+  bool is_integer;
+  int64_t integer;
+  double real;
+  switch (kind) {
+    case KIND_ARRAY: *type = QUERY_ARRAY; return SHORN_OK;
+    case KIND_OBJECT: *type = QUERY_OBJECT; return SHORN_OK;
+    case KIND_STRING: *type = QUERY_STRING; return SHORN_OK;
+    /* A number whose value says how it is spelled, without spelling it. */
+    case KIND_NUMBER:
+      if (!number_value(q, n, &is_integer, &integer, &real)) break;
+      *type = is_integer ? QUERY_INTEGER : QUERY_REAL;
+      return SHORN_OK;
+    default: break;
+  }
+  /* The rest are short, and how a number is spelled decides its type. */
+  scratch->length = 0;
+  if ((rc = query_json(q, &n, scratch))) return rc;
+  *type = query_text_type((const char *)scratch->data, scratch->length);
+  return SHORN_OK;
 }
 
 /* Unescaping a string's JSON text gives back its bytes: every escape
