@@ -214,11 +214,13 @@ $(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_OBJ := $(SQLITE_OBJ)
 $(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_LIBS := -lsqlite3
 
 # One configuration's tests: first the sources, what each layer of ext/ may
-# include and spell (tests/builds/layers.py); unit, then every golden vector
+# include and spell (tests/builds/layers.py) and every internal name once in
+# the amalgamation (tests/builds/names.py); unit, then every golden vector
 # through SQL and through the command line tool; the fuzz regression corpus;
 # running out of memory in SQL.
 check: $(UNIT_BIN) $(BUILD)/vectors $(BUILD)/shorn $(REPLAY_BIN) $(BUILD)/sql_nomem
 	$(PYTHON) tests/builds/layers.py ext
+	$(PYTHON) tests/builds/names.py ext
 	@# The generated table, as its generator writes it after checking its facts.
 	$(PYTHON) scripts/gen_pow10.py 2>/dev/null | diff -u ext/core/numbers/pow10.c -
 	@for t in $(UNIT_BIN); do ./$$t || exit 1; done

@@ -52,7 +52,7 @@ bool json_text_unescape(const char *s, size_t n, shorn_buffer *scratch, const ch
 /* ---- json_each and json_tree rows ------------------------------------------ */
 
 /* The closing quote of the JSON string whose opening quote is at p. */
-static const char *string_end(const char *p, const char *end) {
+static const char *json_text_string_end(const char *p, const char *end) {
   for (p++; p < end && *p != '"'; p++)
     if (*p == '\\') p++;
   return p;
@@ -61,7 +61,7 @@ static const char *string_end(const char *p, const char *end) {
 /* The end of the JSON value at p, in text the decoder wrote (minified, well
  * formed), and how many nodes SQLite 3.40 counts in it: one per value and
  * one per object key. */
-static const char *value_end(const char *p, const char *end, uint32_t *nodes) {
+static const char *json_text_value_end(const char *p, const char *end, uint32_t *nodes) {
   uint32_t count = 0;
   int depth = 0;
   do {
@@ -75,7 +75,7 @@ static const char *value_end(const char *p, const char *end, uint32_t *nodes) {
     } else {
       count++;
       if (c == '"')
-        p = string_end(p, end) + 1;
+        p = json_text_string_end(p, end) + 1;
       else
         while (p < end && *p != ',' && *p != ']' && *p != '}') p++;
     }
@@ -86,7 +86,7 @@ static const char *value_end(const char *p, const char *end, uint32_t *nodes) {
 
 /* `.name` in fullkey: bare when a letter then letters and digits, else in
  * quotes, the name as the JSON text writes it (SQLite 3.40's rule). */
-static bool append_name(shorn_buffer *b, const char *name, size_t n) {
+static bool json_text_append_name(shorn_buffer *b, const char *name, size_t n) {
   bool bare = n && is_letter(name[0]);
   for (size_t i = 1; bare && i < n; i++) bare = is_letter(name[i]) || is_digit(name[i]);
   if (!buffer_byte(b, '.')) return false;
@@ -94,7 +94,7 @@ static bool append_name(shorn_buffer *b, const char *name, size_t n) {
   return buffer_byte(b, '"') && buffer_append(b, name, n) && buffer_byte(b, '"');
 }
 
-static bool append_index(shorn_buffer *b, uint64_t index) {
+static bool json_text_append_index(shorn_buffer *b, uint64_t index) {
   char text[24], *o = text + sizeof text;
   *--o = ']';
   do *--o = (char)('0' + index % 10);
@@ -103,7 +103,7 @@ static bool append_index(shorn_buffer *b, uint64_t index) {
   return buffer_append(b, o, (size_t)(text + sizeof text - o));
 }
 
-static bool push_frame(json_rows *r, const json_row *row) {
+static bool json_text_push_frame(json_rows *r, const json_row *row) {
   if (r->depth == r->capacity) {
     row_frame *frames =
         array_grow(r->fullkey.allocator, r->frames, &r->capacity, r->depth + 1, sizeof *frames, NULL);
@@ -114,7 +114,7 @@ static bool push_frame(json_rows *r, const json_row *row) {
   return true;
 }
 
-static bool is_container(query_json_type type) {
+static bool json_text_is_container(query_json_type type) {
   return type == QUERY_ARRAY || type == QUERY_OBJECT;
 }
 
@@ -142,11 +142,11 @@ shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recurs
     for (uint32_t i = 0; ok && path && i < path->count; i++) {
       const path_step *step = &path->steps[i];
       parent_length = r->fullkey.length;
-      ok = step->kind == STEP_KEY ? append_name(&r->fullkey, step->key, step->key_length)
-                                  : append_index(&r->fullkey, 0);
+      ok = step->kind == STEP_KEY ? json_text_append_name(&r->fullkey, step->key, step->key_length)
+                                  : json_text_append_index(&r->fullkey, 0);
     }
     const path_step *last = path && path->count ? &path->steps[path->count - 1] : NULL;
-    if (last && last->kind == STEP_KEY && is_container(row->type)) {
+    if (last && last->kind == STEP_KEY && json_text_is_container(row->type)) {
       row->key = ROW_NAME;
       row->name = last->key;
       row->name_length = last->key_length;
@@ -155,8 +155,8 @@ shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recurs
   if (!ok) return SHORN_ERROR_NOMEM;
   row->fullkey_length = r->fullkey.length;
   row->path_length = parent_length;
-  if (!is_container(row->type)) return SHORN_OK;
-  if (!push_frame(r, row)) return SHORN_ERROR_NOMEM;
+  if (!json_text_is_container(row->type)) return SHORN_OK;
+  if (!json_text_push_frame(r, row)) return SHORN_ERROR_NOMEM;
   r->p = json + 1;
   /* json_each's rows are the children; json_tree's first is the node. */
   return recursive ? SHORN_OK : json_rows_next(r);
@@ -179,21 +179,21 @@ shorn_code json_rows_next(json_rows *r) {
     r->fullkey.length = f->fullkey_length;
     bool ok;
     if (f->object) {
-      const char *close = string_end(r->p, r->end);
+      const char *close = json_text_string_end(r->p, r->end);
       row->key = ROW_NAME;
       row->name = r->p + 1;
       row->name_length = (size_t)(close - row->name);
       r->p = close + 2; /* the quote and the colon */
       r->next_id++;     /* the key is a node too */
-      ok = append_name(&r->fullkey, row->name, row->name_length);
+      ok = json_text_append_name(&r->fullkey, row->name, row->name_length);
     } else {
       row->key = ROW_INDEX;
       row->index = f->index++;
-      ok = append_index(&r->fullkey, row->index);
+      ok = json_text_append_index(&r->fullkey, row->index);
     }
     if (!ok) return SHORN_ERROR_NOMEM;
     uint32_t nodes;
-    const char *value = r->p, *stop = value_end(value, r->end, &nodes);
+    const char *value = r->p, *stop = json_text_value_end(value, r->end, &nodes);
     row->json = value;
     row->json_length = (size_t)(stop - value);
     row->type = query_text_type(value, row->json_length);
@@ -201,8 +201,8 @@ shorn_code json_rows_next(json_rows *r) {
     row->parent = r->recursive ? (int64_t)f->id : -1;
     row->fullkey_length = r->fullkey.length;
     row->path_length = f->fullkey_length;
-    if (r->recursive && is_container(row->type)) {
-      if (!push_frame(r, row)) return SHORN_ERROR_NOMEM;
+    if (r->recursive && json_text_is_container(row->type)) {
+      if (!json_text_push_frame(r, row)) return SHORN_ERROR_NOMEM;
       r->p = value + 1;
       r->next_id++;
     } else {

@@ -138,12 +138,12 @@ static int paths_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid) {
   return SQLITE_OK;
 }
 
-static void result_path(sqlite3_context *ctx, const places *l, const places_row *row) {
+static void paths_result_path(sqlite3_context *ctx, const places *l, const places_row *row) {
   sqlite3_result_text64(ctx, (const char *)l->paths.data + row->path_start, row->path_length, SQLITE_TRANSIENT,
                         SQLITE_UTF8);
 }
 
-static void result_types(sqlite3_context *ctx, unsigned types) {
+static void paths_result_types(sqlite3_context *ctx, unsigned types) {
   char text[PLACES_TYPES_TEXT];
   sqlite3_result_text(ctx, text, (int)places_types_text(types, text), SQLITE_TRANSIENT);
 }
@@ -152,12 +152,12 @@ static int paths_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col
   paths_cursor *cur = (paths_cursor *)base;
   const places_row *row = &cur->list.rows[cur->row];
   switch (column) {
-    case COLUMN_PATH: result_path(ctx, &cur->list, row); break;
-    case COLUMN_TYPE: result_types(ctx, row->types); break;
+    case COLUMN_PATH: paths_result_path(ctx, &cur->list, row); break;
+    case COLUMN_TYPE: paths_result_types(ctx, row->types); break;
     case COLUMN_SHAPE: sqlite3_result_text(ctx, row->shape, -1, SQLITE_STATIC); break;
     case COLUMN_OPTIONAL: sqlite3_result_int(ctx, row->optional); break;
     case COLUMN_LEADS_TO:
-      if (row->leads_to >= 0) result_path(ctx, &cur->list, &cur->list.rows[row->leads_to]);
+      if (row->leads_to >= 0) paths_result_path(ctx, &cur->list, &cur->list.rows[row->leads_to]);
       break;
     default: sqlite3_result_value(ctx, cur->schema);
   }

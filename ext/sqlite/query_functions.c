@@ -234,8 +234,6 @@ static shorn_code result_node(sqlite3_context *ctx, query *q, const query_node *
 
 /* ---- the scalar functions ------------------------------------------------ */
 
-static bool is_null(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_NULL; }
-
 /* Append the JSON text of what path argument `i` names, or null. */
 static shorn_code append_answer(call *c, const held_path *held, shorn_buffer *out) {
   query_node node = {NULL, NULL};
@@ -252,7 +250,7 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
     shorn_report_text(ctx, c.function, "expects a payload, a schema and a path");
     return;
   }
-  if (is_null(argv[0]) || is_null(argv[1])) return;
+  if (shorn_is_null(argv[0]) || shorn_is_null(argv[1])) return;
   int first = 2, width = 0;
   if (second_width(ctx, argv, shorn_is_number(argv[2]), c.function)) return;
   if (shorn_is_number(argv[2]) && (!(width = shorn_width(argv[2])) || argc == ++first)) {
@@ -296,7 +294,7 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
 static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   call c;
   c.function = "shorn_type";
-  if (is_null(argv[0]) || is_null(argv[1]) || (argc == 4 && is_null(argv[2]))) return;
+  if (shorn_is_null(argv[0]) || shorn_is_null(argv[1]) || (argc == 4 && shorn_is_null(argv[2]))) return;
   /* (payload, schema), (…, path), (…, fp_bytes) or (…, fp_bytes, path). */
   bool has_width = argc == 4 || (argc == 3 && shorn_is_number(argv[2]));
   if (second_width(ctx, argv, has_width, c.function)) return;
@@ -332,7 +330,7 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   static const char *const names[] = {"shorn_valid", "shorn_error", "shorn_check_payload"};
   const char *function = names[question];
   for (int i = 0; i < argc; i++)
-    if (is_null(argv[i])) return;
+    if (shorn_is_null(argv[i])) return;
   if (second_width(ctx, argv, argc == 3, function)) return;
   /* fp_bytes, in the schema's place when the call dispatches. */
   bool dispatch = shorn_is_number(argv[1]);
@@ -579,13 +577,13 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
   if ((idx_num & 3) != 3) return SQLITE_OK;
   /* The third argument is fp_bytes when a number, else the path. */
   sqlite3_value *fp = arg[ROWS_COLUMN_FP_BYTES - ROWS_COLUMN_PAYLOAD], **root = &arg[ROWS_COLUMN_ROOT - ROWS_COLUMN_PAYLOAD];
-  if (fp && !shorn_is_number(fp) && !is_null(fp)) {
+  if (fp && !shorn_is_number(fp) && !shorn_is_null(fp)) {
     if (*root) return cursor_error(cur, SHORN_BAD_WIDTH);
     *root = fp;
     arg[ROWS_COLUMN_FP_BYTES - ROWS_COLUMN_PAYLOAD] = fp = NULL;
   }
   for (int i = 0; i < ARGUMENTS; i++)
-    if (arg[i] && is_null(arg[i])) return SQLITE_OK;
+    if (arg[i] && shorn_is_null(arg[i])) return SQLITE_OK;
   /* A number in the schema's place is fp_bytes: dispatch. */
   sqlite3_value *schema = arg[ROWS_COLUMN_SCHEMA - ROWS_COLUMN_PAYLOAD];
   bool dispatch = shorn_is_number(schema);

@@ -41,6 +41,8 @@ def check_include(path, folder, kind, target, problems):
         return None
     if "/" not in target:
         return folder + "/" + target
+    if target.startswith("."):
+        target = os.path.normpath(os.path.join(folder, target)).replace(os.sep, "/")
     target_folder = os.path.dirname(target)
     if target_folder not in RANK:
         problems.append("%s includes %s, in no folder of scripts/folders.py" % (path, target))
