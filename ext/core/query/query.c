@@ -432,7 +432,7 @@ static shorn_code query_skip(query *q, const shape *s, uint64_t count) {
  * nullable, a union's branch, a recursive reference, reading their headers
  * as the decoder reads them.  What is left writes the same text from where
  * it now starts. */
-static inline shorn_code query_settle(query *q, query_node *n) {
+static inline shorn_code query_resolve(query *q, query_node *n) {
   shorn_code rc = SHORN_OK;
   for (uint32_t hops = 0;;) {
     /* More hops than definitions with no byte read between (a marker or a
@@ -605,7 +605,7 @@ static shorn_code query_find_element(query *q, const query_node *n, const path_s
 }
 
 static inline shorn_code query_step_once(query *q, query_node *node, const path_step *step, query_node *next) {
-  shorn_code rc = query_settle(q, node);
+  shorn_code rc = query_resolve(q, node);
   if (rc) return rc;
   *next = (query_node){NULL, NULL};
   return step->kind == STEP_KEY ? query_find_member(q, node, step, next) : query_find_element(q, node, step, next);
@@ -641,8 +641,10 @@ shorn_code query_json(query *q, const query_node *node, shorn_buffer *out) {
   return rc;
 }
 
-/* query_number's answer for a node already resolved. */
-static bool query_number_value(query *q, query_node n, bool *is_integer, int64_t *integer, double *real) {
+/* query_number's answer for a node already resolved, inlined in both its
+ * callers: shorn_extract asks it on every row. */
+static ALWAYS_INLINE bool query_number_value(query *q, query_node n, bool *is_integer, int64_t *integer,
+                                             double *real) {
   q->d.p = n.at;
   uint64_t u;
   double v;
@@ -679,7 +681,7 @@ static bool query_number_value(query *q, query_node n, bool *is_integer, int64_t
 
 bool query_number(query *q, const query_node *node, bool *is_integer, int64_t *integer, double *real) {
   query_node n = *node;
-  return !query_settle(q, &n) && query_number_value(q, n, is_integer, integer, real);
+  return !query_resolve(q, &n) && query_number_value(q, n, is_integer, integer, real);
 }
 
 query_json_type query_text_type(const char *json, size_t n) {
@@ -702,7 +704,7 @@ shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, q
    * first, as shorn_extract's would be, even where its shape names it. */
   query_node n = *node;
   shorn_code rc = query_check(q, node);
-  if (rc || (rc = query_settle(q, &n))) return rc;
+  if (rc || (rc = query_resolve(q, &n))) return rc;
   json_kind kind = shape_wires[n.shape->kind].decodes_to;
   /* A dynamic value's strings and containers by their tag, without
    * writing them out. */
@@ -738,7 +740,7 @@ shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, q
  * escaped NUL differs: SQLite 3.40 ends the string there. */
 bool query_text(query *q, const query_node *node, const char **text, size_t *length) {
   query_node n = *node;
-  if (query_settle(q, &n)) return false;
+  if (query_resolve(q, &n)) return false;
   q->d.p = n.at;
   const uint8_t *s;
   size_t count;
@@ -762,8 +764,6 @@ bool query_text(query *q, const query_node *node, const char **text, size_t *len
   *length = nul ? (size_t)(nul - s) : count;
   return true;
 }
-
-shorn_code query_resolve(query *q, query_node *node) { return query_settle(q, node); }
 
 bool query_pass(query *q, const query_node *node, const uint8_t **end) {
   q->d.p = node->at;

@@ -128,10 +128,6 @@ static inline bool query_unwrap(decoder *d, query_node *n, shorn_code *rc) {
   return true;
 }
 
-/* Settle the node's shape to the one its bytes hold: a definition for a
- * ref, the value or null for a nullable, the branch of a union. */
-SHORN_PRIVATE shorn_code query_resolve(query *q, query_node *node);
-
 /* For the tests: pass over the node's value by its layout alone, as a path
  * passes what lies off it; false where it does not pass, else *end is the
  * byte after it. */
