@@ -193,10 +193,14 @@ $(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_FLAGS := -DSQLITE_CORE
 $(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_OBJ := $(SQLITE_OBJ)
 $(BUILD)/replay_query $(BUILD)/fuzz_query: HARNESS_LIBS := -lsqlite3
 
-# One configuration's tests: unit, then every golden vector through SQL and
-# through the command line tool; the fuzz regression corpus; running out of
-# memory in SQL.
+# One configuration's tests: first the sources, what each layer of ext/ may
+# include and spell (tests/builds/layers.py) and every internal name once in
+# the amalgamation (tests/builds/names.py); unit, then every golden vector
+# through SQL and through the command line tool; the fuzz regression corpus;
+# running out of memory in SQL.
 check: $(UNIT_BIN) $(BUILD)/vectors $(BUILD)/shorn $(REPLAY_BIN) $(BUILD)/sql_nomem
+	$(PYTHON) tests/builds/layers.py ext
+	$(PYTHON) tests/builds/names.py ext
 	@# The generated table, as its generator writes it after checking its facts.
 	$(PYTHON) scripts/gen_pow10.py 2>/dev/null | diff -u ext/core/numbers/pow10.c -
 	@for t in $(UNIT_BIN); do ./$$t || exit 1; done
@@ -242,9 +246,9 @@ check-loadable: all
 # after them; libshorn.a, which exports the public API alone, through the
 # public header from C and from C++; and SQLite 3.53 with
 # bindings/wasm/sqlite3_wasm_extra_init.c, as SQLite's WebAssembly build
-# compiles it.  Then the layers of ext/: what may include what; and what
-# make asks for when a tool is missing, on each system.  The benchmark is
-# built too (against the system SQLite), as it reaches inside.
+# compiles it.  Then what make asks for when a tool is missing, on each
+# system.  The benchmark is built too (against the system SQLite), as it
+# reaches inside.
 check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/bench-system
 	cd $(AMALGAMATION) && $(CC) -O2 $(GMP_CFLAGS) -shared -fPIC shorn.c -o shorn.$(SO) $(LIBS)
 	scripts/run-sql-tests.sh $(SQLITE) $(abspath $(AMALGAMATION)/shorn)
@@ -268,7 +272,6 @@ check-builds: $(AMALGAMATION)/shorn.c $(BUILD)/libshorn.a $(EXTENSION) $(BUILD)/
 	  $(BUILD)/libshorn.a $(LIBS) -o $(BUILD)/public_api_cxx
 	./$(BUILD)/public_api_cxx
 	tests/builds/symbols.sh $(BUILD)/libshorn.a $(EXTENSION)
-	$(PYTHON) tests/builds/layers.py ext
 	tests/builds/tools.sh
 
 # Peak memory of a 64 MiB string, an array of 1,000,000 integers and a BigInt

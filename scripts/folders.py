@@ -24,6 +24,19 @@ FOLDERS = [
 # with it, so that a build without SQLite leaves them out.
 SQLITE_ONLY = {"core/query", "core/evolve"}
 
+# The core folders each layer above the core may include.  The SQLite layer
+# asks the core's queries (core/query) and versions (core/evolve) and never
+# reads the byte layout (core/shape) or walks it (core/schema, core/wire)
+# itself, so that the layout can change under it.
+USES = {
+    "sqlite": {"core/base", "core/text", "core/numbers", "core/json", "core/query", "core/evolve"},
+    "cli": {"core/base", "core/text"},
+}
+
+# The byte layout's names, which only the core may spell: shape kinds, the
+# dynamic value's tags and the table of what each kind is on the wire.
+LAYOUT_NAMES = r"\b(SHAPE_[A-Z0-9_]+|DYNAMIC_[A-Z0-9_]+|WIRE_[A-Z0-9_]+|shape_wires)\b"
+
 # The public headers, in ext/ itself: the core may include shorn.h alone.
 PUBLIC = {"shorn.h": 0, "shorn_sqlite.h": 8}
 

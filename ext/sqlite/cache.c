@@ -49,12 +49,12 @@ static inline void shared_unlock(sqlite3_mutex *mutex) {
 
 /* ---- hashing ------------------------------------------------------------- */
 
-static inline uint64_t rotate(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+static inline uint64_t cache_rotate(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 
 #define PRIME1 0x9E3779B185EBCA87ull
 #define PRIME2 0xC2B2AE3D27D4EB4Full
 
-static inline uint64_t round_word(uint64_t acc, uint64_t word) { return rotate(acc + word * PRIME2, 31) * PRIME1; }
+static inline uint64_t round_word(uint64_t acc, uint64_t word) { return cache_rotate(acc + word * PRIME2, 31) * PRIME1; }
 
 /* Four words at a time in four independent lanes (xxHash64's round): a
  * column's schema text is hashed on every row that misses the entry found
@@ -69,9 +69,9 @@ uint64_t shorn_text_hash(const char *text, size_t n) {
     c = round_word(c, load_le64(p + i + 16));
     d = round_word(d, load_le64(p + i + 24));
   }
-  h = rotate(a, 1) + rotate(b, 7) + rotate(c, 12) + rotate(d, 18) + n;
-  for (; i + 8 <= n; i += 8) h = rotate(h ^ round_word(0, load_le64(p + i)), 27) * PRIME1 + PRIME2;
-  for (; i < n; i++) h = rotate(h ^ (p[i] * PRIME1), 11) * PRIME2;
+  h = cache_rotate(a, 1) + cache_rotate(b, 7) + cache_rotate(c, 12) + cache_rotate(d, 18) + n;
+  for (; i + 8 <= n; i += 8) h = cache_rotate(h ^ round_word(0, load_le64(p + i)), 27) * PRIME1 + PRIME2;
+  for (; i < n; i++) h = cache_rotate(h ^ (p[i] * PRIME1), 11) * PRIME2;
   h ^= h >> 33;
   h *= PRIME2;
   h ^= h >> 29;
@@ -86,14 +86,14 @@ static struct {
   shorn_compiled **buckets;
   size_t bucket_count, count, bytes;
   unsigned long long compilations;
-} shared;
+} cache_shared;
 
 int shorn_shared_open(void) {
   sqlite3_mutex *guard = shared_mutex_alloc(SQLITE_MUTEX_STATIC_MAIN);
   shared_lock(guard);
-  if (!shared.connections) shared.mutex = shared_mutex_alloc(SQLITE_MUTEX_FAST);
-  int rc = shared.mutex || !guard ? SQLITE_OK : SQLITE_NOMEM; /* no guard: one thread, no mutex */
-  if (rc == SQLITE_OK) shared.connections++;
+  if (!cache_shared.connections) cache_shared.mutex = shared_mutex_alloc(SQLITE_MUTEX_FAST);
+  int rc = cache_shared.mutex || !guard ? SQLITE_OK : SQLITE_NOMEM; /* no guard: one thread, no mutex */
+  if (rc == SQLITE_OK) cache_shared.connections++;
   shared_unlock(guard);
   return rc;
 }
@@ -101,21 +101,21 @@ int shorn_shared_open(void) {
 void shorn_shared_close(void) {
   sqlite3_mutex *guard = shared_mutex_alloc(SQLITE_MUTEX_STATIC_MAIN);
   shared_lock(guard);
-  if (--shared.connections == 0) {
+  if (--cache_shared.connections == 0) {
     /* Every schema went with the entries and statements that held it. */
-    sqlite3_free(shared.buckets);
-    shared_mutex_free(shared.mutex);
-    memset(&shared, 0, sizeof shared);
+    sqlite3_free(cache_shared.buckets);
+    shared_mutex_free(cache_shared.mutex);
+    memset(&cache_shared, 0, sizeof cache_shared);
   }
   shared_unlock(guard);
 }
 
 void shorn_shared_counts(unsigned long long *schemas, unsigned long long *bytes, unsigned long long *compilations) {
-  shared_lock(shared.mutex);
-  *schemas = shared.count;
-  *bytes = shared.bytes;
-  *compilations = shared.compilations;
-  shared_unlock(shared.mutex);
+  shared_lock(cache_shared.mutex);
+  *schemas = cache_shared.count;
+  *bytes = cache_shared.bytes;
+  *compilations = cache_shared.compilations;
+  shared_unlock(cache_shared.mutex);
 }
 
 static void *counting_realloc(void *context, void *block, size_t size) {
@@ -158,69 +158,69 @@ static shorn_compiled *compile_counted(const char *text, int n, uint64_t hash, s
 /* Twice the buckets when the table holds more schemas than buckets; a
  * table that cannot grow keeps longer chains. */
 static void shared_grow(void) {
-  size_t count = shared.bucket_count ? 2 * shared.bucket_count : 64;
+  size_t count = cache_shared.bucket_count ? 2 * cache_shared.bucket_count : 64;
   shorn_compiled **buckets = sqlite3_malloc64(count * sizeof *buckets);
   if (!buckets) return;
   memset(buckets, 0, count * sizeof *buckets);
-  for (size_t i = 0; i < shared.bucket_count; i++)
-    for (shorn_compiled *c = shared.buckets[i], *next; c; c = next) {
+  for (size_t i = 0; i < cache_shared.bucket_count; i++)
+    for (shorn_compiled *c = cache_shared.buckets[i], *next; c; c = next) {
       next = c->next;
       c->next = buckets[c->hash & (count - 1)];
       buckets[c->hash & (count - 1)] = c;
     }
-  sqlite3_free(shared.buckets);
-  shared.buckets = buckets;
-  shared.bucket_count = count;
+  sqlite3_free(cache_shared.buckets);
+  cache_shared.buckets = buckets;
+  cache_shared.bucket_count = count;
 }
 
 shorn_compiled *shorn_compiled_get(const char *text, int n, uint64_t hash, unsigned long long *compilations,
                                    shorn_error *error) {
-  shared_lock(shared.mutex);
+  shared_lock(cache_shared.mutex);
   shorn_compiled *c = NULL;
-  if (shared.count >= shared.bucket_count) shared_grow();
-  if (shared.buckets) {
-    c = shared.buckets[hash & (shared.bucket_count - 1)];
+  if (cache_shared.count >= cache_shared.bucket_count) shared_grow();
+  if (cache_shared.buckets) {
+    c = cache_shared.buckets[hash & (cache_shared.bucket_count - 1)];
     while (c && !(c->hash == hash && c->text_length == n && memcmp(c->text, text, (size_t)n) == 0)) c = c->next;
   }
   if (c) {
     c->refs++;
-  } else if (!shared.buckets) {
+  } else if (!cache_shared.buckets) {
     error->code = SHORN_ERROR_NOMEM;
   } else {
-    shared.compilations++;
+    cache_shared.compilations++;
     (*compilations)++;
     if ((c = compile_counted(text, n, hash, error))) {
       c->refs = 1;
-      shorn_compiled **bucket = &shared.buckets[hash & (shared.bucket_count - 1)];
+      shorn_compiled **bucket = &cache_shared.buckets[hash & (cache_shared.bucket_count - 1)];
       c->next = *bucket;
       *bucket = c;
-      shared.count++;
-      shared.bytes += c->bytes;
+      cache_shared.count++;
+      cache_shared.bytes += c->bytes;
     }
   }
-  shared_unlock(shared.mutex);
+  shared_unlock(cache_shared.mutex);
   return c;
 }
 
 void shorn_compiled_retain(shorn_compiled *c) {
-  shared_lock(shared.mutex);
+  shared_lock(cache_shared.mutex);
   c->refs++;
-  shared_unlock(shared.mutex);
+  shared_unlock(cache_shared.mutex);
 }
 
 void shorn_compiled_release(void *p) {
   shorn_compiled *c = p;
   if (!c) return;
-  shared_lock(shared.mutex);
+  shared_lock(cache_shared.mutex);
   bool last = --c->refs == 0;
   if (last) {
-    shorn_compiled **link = &shared.buckets[c->hash & (shared.bucket_count - 1)];
+    shorn_compiled **link = &cache_shared.buckets[c->hash & (cache_shared.bucket_count - 1)];
     while (*link != c) link = &(*link)->next;
     *link = c->next;
-    shared.count--;
-    shared.bytes -= c->bytes;
+    cache_shared.count--;
+    cache_shared.bytes -= c->bytes;
   }
-  shared_unlock(shared.mutex);
+  shared_unlock(cache_shared.mutex);
   if (last) {
     shorn_schema_free(c->schema);
     sqlite3_free(c);
@@ -237,15 +237,15 @@ enum { PLACE_LOOSE, PLACE_RING, PLACE_ALIAS, PLACE_TRANSIENT };
 /* Once the cache is full, one miss in ADMIT_ONE_IN takes an entry's place. */
 #define ADMIT_ONE_IN 8
 
-static bool entry_valid(const shorn_cache *cache, const shorn_cache_entry *e) {
+static bool cache_entry_valid(const shorn_cache *cache, const shorn_cache_entry *e) {
   return e->kind == SHORN_KEY_TEXT || e->generation == cache->generation;
 }
 
-static bool entry_is(const shorn_cache_entry *e, shorn_key kind, const char *key, int n) {
+static bool cache_entry_is(const shorn_cache_entry *e, shorn_key kind, const char *key, int n) {
   return e->kind == kind && e->key_length == n && memcmp(e->key, key, (size_t)n) == 0;
 }
 
-static void entry_free(shorn_cache_entry *e) {
+static void cache_entry_free(shorn_cache_entry *e) {
   shorn_compiled_release(e->compiled);
   sqlite3_free(e);
 }
@@ -267,7 +267,7 @@ static void ring_remove(shorn_cache *cache, shorn_cache_entry *e) {
 
 /* Take `e` out of the table (and the ring, with its aliases), or out of the
  * transient place; freed unless a statement pins it. */
-static void entry_let_go(shorn_cache *cache, shorn_cache_entry *e) {
+static void cache_entry_let_go(shorn_cache *cache, shorn_cache_entry *e) {
   if (e->place == PLACE_RING || e->place == PLACE_ALIAS) {
     unlink_from(&cache->buckets[e->hash & (cache->bucket_count - 1)], e, offsetof(shorn_cache_entry, next));
     cache->count--;
@@ -275,7 +275,7 @@ static void entry_let_go(shorn_cache *cache, shorn_cache_entry *e) {
   }
   if (e->place == PLACE_RING) {
     ring_remove(cache, e);
-    while (e->aliases) entry_let_go(cache, e->aliases);
+    while (e->aliases) cache_entry_let_go(cache, e->aliases);
   } else if (e->place == PLACE_ALIAS) {
     unlink_from(&e->target->aliases, e, offsetof(shorn_cache_entry, next_alias));
   } else if (e->place == PLACE_TRANSIENT) {
@@ -283,12 +283,12 @@ static void entry_let_go(shorn_cache *cache, shorn_cache_entry *e) {
   }
   if (cache->last == e) cache->last = NULL;
   e->place = PLACE_LOOSE;
-  if (!e->pins) entry_free(e);
+  if (!e->pins) cache_entry_free(e);
 }
 
 void shorn_cache_unpin(void *p) {
   shorn_cache_entry *e = p;
-  if (--e->pins == 0 && e->place == PLACE_LOOSE) entry_free(e);
+  if (--e->pins == 0 && e->place == PLACE_LOOSE) cache_entry_free(e);
 }
 
 /* The clock: the first entry at or after the hand not found since the hand
@@ -300,7 +300,7 @@ static void evict_one(shorn_cache *cache, const shorn_cache_entry *keep) {
     e = e->after;
   }
   cache->hand = e->after;
-  entry_let_go(cache, e);
+  cache_entry_let_go(cache, e);
 }
 
 static void evict_to(shorn_cache *cache, size_t bytes, const shorn_cache_entry *keep) {
@@ -315,16 +315,16 @@ void shorn_cache_limit(shorn_cache *cache, size_t limit) {
 
 shorn_cache_entry *shorn_cache_find(shorn_cache *cache, shorn_key kind, const char *key, int n, uint64_t *hash) {
   shorn_cache_entry *e = cache->last;
-  if (e && entry_is(e, kind, key, n) && entry_valid(cache, e)) {
+  if (e && cache_entry_is(e, kind, key, n) && cache_entry_valid(cache, e)) {
     cache->hits++;
     (e->target ? e->target : e)->referenced = true;
     return e;
   }
   *hash = shorn_text_hash(key, (size_t)n) ^ kind;
   e = cache->bucket_count ? cache->buckets[*hash & (cache->bucket_count - 1)] : NULL;
-  while (e && !(e->hash == *hash && entry_is(e, kind, key, n))) e = e->next;
-  if (e && !entry_valid(cache, e)) {
-    entry_let_go(cache, e);
+  while (e && !(e->hash == *hash && cache_entry_is(e, kind, key, n))) e = e->next;
+  if (e && !cache_entry_valid(cache, e)) {
+    cache_entry_let_go(cache, e);
     e = NULL;
   }
   if (!e) {
@@ -337,7 +337,7 @@ shorn_cache_entry *shorn_cache_find(shorn_cache *cache, shorn_key kind, const ch
   return e;
 }
 
-static bool table_grow(shorn_cache *cache) {
+static bool cache_table_grow(shorn_cache *cache) {
   size_t count = cache->bucket_count ? 2 * cache->bucket_count : 64;
   shorn_cache_entry **buckets = sqlite3_malloc64(count * sizeof *buckets);
   if (!buckets) return cache->bucket_count != 0;
@@ -354,7 +354,7 @@ static bool table_grow(shorn_cache *cache) {
   return true;
 }
 
-static void table_insert(shorn_cache *cache, shorn_cache_entry *e, unsigned char place) {
+static void cache_table_insert(shorn_cache *cache, shorn_cache_entry *e, unsigned char place) {
   shorn_cache_entry **bucket = &cache->buckets[e->hash & (cache->bucket_count - 1)];
   e->next = *bucket;
   *bucket = e;
@@ -378,11 +378,11 @@ static void ring_insert(shorn_cache *cache, shorn_cache_entry *e) {
 
 /* A new entry for `key`, holding `compiled` (the caller's reference, let go
  * when memory runs out). */
-static shorn_cache_entry *entry_new(shorn_cache *cache, shorn_key kind, const char *key, int n, uint64_t hash,
+static shorn_cache_entry *cache_entry_new(shorn_cache *cache, shorn_key kind, const char *key, int n, uint64_t hash,
                                     shorn_compiled *compiled) {
   size_t stored = kind == SHORN_KEY_TEXT ? 0 : (size_t)n;
   shorn_cache_entry *e = NULL;
-  if (cache->count < cache->bucket_count || table_grow(cache)) e = sqlite3_malloc64(sizeof *e + stored);
+  if (cache->count < cache->bucket_count || cache_table_grow(cache)) e = sqlite3_malloc64(sizeof *e + stored);
   if (!e) {
     shorn_compiled_release(compiled);
     return NULL;
@@ -399,16 +399,16 @@ static shorn_cache_entry *entry_new(shorn_cache *cache, shorn_key kind, const ch
 }
 
 shorn_cache_entry *shorn_cache_store(shorn_cache *cache, uint64_t hash, shorn_compiled *compiled) {
-  shorn_cache_entry *e = entry_new(cache, SHORN_KEY_TEXT, compiled->text, compiled->text_length, hash, compiled);
+  shorn_cache_entry *e = cache_entry_new(cache, SHORN_KEY_TEXT, compiled->text, compiled->text_length, hash, compiled);
   if (!e) return NULL;
   if (cache->bytes + e->bytes <= cache->limit || cache->full_misses++ % ADMIT_ONE_IN == 0) {
-    table_insert(cache, e, PLACE_RING);
+    cache_table_insert(cache, e, PLACE_RING);
     ring_insert(cache, e);
     evict_to(cache, cache->limit, e);
   } else {
     /* Used by this call (and its statement, if pinned), then let go at the
      * next refusal. */
-    if (cache->transient) entry_let_go(cache, cache->transient);
+    if (cache->transient) cache_entry_let_go(cache, cache->transient);
     e->place = PLACE_TRANSIENT;
     cache->transient = e;
   }
@@ -420,9 +420,9 @@ shorn_cache_entry *shorn_cache_alias(shorn_cache *cache, shorn_key kind, const c
                                      shorn_cache_entry *target) {
   if (target->place != PLACE_RING) return target;
   shorn_compiled_retain(target->compiled);
-  shorn_cache_entry *e = entry_new(cache, kind, key, n, hash, target->compiled);
+  shorn_cache_entry *e = cache_entry_new(cache, kind, key, n, hash, target->compiled);
   if (!e) return NULL;
-  table_insert(cache, e, PLACE_ALIAS);
+  cache_table_insert(cache, e, PLACE_ALIAS);
   e->target = target;
   e->next_alias = target->aliases;
   target->aliases = e;
@@ -490,8 +490,8 @@ void shorn_cache_free(shorn_cache *cache) {
     shorn_lineage_free(cache->lineages);
     cache->lineages = next;
   }
-  while (cache->hand) entry_let_go(cache, cache->hand);
-  if (cache->transient) entry_let_go(cache, cache->transient);
+  while (cache->hand) cache_entry_let_go(cache, cache->hand);
+  if (cache->transient) cache_entry_let_go(cache, cache->transient);
   sqlite3_free(cache->buckets);
   memset(cache, 0, sizeof *cache);
 }

@@ -10,17 +10,17 @@
 
 #include "core/text/text.h"
 
-static void *sqlite_realloc(void *context, void *block, size_t size) {
+static void *shorn_sqlite_realloc(void *context, void *block, size_t size) {
   (void)context;
   return sqlite3_realloc64(block, size);
 }
 
-static void sqlite_free(void *context, void *block) {
+static void shorn_sqlite_free(void *context, void *block) {
   (void)context;
   sqlite3_free(block);
 }
 
-SHORN_PRIVATE const shorn_allocator shorn_sqlite_allocator = {sqlite_realloc, sqlite_free, NULL};
+SHORN_PRIVATE const shorn_allocator shorn_sqlite_allocator = {shorn_sqlite_realloc, shorn_sqlite_free, NULL};
 
 /* ---- errors -------------------------------------------------------------- */
 
@@ -37,7 +37,7 @@ void shorn_report(sqlite3_context *ctx, const char *function, const shorn_error 
   sqlite3_result_error(ctx, text, -1);
 }
 
-static void fail_with_v(shorn_failure *f, int code, const char *function, const char *format,
+static void shorn_fail_with_v(shorn_failure *f, int code, const char *function, const char *format,
                         va_list ap) {
   char *reason = sqlite3_vmprintf(format, ap);
   f->message = reason ? sqlite3_mprintf("%s: %s", function, reason) : NULL;
@@ -48,7 +48,7 @@ static void fail_with_v(shorn_failure *f, int code, const char *function, const 
 void shorn_fail_with(shorn_failure *f, int code, const char *function, const char *format, ...) {
   va_list ap;
   va_start(ap, format);
-  fail_with_v(f, code, function, format, ap);
+  shorn_fail_with_v(f, code, function, format, ap);
   va_end(ap);
 }
 
@@ -78,7 +78,7 @@ void shorn_report_text(sqlite3_context *ctx, const char *function, const char *f
   shorn_failure f;
   va_list ap;
   va_start(ap, format);
-  fail_with_v(&f, SQLITE_ERROR, function, format, ap);
+  shorn_fail_with_v(&f, SQLITE_ERROR, function, format, ap);
   va_end(ap);
   shorn_report_failure(ctx, &f);
 }

@@ -144,6 +144,9 @@ SHORN_PRIVATE int shorn_width(sqlite3_value *value);
 #define SHORN_ONE_WIDTH \
   "fp_bytes in place of the schema is the payload's fingerprint width; no second fp_bytes may follow"
 
+/* Whether an argument is SQL NULL. */
+static inline bool shorn_is_null(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_NULL; }
+
 /* A payload argument's bytes (never NULL): SQLITE_OK, SQLITE_MISMATCH when
  * it is not a BLOB, or SQLITE_NOMEM.  TEXT is refused too: it is a JSON
  * text or a hex spelling passed by mistake far more often than a payload,

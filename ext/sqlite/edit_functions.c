@@ -42,18 +42,16 @@ typedef struct edit_call {
   int first; /* the argument after the schema and fp_bytes */
 } edit_call;
 
-static bool is_sql_null(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_NULL; }
-
-static bool is_number_type(int type) { return type == SQLITE_INTEGER || type == SQLITE_FLOAT; }
+static bool edit_is_number_type(int type) { return type == SQLITE_INTEGER || type == SQLITE_FLOAT; }
 
 /* Payload, schema and fp_bytes, the schema dispatched on when it is a
  * number; false when the result is NULL (a NULL payload or schema) or an
  * error, reported.  Each argument's type is asked once: on a small record
  * the calls into SQLite are much of an edit's time. */
-static bool open_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, edit_call *c) {
+static bool edit_open_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, edit_call *c) {
   int payload_type = sqlite3_value_type(argv[0]), schema_type = sqlite3_value_type(argv[1]);
   if (payload_type == SQLITE_NULL || schema_type == SQLITE_NULL) return false;
-  bool dispatch = is_number_type(schema_type), has_width = argc > 2 && shorn_is_number(argv[2]);
+  bool dispatch = edit_is_number_type(schema_type), has_width = argc > 2 && shorn_is_number(argv[2]);
   if (dispatch && has_width) {
     shorn_report_text(ctx, c->function, SHORN_ONE_WIDTH);
     return false;
@@ -90,7 +88,7 @@ static bool open_call(sqlite3_context *ctx, int argc, sqlite3_value **argv, edit
 static const query_path *edit_path_argument(sqlite3_context *ctx, int i, sqlite3_value *v, const char *function,
                                             bool *null) {
   query_path *path = sqlite3_get_auxdata(ctx, i);
-  *null = !path && is_sql_null(v);
+  *null = !path && shorn_is_null(v);
   if (path || *null) return path;
   const char *text = (const char *)sqlite3_value_text(v);
   if (!text) {
@@ -118,7 +116,7 @@ static const query_path *edit_path_argument(sqlite3_context *ctx, int i, sqlite3
 /* A JSON text argument (a subtype-'J' value, json_patch's patch) parsed
  * into `a`; NULL after reporting an error.  SQLite's words for text that
  * is not JSON. */
-static json_value *parse_argument(sqlite3_context *ctx, sqlite3_value *v, arena *a, const char *function) {
+static json_value *edit_parse_argument(sqlite3_context *ctx, sqlite3_value *v, arena *a, const char *function) {
   const char *text = (const char *)sqlite3_value_text(v);
   if (!text) {
     sqlite3_result_error_nomem(ctx);
@@ -134,13 +132,13 @@ static json_value *parse_argument(sqlite3_context *ctx, sqlite3_value *v, arena 
 
 /* The JSON value json_set makes of an SQL value; NULL after reporting an
  * error. */
-static const json_value *value_argument(sqlite3_context *ctx, sqlite3_value *v, arena *a, const char *function) {
+static const json_value *edit_value_argument(sqlite3_context *ctx, sqlite3_value *v, arena *a, const char *function) {
   int type = sqlite3_value_type(v);
   if (type == SQLITE_BLOB) {
     shorn_report_text(ctx, function, "a BLOB value is refused: pass its JSON text (json(value) for JSONB)");
     return NULL;
   }
-  if (type == SQLITE_TEXT && sqlite3_value_subtype(v) == 'J') return parse_argument(ctx, v, a, function);
+  if (type == SQLITE_TEXT && sqlite3_value_subtype(v) == 'J') return edit_parse_argument(ctx, v, a, function);
   json_value *value = arena_alloc(a, sizeof *value);
   const char *text = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(v) : "";
   if (!value || !text) {
@@ -168,7 +166,7 @@ static const json_value *value_argument(sqlite3_context *ctx, sqlite3_value *v, 
 
 /* Apply the edits, in order, as one: SQLite encodes nothing in between,
  * so neither may they be refused in between. */
-static void run_edits(sqlite3_context *ctx, const edit_call *c, const edit *edits, int count) {
+static void edit_run(sqlite3_context *ctx, const edit_call *c, const edit *edits, int count) {
   bool removed = false;
   shorn_error e;
   shorn_buffer *out = shorn_output(ctx);
@@ -187,7 +185,7 @@ static void edit_call_run(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
     shorn_report_text(ctx, function, "expects a payload, a schema and a path");
     return;
   }
-  if (!open_call(ctx, argc, argv, &c)) return;
+  if (!edit_open_call(ctx, argc, argv, &c)) return;
   int per = kind == EDIT_REMOVE ? 1 : 2;
   if (argc == c.first || (argc - c.first) % per) {
     shorn_report_text(ctx, function, per == 1 ? "expects a payload, a schema and a path"
@@ -213,9 +211,9 @@ static void edit_call_run(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
       continue;
     }
     count++;
-    ok = e->path && (per == 1 || (e->value = value_argument(ctx, argv[i + 1], &values, function)));
+    ok = e->path && (per == 1 || (e->value = edit_value_argument(ctx, argv[i + 1], &values, function)));
   }
-  if (ok) run_edits(ctx, &c, edits, count);
+  if (ok) edit_run(ctx, &c, edits, count);
   if (edits != edits_here) sqlite3_free(edits);
   arena_free(&values);
 }
@@ -238,19 +236,19 @@ static void remove_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
 
 static void patch_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   edit_call c = {.function = "shorn_patch"};
-  if (!open_call(ctx, argc, argv, &c)) return;
+  if (!edit_open_call(ctx, argc, argv, &c)) return;
   if (argc != c.first + 1) {
     shorn_report_text(ctx, c.function, "expects a payload, a schema and a patch");
     return;
   }
-  if (is_sql_null(argv[c.first])) return;
+  if (shorn_is_null(argv[c.first])) return;
   if (sqlite3_value_type(argv[c.first]) == SQLITE_BLOB) {
     shorn_report_text(ctx, c.function, "a BLOB patch is refused: pass its JSON text (json(patch) for JSONB)");
     return;
   }
   _Alignas(8) char patch_here[2048];
   arena a = {.next = patch_here, .end = patch_here + sizeof patch_here, .allocator = &shorn_sqlite_allocator};
-  const json_value *patch = parse_argument(ctx, argv[c.first], &a, c.function);
+  const json_value *patch = edit_parse_argument(ctx, argv[c.first], &a, c.function);
   shorn_error e;
   shorn_buffer *out = shorn_output(ctx);
   if (patch && edit_patch(c.compiled->schema, c.data, c.length, c.width, patch, out, &e))

@@ -17,7 +17,7 @@ SQLITE_EXTENSION_INIT1
 #include "sqlite/query_functions.h"
 #include "sqlite/registry.h"
 
-static int (*const registrations[])(sqlite3 *, shorn_state *) = {
+static int (*const extension_registrations[])(sqlite3 *, shorn_state *) = {
     shorn_register_functions,
     shorn_register_query_functions,
     shorn_register_edit_functions,
@@ -34,8 +34,8 @@ int sqlite3_shorn_init(sqlite3 *db, char **error_message, const sqlite3_api_rout
   shorn_state *st = shorn_state_new(db);
   if (!st) return SQLITE_NOMEM;
   int rc = SQLITE_OK;
-  for (size_t i = 0; i < COUNT_OF(registrations) && rc == SQLITE_OK; i++)
-    rc = registrations[i](db, st);
+  for (size_t i = 0; i < COUNT_OF(extension_registrations) && rc == SQLITE_OK; i++)
+    rc = extension_registrations[i](db, st);
   shorn_state_release(st);
   return rc;
 }

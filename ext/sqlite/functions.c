@@ -23,7 +23,7 @@
 
 #include "core/text/text.h"
 
-static bool any_null(int argc, sqlite3_value **argv) {
+static bool codec_any_null(int argc, sqlite3_value **argv) {
   for (int i = 0; i < argc; i++)
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return true;
   return false;
@@ -100,7 +100,7 @@ static void encode_unchecked_function(sqlite3_context *ctx, int argc, sqlite3_va
  * rows an UPDATE would stop at.  A value is never an error here; a schema
  * argument that resolves to no schema is, as in shorn_encode. */
 static void check_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  if (any_null(argc, argv)) return;
+  if (codec_any_null(argc, argv)) return;
   shorn_binding b;
   size_t n;
   const char *json = shorn_schema_argument(ctx, 1, argv[1], "shorn_check", &b) ? json_argument(ctx, argv[0], &n) : NULL;
@@ -241,7 +241,7 @@ static void payload_version_function(sqlite3_context *ctx, int argc, sqlite3_val
 }
 
 static void fingerprint_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  if (any_null(argc, argv)) return;
+  if (codec_any_null(argc, argv)) return;
   int width;
   if (!width_argument(ctx, argc, argv, 1, SHORN_FINGERPRINT_DEFAULT, "shorn_fingerprint", &width))
     return;
@@ -256,7 +256,7 @@ static void fingerprint_function(sqlite3_context *ctx, int argc, sqlite3_value *
 }
 
 static void signature_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  if (any_null(argc, argv)) return;
+  if (codec_any_null(argc, argv)) return;
   shorn_binding b;
   if (!shorn_schema_argument(ctx, 0, argv[0], "shorn_signature", &b)) return;
   size_t n;

@@ -1,6 +1,6 @@
 /*
- * json_text.c — JSON text as SQLite 3.40's JSON functions read it: the type
- * json_type names, an integer's value, a string's value between its quotes,
+ * json_text.c — JSON text as SQLite 3.40's JSON functions read it: the
+ * names json_type gives, an integer's value, a string's value between its quotes,
  * and the rows json_each and json_tree make of a value, numbered and keyed
  * as SQLite numbers and keys them.  The query functions answer from a
  * payload's bytes what these functions would answer from its decoded text,
@@ -17,23 +17,8 @@
 
 /* ---- JSON text, as SQLite reads it --------------------------------------- */
 
-SHORN_PRIVATE const char *const json_text_kind_name[8] = {"null", "true", "false", "integer",
+SHORN_PRIVATE const char *const json_text_type_name[8] = {"null", "true", "false", "integer",
                                            "real", "text", "array", "object"};
-
-json_text_kind json_text_type(const char *json, size_t n) {
-  switch (json[0]) {
-    case 'n': return JSON_TEXT_NULL;
-    case 't': return JSON_TEXT_TRUE;
-    case 'f': return JSON_TEXT_FALSE;
-    case '"': return JSON_TEXT_STRING;
-    case '[': return JSON_TEXT_ARRAY;
-    case '{': return JSON_TEXT_OBJECT;
-    default:
-      for (size_t i = 0; i < n; i++)
-        if (json[i] == '.' || json[i] == 'e' || json[i] == 'E') return JSON_TEXT_REAL;
-      return JSON_TEXT_INTEGER;
-  }
-}
 
 bool json_text_integer(const char *json, size_t n, int64_t *value) {
   bool negative = json[0] == '-';
@@ -67,7 +52,7 @@ bool json_text_unescape(const char *s, size_t n, shorn_buffer *scratch, const ch
 /* ---- json_each and json_tree rows ------------------------------------------ */
 
 /* The closing quote of the JSON string whose opening quote is at p. */
-static const char *string_end(const char *p, const char *end) {
+static const char *json_text_string_end(const char *p, const char *end) {
   for (p++; p < end && *p != '"'; p++)
     if (*p == '\\') p++;
   return p;
@@ -76,7 +61,7 @@ static const char *string_end(const char *p, const char *end) {
 /* The end of the JSON value at p, in text the decoder wrote (minified, well
  * formed), and how many nodes SQLite 3.40 counts in it: one per value and
  * one per object key. */
-static const char *value_end(const char *p, const char *end, uint32_t *nodes) {
+static const char *json_text_value_end(const char *p, const char *end, uint32_t *nodes) {
   uint32_t count = 0;
   int depth = 0;
   do {
@@ -90,7 +75,7 @@ static const char *value_end(const char *p, const char *end, uint32_t *nodes) {
     } else {
       count++;
       if (c == '"')
-        p = string_end(p, end) + 1;
+        p = json_text_string_end(p, end) + 1;
       else
         while (p < end && *p != ',' && *p != ']' && *p != '}') p++;
     }
@@ -101,7 +86,7 @@ static const char *value_end(const char *p, const char *end, uint32_t *nodes) {
 
 /* `.name` in fullkey: bare when a letter then letters and digits, else in
  * quotes, the name as the JSON text writes it (SQLite 3.40's rule). */
-static bool append_name(shorn_buffer *b, const char *name, size_t n) {
+static bool json_text_append_name(shorn_buffer *b, const char *name, size_t n) {
   bool bare = n && is_letter(name[0]);
   for (size_t i = 1; bare && i < n; i++) bare = is_letter(name[i]) || is_digit(name[i]);
   if (!buffer_byte(b, '.')) return false;
@@ -109,7 +94,7 @@ static bool append_name(shorn_buffer *b, const char *name, size_t n) {
   return buffer_byte(b, '"') && buffer_append(b, name, n) && buffer_byte(b, '"');
 }
 
-static bool append_index(shorn_buffer *b, uint64_t index) {
+static bool json_text_append_index(shorn_buffer *b, uint64_t index) {
   char text[24], *o = text + sizeof text;
   *--o = ']';
   do *--o = (char)('0' + index % 10);
@@ -118,19 +103,19 @@ static bool append_index(shorn_buffer *b, uint64_t index) {
   return buffer_append(b, o, (size_t)(text + sizeof text - o));
 }
 
-static bool push_frame(json_rows *r, const json_row *row) {
+static bool json_text_push_frame(json_rows *r, const json_row *row) {
   if (r->depth == r->capacity) {
     row_frame *frames =
         array_grow(r->fullkey.allocator, r->frames, &r->capacity, r->depth + 1, sizeof *frames, NULL);
     if (!frames) return false;
     r->frames = frames;
   }
-  r->frames[r->depth++] = (row_frame){row->id, row->type == JSON_TEXT_OBJECT, 0, r->fullkey.length};
+  r->frames[r->depth++] = (row_frame){row->id, row->type == QUERY_OBJECT, 0, r->fullkey.length};
   return true;
 }
 
-static bool is_container(json_text_kind type) {
-  return type == JSON_TEXT_ARRAY || type == JSON_TEXT_OBJECT;
+static bool json_text_is_container(query_json_type type) {
+  return type == QUERY_ARRAY || type == QUERY_OBJECT;
 }
 
 shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recursive,
@@ -143,7 +128,7 @@ shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recurs
   r->next_id = 1;
   r->fullkey.length = 0;
   json_row *row = &r->row;
-  *row = (json_row){json_text_type(json, n), 0, -1, ROW_NO_KEY, 0, NULL, 0, json, n, 0, 0};
+  *row = (json_row){query_text_type(json, n), 0, -1, ROW_NO_KEY, 0, NULL, 0, json, n, 0, 0};
   bool ok = true;
   size_t parent_length = 1;
   if (!recursive) {
@@ -157,11 +142,11 @@ shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recurs
     for (uint32_t i = 0; ok && path && i < path->count; i++) {
       const path_step *step = &path->steps[i];
       parent_length = r->fullkey.length;
-      ok = step->kind == STEP_KEY ? append_name(&r->fullkey, step->key, step->key_length)
-                                  : append_index(&r->fullkey, 0);
+      ok = step->kind == STEP_KEY ? json_text_append_name(&r->fullkey, step->key, step->key_length)
+                                  : json_text_append_index(&r->fullkey, 0);
     }
     const path_step *last = path && path->count ? &path->steps[path->count - 1] : NULL;
-    if (last && last->kind == STEP_KEY && is_container(row->type)) {
+    if (last && last->kind == STEP_KEY && json_text_is_container(row->type)) {
       row->key = ROW_NAME;
       row->name = last->key;
       row->name_length = last->key_length;
@@ -170,8 +155,8 @@ shorn_code json_rows_start(json_rows *r, const char *json, size_t n, bool recurs
   if (!ok) return SHORN_ERROR_NOMEM;
   row->fullkey_length = r->fullkey.length;
   row->path_length = parent_length;
-  if (!is_container(row->type)) return SHORN_OK;
-  if (!push_frame(r, row)) return SHORN_ERROR_NOMEM;
+  if (!json_text_is_container(row->type)) return SHORN_OK;
+  if (!json_text_push_frame(r, row)) return SHORN_ERROR_NOMEM;
   r->p = json + 1;
   /* json_each's rows are the children; json_tree's first is the node. */
   return recursive ? SHORN_OK : json_rows_next(r);
@@ -194,30 +179,30 @@ shorn_code json_rows_next(json_rows *r) {
     r->fullkey.length = f->fullkey_length;
     bool ok;
     if (f->object) {
-      const char *close = string_end(r->p, r->end);
+      const char *close = json_text_string_end(r->p, r->end);
       row->key = ROW_NAME;
       row->name = r->p + 1;
       row->name_length = (size_t)(close - row->name);
       r->p = close + 2; /* the quote and the colon */
       r->next_id++;     /* the key is a node too */
-      ok = append_name(&r->fullkey, row->name, row->name_length);
+      ok = json_text_append_name(&r->fullkey, row->name, row->name_length);
     } else {
       row->key = ROW_INDEX;
       row->index = f->index++;
-      ok = append_index(&r->fullkey, row->index);
+      ok = json_text_append_index(&r->fullkey, row->index);
     }
     if (!ok) return SHORN_ERROR_NOMEM;
     uint32_t nodes;
-    const char *value = r->p, *stop = value_end(value, r->end, &nodes);
+    const char *value = r->p, *stop = json_text_value_end(value, r->end, &nodes);
     row->json = value;
     row->json_length = (size_t)(stop - value);
-    row->type = json_text_type(value, row->json_length);
+    row->type = query_text_type(value, row->json_length);
     row->id = r->next_id;
     row->parent = r->recursive ? (int64_t)f->id : -1;
     row->fullkey_length = r->fullkey.length;
     row->path_length = f->fullkey_length;
-    if (r->recursive && is_container(row->type)) {
-      if (!push_frame(r, row)) return SHORN_ERROR_NOMEM;
+    if (r->recursive && json_text_is_container(row->type)) {
+      if (!json_text_push_frame(r, row)) return SHORN_ERROR_NOMEM;
       r->p = value + 1;
       r->next_id++;
     } else {
@@ -233,31 +218,4 @@ void json_rows_free(json_rows *r) {
   mem_free(a, r->frames);
   shorn_buffer_free(&r->fullkey);
   *r = (json_rows){.fullkey.allocator = a};
-}
-
-shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, json_text_kind *type) {
-  /* A type is an answer about the value, so the value is checked whole
-   * first, as shorn_extract's would be, even where its shape names it. */
-  query_node n = *node;
-  shorn_code rc = query_check(q, node);
-  if (rc || (rc = query_resolve(q, &n))) return rc;
-  json_kind kind = shape_wires[n.shape->kind].decodes_to;
-  /* A dynamic value's strings and containers by their tag, without
-   * writing them out. */
-  if (n.shape->kind == SHAPE_ANY)
-    kind = *n.at == DYNAMIC_STRING  ? KIND_STRING
-           : *n.at == DYNAMIC_ARRAY ? KIND_ARRAY
-           : *n.at == DYNAMIC_OBJECT ? KIND_OBJECT
-                                     : KIND_COUNT;
-  switch (kind) {
-    case KIND_ARRAY: *type = JSON_TEXT_ARRAY; return SHORN_OK;
-    case KIND_OBJECT: *type = JSON_TEXT_OBJECT; return SHORN_OK;
-    case KIND_STRING: *type = JSON_TEXT_STRING; return SHORN_OK;
-    default: break;
-  }
-  /* The rest are short, and how a number is spelled decides its type. */
-  scratch->length = 0;
-  if ((rc = query_json(q, &n, scratch))) return rc;
-  *type = json_text_type((const char *)scratch->data, scratch->length);
-  return SHORN_OK;
 }

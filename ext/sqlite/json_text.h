@@ -1,4 +1,4 @@
-/* json_text.h — JSON text read by SQLite 3.40's rules: a value's type,
+/* json_text.h — JSON text read by SQLite 3.40's rules: json_type's names,
  * integers, string values, and the rows of json_each and json_tree. */
 #ifndef SHORN_JSON_TEXT_H
 #define SHORN_JSON_TEXT_H
@@ -6,31 +6,13 @@
 #include "core/query/query.h"
 #include "shorn.h"
 
-/* What json_type says of a JSON value, in json_text_kind_name's spelling. */
-typedef enum json_text_kind {
-  JSON_TEXT_NULL,
-  JSON_TEXT_TRUE,
-  JSON_TEXT_FALSE,
-  JSON_TEXT_INTEGER,
-  JSON_TEXT_REAL,
-  JSON_TEXT_STRING,
-  JSON_TEXT_ARRAY,
-  JSON_TEXT_OBJECT
-} json_text_kind;
+/* What json_type says of a JSON value, by its query_json_type. */
+SHORN_PRIVATE_DATA const char *const json_text_type_name[8];
 
-SHORN_PRIVATE_DATA const char *const json_text_kind_name[8];
-
-/* The node's type, once its value is checked whole, writing (into
- * `scratch`) only what it must: a number's spelling decides between
- * integer and real. */
-SHORN_PRIVATE shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, json_text_kind *type);
-
-/* JSON text read as SQLite reads it.  The type of a value by its text; a
- * number spelled as an integer that fits 64 bits (false: SQLite makes it a
+/* JSON text read as SQLite reads it: a number spelled as an integer that fits 64 bits (false: SQLite makes it a
  * REAL, the nearest double); a string's value from between its quotes,
  * pointing into the text when it has no escapes, else into `scratch`
  * (false when out of memory); SQLite 3.40 ends it at an escaped NUL. */
-SHORN_PRIVATE json_text_kind json_text_type(const char *json, size_t length);
 SHORN_PRIVATE bool json_text_integer(const char *json, size_t length, int64_t *value);
 SHORN_PRIVATE bool json_text_unescape(const char *s, size_t length, shorn_buffer *scratch, const char **value,
                         size_t *value_length);
@@ -42,7 +24,7 @@ SHORN_PRIVATE bool json_text_unescape(const char *s, size_t length, shorn_buffer
 typedef enum row_key { ROW_NO_KEY, ROW_INDEX, ROW_NAME } row_key;
 
 typedef struct json_row {
-  json_text_kind type;
+  query_json_type type;
   uint32_t id;
   int64_t parent; /* -1: none */
   row_key key;

@@ -178,19 +178,19 @@ static bool open_payload(sqlite3_context *ctx, sqlite3_value **argv, int width, 
  * for an array or object its text with subtype 'J'. */
 static void result_json(sqlite3_context *ctx, const char *json, size_t n, shorn_buffer *scratch) {
   int64_t integer;
-  switch (json_text_type(json, n)) {
-    case JSON_TEXT_NULL: sqlite3_result_null(ctx); return;
-    case JSON_TEXT_TRUE: sqlite3_result_int(ctx, 1); return;
-    case JSON_TEXT_FALSE: sqlite3_result_int(ctx, 0); return;
-    case JSON_TEXT_INTEGER:
+  switch (query_text_type(json, n)) {
+    case QUERY_NULL: sqlite3_result_null(ctx); return;
+    case QUERY_TRUE: sqlite3_result_int(ctx, 1); return;
+    case QUERY_FALSE: sqlite3_result_int(ctx, 0); return;
+    case QUERY_INTEGER:
       if (json_text_integer(json, n, &integer)) {
         sqlite3_result_int64(ctx, integer);
         return;
       }
       /* Too large for 64 bits: SQLite makes it a REAL. */
       /* fall through */
-    case JSON_TEXT_REAL: sqlite3_result_double(ctx, number_parse(json, n)); return;
-    case JSON_TEXT_STRING: {
+    case QUERY_REAL: sqlite3_result_double(ctx, number_parse(json, n)); return;
+    case QUERY_STRING: {
       const char *s;
       size_t length;
       if (!json_text_unescape(json + 1, n - 2, scratch, &s, &length))
@@ -199,8 +199,8 @@ static void result_json(sqlite3_context *ctx, const char *json, size_t n, shorn_
         sqlite3_result_text64(ctx, s, length, SQLITE_TRANSIENT, SQLITE_UTF8);
       return;
     }
-    case JSON_TEXT_ARRAY:
-    case JSON_TEXT_OBJECT:
+    case QUERY_ARRAY:
+    case QUERY_OBJECT:
       sqlite3_result_text64(ctx, json, n, SQLITE_TRANSIENT, SQLITE_UTF8);
       sqlite3_result_subtype(ctx, 'J');
       return;
@@ -234,8 +234,6 @@ static shorn_code result_node(sqlite3_context *ctx, query *q, const query_node *
 
 /* ---- the scalar functions ------------------------------------------------ */
 
-static bool is_null(sqlite3_value *v) { return sqlite3_value_type(v) == SQLITE_NULL; }
-
 /* Append the JSON text of what path argument `i` names, or null. */
 static shorn_code append_answer(call *c, const held_path *held, shorn_buffer *out) {
   query_node node = {NULL, NULL};
@@ -252,7 +250,7 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
     shorn_report_text(ctx, c.function, "expects a payload, a schema and a path");
     return;
   }
-  if (is_null(argv[0]) || is_null(argv[1])) return;
+  if (shorn_is_null(argv[0]) || shorn_is_null(argv[1])) return;
   int first = 2, width = 0;
   if (second_width(ctx, argv, shorn_is_number(argv[2]), c.function)) return;
   if (shorn_is_number(argv[2]) && (!(width = shorn_width(argv[2])) || argc == ++first)) {
@@ -296,7 +294,7 @@ static void extract_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
 static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   call c;
   c.function = "shorn_type";
-  if (is_null(argv[0]) || is_null(argv[1]) || (argc == 4 && is_null(argv[2]))) return;
+  if (shorn_is_null(argv[0]) || shorn_is_null(argv[1]) || (argc == 4 && shorn_is_null(argv[2]))) return;
   /* (payload, schema), (…, path), (…, fp_bytes) or (…, fp_bytes, path). */
   bool has_width = argc == 4 || (argc == 3 && shorn_is_number(argv[2]));
   if (second_width(ctx, argv, has_width, c.function)) return;
@@ -309,14 +307,14 @@ static void type_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   held_path *held = NULL;
   shorn_buffer local = {.allocator = &shorn_sqlite_allocator};
   query_node node;
-  json_text_kind type;
+  query_json_type type;
   shorn_code rc = SHORN_OK;
   /* A NULL path, like one that names nothing, gives NULL. */
   bool have_path =
       !path_index || (path_argument(ctx, path_index, argv[path_index], c.function, &held) && held);
   if (have_path && !(rc = query_find(&c.q, held ? held->path : NULL, &node)) && node.shape &&
       !(rc = query_type(&c.q, &node, held ? &held->json : &local, &type)))
-    sqlite3_result_text(ctx, json_text_kind_name[type], -1, SQLITE_STATIC);
+    sqlite3_result_text(ctx, json_text_type_name[type], -1, SQLITE_STATIC);
   if (rc) shorn_report(ctx, c.function, &c.error);
   shorn_buffer_free(&local);
   query_close(&c.q);
@@ -332,7 +330,7 @@ static void check_payload(sqlite3_context *ctx, int argc, sqlite3_value **argv, 
   static const char *const names[] = {"shorn_valid", "shorn_error", "shorn_check_payload"};
   const char *function = names[question];
   for (int i = 0; i < argc; i++)
-    if (is_null(argv[i])) return;
+    if (shorn_is_null(argv[i])) return;
   if (second_width(ctx, argv, argc == 3, function)) return;
   /* fp_bytes, in the schema's place when the call dispatches. */
   bool dispatch = shorn_is_number(argv[1]);
@@ -579,13 +577,13 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
   if ((idx_num & 3) != 3) return SQLITE_OK;
   /* The third argument is fp_bytes when a number, else the path. */
   sqlite3_value *fp = arg[ROWS_COLUMN_FP_BYTES - ROWS_COLUMN_PAYLOAD], **root = &arg[ROWS_COLUMN_ROOT - ROWS_COLUMN_PAYLOAD];
-  if (fp && !shorn_is_number(fp) && !is_null(fp)) {
+  if (fp && !shorn_is_number(fp) && !shorn_is_null(fp)) {
     if (*root) return cursor_error(cur, SHORN_BAD_WIDTH);
     *root = fp;
     arg[ROWS_COLUMN_FP_BYTES - ROWS_COLUMN_PAYLOAD] = fp = NULL;
   }
   for (int i = 0; i < ARGUMENTS; i++)
-    if (arg[i] && is_null(arg[i])) return SQLITE_OK;
+    if (arg[i] && shorn_is_null(arg[i])) return SQLITE_OK;
   /* A number in the schema's place is fp_bytes: dispatch. */
   sqlite3_value *schema = arg[ROWS_COLUMN_SCHEMA - ROWS_COLUMN_PAYLOAD];
   bool dispatch = shorn_is_number(schema);
@@ -649,7 +647,7 @@ static int rows_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int colu
   rows_cursor *cur = (rows_cursor *)base;
   const json_row *row = &cur->rows.row;
   const char *fullkey = (const char *)cur->rows.fullkey.data;
-  bool container = row->type == JSON_TEXT_ARRAY || row->type == JSON_TEXT_OBJECT;
+  bool container = row->type == QUERY_ARRAY || row->type == QUERY_OBJECT;
   const char *name;
   size_t length;
   switch (column) {
@@ -667,7 +665,7 @@ static int rows_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int colu
       /* A scalar's atom is its value. */
       /* fall through */
     case ROWS_COLUMN_VALUE: result_json(ctx, row->json, row->json_length, &cur->text); break;
-    case ROWS_COLUMN_TYPE: sqlite3_result_text(ctx, json_text_kind_name[row->type], -1, SQLITE_STATIC); break;
+    case ROWS_COLUMN_TYPE: sqlite3_result_text(ctx, json_text_type_name[row->type], -1, SQLITE_STATIC); break;
     case ROWS_COLUMN_ID: sqlite3_result_int64(ctx, row->id); break;
     case ROWS_COLUMN_PARENT:
       if (row->parent >= 0) sqlite3_result_int64(ctx, row->parent);

@@ -54,7 +54,7 @@ typedef struct registry_cursor {
 } registry_cursor;
 
 /* Set the table's error message, "<table>: <reason>", and return `rc`. */
-static int vtab_error(registry_vtab *vt, int rc, const char *format, ...) {
+static int registry_vtab_error(registry_vtab *vt, int rc, const char *format, ...) {
   va_list ap;
   va_start(ap, format);
   char *reason = sqlite3_vmprintf(format, ap);
@@ -72,13 +72,13 @@ static int shadow_prepare(registry_vtab *vt, const char *template, sqlite3_stmt 
   if (!sql) return SQLITE_NOMEM;
   int rc = sqlite3_prepare_v2(vt->db, sql, -1, stmt, NULL);
   sqlite3_free(sql);
-  return rc == SQLITE_OK ? rc : vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
+  return rc == SQLITE_OK ? rc : registry_vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
 }
 
 /* Run a statement that writes the shadow table, and finalize it. */
 static int shadow_write(registry_vtab *vt, sqlite3_stmt *stmt) {
   int rc = sqlite3_step(stmt);
-  rc = rc == SQLITE_DONE ? SQLITE_OK : vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
+  rc = rc == SQLITE_DONE ? SQLITE_OK : registry_vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
   sqlite3_finalize(stmt);
   return rc;
 }
@@ -154,7 +154,7 @@ static int registry_destroy(sqlite3_vtab *base) {
 
 static int registry_rename(sqlite3_vtab *base, const char *name) {
   (void)name;
-  return vtab_error((registry_vtab *)base, SQLITE_ERROR,
+  return registry_vtab_error((registry_vtab *)base, SQLITE_ERROR,
                     "cannot be renamed: the SQL functions read main." REGISTRY_TABLE);
 }
 
@@ -176,7 +176,7 @@ enum { PLAN_SCAN, PLAN_ROWID, PLAN_NAME, PLAN_FINGERPRINT };
     [PLAN_NAME] = ROWS(versions) " WHERE name = ?1 ORDER BY version",    \
     [PLAN_FINGERPRINT] = ROWS(versions) " WHERE fingerprint = ?1",       \
   }
-static const char *const plans[2][4] = {PLANS("1 AS version, 0"), PLANS("version, fp_bytes")};
+static const char *const registry_plans[2][4] = {PLANS("1 AS version, 0"), PLANS("version, fp_bytes")};
 
 /* Equality on rowid, name or fingerprint is a lookup in the shadow table's
  * own indexes (a name's versions, the others one row); anything else scans
@@ -231,7 +231,7 @@ static int registry_next(sqlite3_vtab_cursor *base) {
   cur->eof = rc != SQLITE_ROW;
   if (rc == SQLITE_ROW || rc == SQLITE_DONE) return SQLITE_OK;
   registry_vtab *vt = (registry_vtab *)base->pVtab;
-  return vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
+  return registry_vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
 }
 
 static int registry_filter(sqlite3_vtab_cursor *base, int plan, const char *unused, int argc,
@@ -242,7 +242,7 @@ static int registry_filter(sqlite3_vtab_cursor *base, int plan, const char *unus
   sqlite3_finalize(cur->rows);
   bool current;
   int rc = shorn_registry_layout(vt->db, vt->database, vt->table, false, &current);
-  if (rc == SQLITE_OK) rc = shadow_prepare(vt, plans[current][plan], &cur->rows);
+  if (rc == SQLITE_OK) rc = shadow_prepare(vt, registry_plans[current][plan], &cur->rows);
   if (rc == SQLITE_OK && argc) rc = sqlite3_bind_value(cur->rows, 1, argv[0]);
   return rc == SQLITE_OK ? registry_next(base) : rc;
 }
@@ -276,7 +276,7 @@ static bool is_computed(sqlite3_value *given, const char *value, size_t length) 
 }
 
 /* An INTEGER column from `low` to `high`, or NULL: *given says which. */
-static bool integer_column(sqlite3_value *v, int low, int high, int *value, bool *given) {
+static bool registry_integer_column(sqlite3_value *v, int low, int high, int *value, bool *given) {
   *given = sqlite3_value_type(v) != SQLITE_NULL;
   if (!*given) return true;
   sqlite3_int64 x = sqlite3_value_int64(v);
@@ -337,7 +337,7 @@ static int versions_of(registry_vtab *vt, const char *name, int name_length, sto
     memcpy(v->text, text, (size_t)v->text_length);
     out->count++;
   }
-  rc = rc == SQLITE_DONE ? SQLITE_OK : rc == SQLITE_NOMEM ? rc : vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
+  rc = rc == SQLITE_DONE ? SQLITE_OK : rc == SQLITE_NOMEM ? rc : registry_vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
   sqlite3_finalize(st);
   return rc;
 }
@@ -370,17 +370,17 @@ static int fingerprint_clash(registry_vtab *vt, sqlite3_value *self, const regis
   if (rc == SQLITE_DONE)
     rc = SQLITE_OK;
   else if (rc != SQLITE_ROW || !other)
-    rc = rc == SQLITE_ROW ? SQLITE_NOMEM : vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
+    rc = rc == SQLITE_ROW ? SQLITE_NOMEM : registry_vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
   else if (same_name && same_shape)
-    rc = vtab_error(vt, SQLITE_CONSTRAINT,
+    rc = registry_vtab_error(vt, SQLITE_CONSTRAINT,
                     "this version of '%.*s' has the wire shape of an earlier one (fingerprint %.*s): a change of "
                     "validation keywords alone is an UPDATE of that version's schema",
                     n, row->name, w, row->fingerprint);
   else if (same_shape)
-    rc = vtab_error(vt, SQLITE_CONSTRAINT, "'%.*s' has the same wire shape as '%s', already registered (fingerprint %.*s)",
+    rc = registry_vtab_error(vt, SQLITE_CONSTRAINT, "'%.*s' has the same wire shape as '%s', already registered (fingerprint %.*s)",
                     n, row->name, other, w, row->fingerprint);
   else
-    rc = vtab_error(vt, SQLITE_CONSTRAINT,
+    rc = registry_vtab_error(vt, SQLITE_CONSTRAINT,
                     "'%.*s' has fingerprint %.*s, which '%s' already has with another wire shape; a fingerprint must "
                     "name one schema",
                     n, row->name, w, row->fingerprint, other);
@@ -394,11 +394,11 @@ static int check_new_version(registry_vtab *vt, registry_row *row, stored_versio
   const stored_version *last = &earlier->list[earlier->count - 1];
   int n = row->name_length;
   if (row->fp_bytes_given && row->fp_bytes != last->fp_bytes)
-    return vtab_error(vt, SQLITE_ERROR, "fp_bytes is the name's: payloads of '%.*s' carry %d fingerprint bytes", n,
+    return registry_vtab_error(vt, SQLITE_ERROR, "fp_bytes is the name's: payloads of '%.*s' carry %d fingerprint bytes", n,
                       row->name, last->fp_bytes);
   row->fp_bytes = last->fp_bytes;
   if (!row->fp_bytes)
-    return vtab_error(vt, SQLITE_ERROR,
+    return registry_vtab_error(vt, SQLITE_ERROR,
                       "'%.*s' writes bare payloads (fp_bytes 0), so its rows could not tell version %d from version "
                       "%d: give its payloads a fingerprint first (docs/registry.md, \"Moving bare rows\")",
                       n, row->name, last->number, row->version);
@@ -411,7 +411,7 @@ static int check_new_version(registry_vtab *vt, registry_row *row, stored_versio
     stored_version *v = &earlier->list[i];
     if (shorn_schema_compile(v->text, (size_t)v->text_length, &shorn_sqlite_allocator, &v->schema, &error)) {
       rc = error.code == SHORN_ERROR_NOMEM ? SQLITE_NOMEM
-                                           : vtab_error(vt, SQLITE_ERROR, "version %d of '%.*s' does not compile: %s",
+                                           : registry_vtab_error(vt, SQLITE_ERROR, "version %d of '%.*s' does not compile: %s",
                                                         v->number, n, row->name, error.message);
       break;
     }
@@ -419,7 +419,7 @@ static int check_new_version(registry_vtab *vt, registry_row *row, stored_versio
     if (!memcmp(mine, theirs, (size_t)row->fp_bytes)) {
       char hex[2 * SHORN_REGISTRY_WIDTH];
       hex_bytes(hex, mine, (size_t)row->fp_bytes);
-      rc = vtab_error(vt, SQLITE_ERROR,
+      rc = registry_vtab_error(vt, SQLITE_ERROR,
                       "versions %d and %d of '%.*s' share the %d-byte fingerprint %.*s, so payloads could not tell "
                       "them apart",
                       v->number, row->version, n, row->name, row->fp_bytes, 2 * row->fp_bytes, hex);
@@ -434,7 +434,7 @@ static int check_new_version(registry_vtab *vt, registry_row *row, stored_versio
   }
   if (rc == SQLITE_OK && sqlite3_str_errcode(why)) rc = SQLITE_NOMEM;
   if (rc == SQLITE_OK && sqlite3_str_length(why))
-    rc = vtab_error(vt, SQLITE_ERROR, "version %d of '%.*s' cannot read%s", row->version, n, row->name,
+    rc = registry_vtab_error(vt, SQLITE_ERROR, "version %d of '%.*s' cannot read%s", row->version, n, row->name,
                     sqlite3_str_value(why));
   sqlite3_free(sqlite3_str_finish(why));
   return rc;
@@ -450,12 +450,12 @@ static int check_insert(registry_vtab *vt, registry_row *row) {
   }
   int next = earlier.count ? earlier.list[earlier.count - 1].number + 1 : 1, n = row->name_length;
   if (!row->version_given && earlier.count)
-    rc = vtab_error(vt, SQLITE_CONSTRAINT, "the name '%.*s' is already registered; a new version of it is INSERTed with version = %d",
+    rc = registry_vtab_error(vt, SQLITE_CONSTRAINT, "the name '%.*s' is already registered; a new version of it is INSERTed with version = %d",
                     n, row->name, next);
   else if (row->version_given && row->version != next)
-    rc = earlier.count ? vtab_error(vt, SQLITE_ERROR, "'%.*s' has versions %d to %d; the next version is %d", n,
+    rc = earlier.count ? registry_vtab_error(vt, SQLITE_ERROR, "'%.*s' has versions %d to %d; the next version is %d", n,
                                     row->name, earlier.list[0].number, next - 1, next)
-                       : vtab_error(vt, SQLITE_ERROR, "'%.*s' is not registered: its first version is 1", n, row->name);
+                       : registry_vtab_error(vt, SQLITE_ERROR, "'%.*s' is not registered: its first version is 1", n, row->name);
   row->version = next;
   if (rc == SQLITE_OK && earlier.count) rc = check_new_version(vt, row, &earlier);
   versions_free(&earlier);
@@ -478,7 +478,7 @@ static int check_update(registry_vtab *vt, sqlite3_value *id, registry_row *row)
   sqlite3_bind_text(st, 3, row->name, row->name_length, SQLITE_STATIC);
   rc = sqlite3_step(st);
   if (rc != SQLITE_ROW) {
-    rc = rc == SQLITE_DONE ? SQLITE_OK : vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
+    rc = rc == SQLITE_DONE ? SQLITE_OK : registry_vtab_error(vt, rc, "%s", sqlite3_errmsg(vt->db));
     sqlite3_finalize(st);
     return rc;
   }
@@ -488,16 +488,16 @@ static int check_update(registry_vtab *vt, sqlite3_value *id, registry_row *row)
   if (!old)
     rc = SQLITE_NOMEM;
   else if (sqlite3_column_int(st, 5))
-    rc = vtab_error(vt, SQLITE_CONSTRAINT, "the name '%.*s' is already registered", row->name_length, row->name);
+    rc = registry_vtab_error(vt, SQLITE_CONSTRAINT, "the name '%.*s' is already registered", row->name_length, row->name);
   else if (row->version_given && row->version != version)
-    rc = vtab_error(vt, SQLITE_ERROR, "a version's number does not change: register the new schema as the next version");
+    rc = registry_vtab_error(vt, SQLITE_ERROR, "a version's number does not change: register the new schema as the next version");
   else if (!sqlite3_column_int(st, 3))
-    rc = vtab_error(vt, SQLITE_CONSTRAINT,
+    rc = registry_vtab_error(vt, SQLITE_CONSTRAINT,
                     "this changes the wire shape of '%s' version %d; a new wire shape is a new version "
                     "(INSERT it with the next version number), so that payloads written with this one stay readable",
                     old, version);
   else if (row->fp_bytes_given && row->fp_bytes != fp_bytes && versions > 1)
-    rc = vtab_error(vt, SQLITE_ERROR, "the fp_bytes of '%s' cannot change: it has %d versions", old, versions);
+    rc = registry_vtab_error(vt, SQLITE_ERROR, "the fp_bytes of '%s' cannot change: it has %d versions", old, versions);
   row->version = version;
   if (!row->fp_bytes_given) row->fp_bytes = fp_bytes;
   sqlite3_finalize(st);
@@ -506,34 +506,34 @@ static int check_update(registry_vtab *vt, sqlite3_value *id, registry_row *row)
 
 /* Read and compute the columns of a row to write; SQLITE_OK with
  * row->schema compiled (the caller frees it). */
-static int read_row(registry_vtab *vt, sqlite3_value **column, registry_row *row) {
+static int registry_read_row(registry_vtab *vt, sqlite3_value **column, registry_row *row) {
   *row = (registry_row){0};
   /* Types first: reading a value as text makes it text. */
   int name_type = sqlite3_value_type(column[REGISTRY_COLUMN_NAME]);
   int schema_type = sqlite3_value_type(column[REGISTRY_COLUMN_SCHEMA]);
-  if (name_type == SQLITE_NULL) return vtab_error(vt, SQLITE_CONSTRAINT, "name is required");
-  if (schema_type == SQLITE_NULL) return vtab_error(vt, SQLITE_CONSTRAINT, "schema is required");
+  if (name_type == SQLITE_NULL) return registry_vtab_error(vt, SQLITE_CONSTRAINT, "name is required");
+  if (schema_type == SQLITE_NULL) return registry_vtab_error(vt, SQLITE_CONSTRAINT, "schema is required");
   row->name = (const char *)sqlite3_value_text(column[REGISTRY_COLUMN_NAME]);
   row->name_length = sqlite3_value_bytes(column[REGISTRY_COLUMN_NAME]);
   row->text = (const char *)sqlite3_value_text(column[REGISTRY_COLUMN_SCHEMA]);
   row->text_length = sqlite3_value_bytes(column[REGISTRY_COLUMN_SCHEMA]);
   if (!row->name || !row->text) return SQLITE_NOMEM;
   if (name_type != SQLITE_TEXT || !name_is_valid(row->name, row->name_length))
-    return vtab_error(vt, SQLITE_ERROR,
+    return registry_vtab_error(vt, SQLITE_ERROR,
                       "a name must be non-empty text starting with neither '{' nor white space "
                       "('{' starts inline JSON Schema)");
   if (schema_type != SQLITE_TEXT)
-    return vtab_error(vt, SQLITE_ERROR, "the schema of '%s' must be JSON Schema text", row->name);
-  if (!integer_column(column[REGISTRY_COLUMN_VERSION], 1, 1 << 30, &row->version, &row->version_given))
-    return vtab_error(vt, SQLITE_ERROR, "version must be an INTEGER from 1 up");
-  if (!integer_column(column[REGISTRY_COLUMN_FP_BYTES], 0, SHORN_REGISTRY_WIDTH, &row->fp_bytes, &row->fp_bytes_given))
-    return vtab_error(vt, SQLITE_ERROR, "fp_bytes must be 0 (bare payloads) or 1, 2, 3 or 4");
+    return registry_vtab_error(vt, SQLITE_ERROR, "the schema of '%s' must be JSON Schema text", row->name);
+  if (!registry_integer_column(column[REGISTRY_COLUMN_VERSION], 1, 1 << 30, &row->version, &row->version_given))
+    return registry_vtab_error(vt, SQLITE_ERROR, "version must be an INTEGER from 1 up");
+  if (!registry_integer_column(column[REGISTRY_COLUMN_FP_BYTES], 0, SHORN_REGISTRY_WIDTH, &row->fp_bytes, &row->fp_bytes_given))
+    return registry_vtab_error(vt, SQLITE_ERROR, "fp_bytes must be 0 (bare payloads) or 1, 2, 3 or 4");
   shorn_error error;
   if (shorn_schema_compile(row->text, (size_t)row->text_length, &shorn_sqlite_allocator, &row->schema, &error)) {
     if (error.code == SHORN_ERROR_NOMEM) return SQLITE_NOMEM;
     char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
     shorn_error_format(&error, message, sizeof message);
-    return vtab_error(vt, SQLITE_ERROR, "the schema of '%s' does not compile: %s", row->name, message);
+    return registry_vtab_error(vt, SQLITE_ERROR, "the schema of '%s' does not compile: %s", row->name, message);
   }
   row->signature = shorn_schema_signature(row->schema, &row->signature_length);
   unsigned char bytes[SHORN_REGISTRY_WIDTH];
@@ -569,7 +569,7 @@ static int reindex_readers(registry_vtab *vt, const char *name, int n) {
     sqlite3_free(sql);
   }
   if (rc == SQLITE_DONE) rc = SQLITE_OK;
-  if (rc != SQLITE_OK && rc != SQLITE_NOMEM) rc = vtab_error(vt, rc, "cannot rebuild an index that reads '%.*s': %s", n, name, sqlite3_errmsg(vt->db));
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM) rc = registry_vtab_error(vt, rc, "cannot rebuild an index that reads '%.*s': %s", n, name, sqlite3_errmsg(vt->db));
   sqlite3_finalize(tables);
   sqlite3_free(like);
   return rc;
@@ -582,10 +582,10 @@ static int reindex_readers(registry_vtab *vt, const char *name, int n) {
 static int registry_write(registry_vtab *vt, sqlite3_value **argv, sqlite3_int64 *rowid) {
   bool insert = sqlite3_value_type(argv[0]) == SQLITE_NULL, current;
   registry_row row;
-  int rc = read_row(vt, argv + 2, &row);
+  int rc = registry_read_row(vt, argv + 2, &row);
   if (rc == SQLITE_OK && (rc = shorn_registry_layout(vt->db, vt->database, vt->table, true, &current)) &&
       rc != SQLITE_NOMEM)
-    rc = vtab_error(vt, rc, "cannot add versions to the registry's table: %s", sqlite3_errmsg(vt->db));
+    rc = registry_vtab_error(vt, rc, "cannot add versions to the registry's table: %s", sqlite3_errmsg(vt->db));
   if (rc == SQLITE_OK) rc = insert ? check_insert(vt, &row) : check_update(vt, argv[0], &row);
   if (rc == SQLITE_OK) rc = fingerprint_clash(vt, argv[0], &row);
   /* After the checks above, which say more of an UPDATE of the schema
@@ -594,7 +594,7 @@ static int registry_write(registry_vtab *vt, sqlite3_value **argv, sqlite3_int64
   if (rc == SQLITE_OK &&
       !(is_computed(column[REGISTRY_COLUMN_SIGNATURE], row.signature, row.signature_length) &&
         is_computed(column[REGISTRY_COLUMN_FINGERPRINT], row.fingerprint, sizeof row.fingerprint)))
-    rc = vtab_error(vt, SQLITE_ERROR, "signature and fingerprint are computed from the schema and cannot be set");
+    rc = registry_vtab_error(vt, SQLITE_ERROR, "signature and fingerprint are computed from the schema and cannot be set");
   sqlite3_stmt *st = NULL;
   if (rc == SQLITE_OK)
     rc = shadow_prepare(vt,

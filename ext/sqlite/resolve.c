@@ -10,7 +10,6 @@
 #include "sqlite/resolve.h"
 
 #include "core/evolve/evolve.h"
-#include "core/shape/shape.h"
 #include "core/text/error.h"
 #include "core/text/text.h"
 
@@ -20,7 +19,7 @@
  * of the process has it: keyed by the text itself, because auxdata alone
  * misses whenever the schema comes from a column or a subquery rather than
  * a literal. */
-static shorn_cache_entry *text_entry(shorn_state *st, const char *text, int n, shorn_error *error) {
+static shorn_cache_entry *resolve_text_entry(shorn_state *st, const char *text, int n, shorn_error *error) {
   uint64_t hash;
   shorn_cache_entry *e = shorn_cache_find(&st->cache, SHORN_KEY_TEXT, text, n, &hash);
   if (e) return e;
@@ -67,7 +66,7 @@ static void fail_with_why(shorn_failure *f, int rc, const char *function, char *
 static shorn_cache_entry *registered_text_entry(shorn_state *st, const char *text, int length, shorn_key kind,
                                                 const char *key, int n, const char *function, shorn_failure *f) {
   shorn_error error;
-  shorn_cache_entry *e = text_entry(st, text, length, &error);
+  shorn_cache_entry *e = resolve_text_entry(st, text, length, &error);
   if (!e && error.code != SHORN_ERROR_NOMEM) {
     /* Only a registry written around the virtual table gets here. */
     char message[SHORN_MESSAGE_MAX + SHORN_PATH_MAX + 32];
@@ -183,10 +182,9 @@ static shorn_cache_entry *scanned_entry(shorn_state *st, const char *key, int wi
       rc = SQLITE_NOMEM;
       break;
     }
-    uint32_t hash = shape_fingerprint_hash(signature, (size_t)sqlite3_column_bytes(rows, 1), width);
     unsigned char bytes[SHORN_REGISTRY_WIDTH];
     char hex[2 * SHORN_REGISTRY_WIDTH];
-    for (int i = 0; i < width; i++) bytes[i] = (unsigned char)(hash >> (8 * (width - 1 - i)));
+    evolve_fingerprint(signature, (size_t)sqlite3_column_bytes(rows, 1), width, bytes);
     hex_bytes(hex, bytes, (size_t)width);
     if (memcmp(hex, key, (size_t)(2 * width)) != 0) continue;
     sqlite3_str_appendf(names, "%s'%s'", matches++ ? ", " : "", name);
@@ -309,8 +307,7 @@ static int lineage_add(shorn_lineage *l, sqlite3_stmt *rows, int *capacity) {
   memcpy(v->text, text, (size_t)length);
   l->count++;
   if (l->width < 1 || l->width > SHORN_REGISTRY_WIDTH) return SQLITE_OK;
-  uint32_t hash = shape_fingerprint_hash(signature, (size_t)sqlite3_column_bytes(rows, 3), l->width);
-  for (int i = 0; i < l->width; i++) v->fingerprint[i] = (unsigned char)(hash >> (8 * (l->width - 1 - i)));
+  evolve_fingerprint(signature, (size_t)sqlite3_column_bytes(rows, 3), l->width, v->fingerprint);
   return SQLITE_OK;
 }
 
@@ -380,7 +377,7 @@ shorn_code shorn_binding_width(const shorn_binding *b, int given, int *width, sh
 }
 
 /* The version of `l` whose fingerprint starts data[0..n), or NULL. */
-static shorn_version *version_of(shorn_lineage *l, const uint8_t *data, size_t n) {
+static shorn_version *resolve_version_of(shorn_lineage *l, const uint8_t *data, size_t n) {
   if (n < (size_t)l->width) return NULL;
   for (int i = l->count; i-- > 0;)
     if (memcmp(l->versions[i].fingerprint, data, (size_t)l->width) == 0) return &l->versions[i];
@@ -388,7 +385,7 @@ static shorn_version *version_of(shorn_lineage *l, const uint8_t *data, size_t n
 }
 
 int shorn_payload_version(const shorn_binding *b, const uint8_t *data, size_t n) {
-  shorn_version *v = b->lineage ? version_of(b->lineage, data, n) : NULL;
+  shorn_version *v = b->lineage ? resolve_version_of(b->lineage, data, n) : NULL;
   return !b->lineage ? 1 : v ? v->number : 0;
 }
 
@@ -408,7 +405,7 @@ shorn_code shorn_older_version(shorn_state *st, const shorn_binding *b, const ui
   if (rc || !l) return rc;
   if (n < (size_t)l->width)
     return error_at_offset(error, SHORN_ERROR_DECODE, n, "Payload ends within its %d-byte fingerprint", l->width);
-  shorn_version *v = version_of(l, data, n), *newest = &l->versions[l->count - 1];
+  shorn_version *v = resolve_version_of(l, data, n), *newest = &l->versions[l->count - 1];
   if (v == newest) return SHORN_OK;
   if (!v) {
     char hex[2 * SHORN_REGISTRY_WIDTH];
@@ -460,7 +457,7 @@ bool shorn_read_older(sqlite3_context *ctx, const shorn_binding *b, const uint8_
 
 /* Inline JSON Schema is an object, so its text starts with '{' after any
  * JSON white space; any other text is a name. */
-static bool is_inline(const char *text, int n) {
+static bool resolve_is_inline(const char *text, int n) {
   int i = 0;
   while (i < n && text[i] && strchr(" \t\n\r", text[i])) i++;
   return i < n && text[i] == '{';
@@ -468,22 +465,22 @@ static bool is_inline(const char *text, int n) {
 
 static shorn_cache_entry *resolve_entry(shorn_state *st, const char *text, int n, const char *function,
                                         shorn_failure *f) {
-  if (!is_inline(text, n)) return registered_entry(st, SHORN_KEY_NAME, text, n, function, f);
+  if (!resolve_is_inline(text, n)) return registered_entry(st, SHORN_KEY_NAME, text, n, function, f);
   shorn_error error;
-  shorn_cache_entry *e = text_entry(st, text, n, &error);
+  shorn_cache_entry *e = resolve_text_entry(st, text, n, &error);
   if (!e) shorn_fail_with_error(f, function, &error);
   return e;
 }
 
 /* The binding `text` stands for: its entry, and a name's lineage when its
  * payloads carry fingerprints (with a pin taken when `pin`). */
-static shorn_cache_entry *bind(shorn_state *st, const char *text, int n, const char *function, bool pin,
+static shorn_cache_entry *resolve_bind(shorn_state *st, const char *text, int n, const char *function, bool pin,
                                shorn_binding *b, shorn_failure *f) {
   shorn_cache_entry *e = resolve_entry(st, text, n, function, f);
   if (!e) return NULL;
   b->compiled = e->compiled;
   b->lineage = NULL;
-  if (is_inline(text, n)) return e;
+  if (resolve_is_inline(text, n)) return e;
   shorn_lineage *l = lineage_of(st, text, n, function, f);
   if (!l) {
     b->compiled = NULL; /* no binding: a caller that reads it reads nothing */
@@ -498,7 +495,7 @@ static shorn_cache_entry *bind(shorn_state *st, const char *text, int n, const c
 
 bool shorn_resolve(shorn_state *st, const char *text, int n, const char *function, shorn_binding *b,
                    shorn_failure *f) {
-  return bind(st, text, n, function, false, b, f) != NULL;
+  return resolve_bind(st, text, n, function, false, b, f) != NULL;
 }
 
 void shorn_binding_retain(const shorn_binding *b) {
@@ -550,7 +547,7 @@ bool shorn_pin_schema(sqlite3_context *ctx, int index, sqlite3_value *value, con
   shorn_pinned *pinned = sqlite3_malloc(sizeof *pinned);
   const char *text = pinned ? shorn_schema_text(value, &n, function, &f) : NULL;
   if (!pinned) f.code = SQLITE_NOMEM, f.message = NULL;
-  if (text) e = bind(sqlite3_user_data(ctx), text, n, function, true, b, &f);
+  if (text) e = resolve_bind(sqlite3_user_data(ctx), text, n, function, true, b, &f);
   if (!e) {
     sqlite3_free(pinned);
     shorn_report_failure(ctx, &f);

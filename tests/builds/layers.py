@@ -6,6 +6,8 @@
   each other, nor core/numbers and core/regex);
 - the core includes nothing of SQLite's, and of the public headers shorn.h
   alone;
+- the layers above the core include only the core folders USES gives them,
+  and spell none of the byte layout's names (LAYOUT_NAMES);
 - no cycle among modules, a module being a .c file with its header: when a.c
   includes b.h, module a depends on module b;
 - every folder of ext/ with a source in it is in the list.
@@ -17,9 +19,10 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-from folders import PUBLIC, RANK  # noqa: E402
+from folders import LAYOUT_NAMES, PUBLIC, RANK, USES  # noqa: E402
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
+LAYOUT = re.compile(LAYOUT_NAMES)
 
 
 def module(path):
@@ -38,11 +41,16 @@ def check_include(path, folder, kind, target, problems):
         return None
     if "/" not in target:
         return folder + "/" + target
+    if target.startswith("."):
+        target = os.path.normpath(os.path.join(folder, target)).replace(os.sep, "/")
     target_folder = os.path.dirname(target)
     if target_folder not in RANK:
         problems.append("%s includes %s, in no folder of scripts/folders.py" % (path, target))
     elif target_folder != folder and RANK[target_folder] >= RANK[folder]:
         problems.append("%s includes %s: %s is not below %s" % (path, target, target_folder, folder))
+    elif folder in USES and target_folder.startswith("core/") and target_folder not in USES[folder]:
+        problems.append("%s includes %s: %s asks the core through %s" %
+                        (path, target, folder, ", ".join(sorted(USES[folder]))))
     return target
 
 
@@ -61,6 +69,9 @@ def main():
             path = folder + "/" + name
             with open(os.path.join(root, name), encoding="utf-8") as f:
                 text = f.read()
+            layout = sorted(set(LAYOUT.findall(text))) if folder in USES else []
+            if layout:
+                problems.append("%s names %s: the byte layout, which only the core reads" % (path, ", ".join(layout)))
             for kind, target in INCLUDE.findall(text):
                 target = check_include(path, folder, kind, target, problems)
                 if target and module(target) != module(path):

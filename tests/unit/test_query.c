@@ -87,7 +87,7 @@ static void test_paths(void) {
 
 /* ---- JSON text as SQLite reads it ----------------------------------------- */
 
-static json_text_kind type_of(const char *json) { return json_text_type(json, strlen(json)); }
+static query_json_type type_of(const char *json) { return query_text_type(json, strlen(json)); }
 
 static bool integer_of(const char *json, int64_t want) {
   int64_t v;
@@ -100,20 +100,20 @@ static bool too_large(const char *json) {
 }
 
 static void test_scalars(void) {
-  CHECK(type_of("null") == JSON_TEXT_NULL);
-  CHECK(type_of("true") == JSON_TEXT_TRUE);
-  CHECK(type_of("false") == JSON_TEXT_FALSE);
-  CHECK(type_of("0") == JSON_TEXT_INTEGER);
-  CHECK(type_of("-0") == JSON_TEXT_INTEGER);
-  CHECK(type_of("123456789012345680000") == JSON_TEXT_INTEGER); /* integer, if not an INTEGER */
-  CHECK(type_of("1.5") == JSON_TEXT_REAL);
-  CHECK(type_of("1e+21") == JSON_TEXT_REAL);
-  CHECK(type_of("-9e999") == JSON_TEXT_REAL);
-  CHECK(type_of("\"x\"") == JSON_TEXT_STRING);
-  CHECK(type_of("[]") == JSON_TEXT_ARRAY);
-  CHECK(type_of("{}") == JSON_TEXT_OBJECT);
-  CHECK_STR(json_text_kind_name[JSON_TEXT_STRING], "text");
-  CHECK_STR(json_text_kind_name[JSON_TEXT_REAL], "real");
+  CHECK(type_of("null") == QUERY_NULL);
+  CHECK(type_of("true") == QUERY_TRUE);
+  CHECK(type_of("false") == QUERY_FALSE);
+  CHECK(type_of("0") == QUERY_INTEGER);
+  CHECK(type_of("-0") == QUERY_INTEGER);
+  CHECK(type_of("123456789012345680000") == QUERY_INTEGER); /* integer, if not an INTEGER */
+  CHECK(type_of("1.5") == QUERY_REAL);
+  CHECK(type_of("1e+21") == QUERY_REAL);
+  CHECK(type_of("-9e999") == QUERY_REAL);
+  CHECK(type_of("\"x\"") == QUERY_STRING);
+  CHECK(type_of("[]") == QUERY_ARRAY);
+  CHECK(type_of("{}") == QUERY_OBJECT);
+  CHECK_STR(json_text_type_name[QUERY_STRING], "text");
+  CHECK_STR(json_text_type_name[QUERY_REAL], "real");
 
   CHECK(integer_of("0", 0));
   CHECK(integer_of("-0", 0));
@@ -176,7 +176,7 @@ static char *rows_of(const char *json, bool recursive, const char *path_text) {
     if (row->key == ROW_INDEX) snprintf(key, sizeof key, "%llu", (unsigned long long)row->index);
     if (row->key == ROW_NAME) snprintf(key, sizeof key, "'%.*s'", (int)row->name_length, row->name);
     int n = snprintf(line, sizeof line, "%s %u %lld %s %.*s %.*s %.*s\n", key, row->id,
-                     (long long)row->parent, json_text_kind_name[row->type], (int)row->json_length,
+                     (long long)row->parent, json_text_type_name[row->type], (int)row->json_length,
                      row->json, (int)row->fullkey_length, (const char *)r.fullkey.data,
                      (int)row->path_length, (const char *)r.fullkey.data);
     buffer_append(&out, line, (size_t)n);

@@ -971,3 +971,8 @@ shorn_code evolve_upgrade(const evolve_plan *p, const uint8_t *data, size_t n, i
   shorn_code rc = evolve_decode(p, data, n, from_width, scratch, error);
   return rc ? rc : shorn_encode_unchecked(p->to, (const char *)scratch->data, scratch->length, to_width, out, error);
 }
+
+void evolve_fingerprint(const char *signature, size_t length, int width, uint8_t out[FINGERPRINT_WIDTH_MAX]) {
+  uint32_t hash = shape_fingerprint_hash(signature, length, width);
+  for (int i = 0; i < width; i++) out[i] = (uint8_t)(hash >> (8 * (width - 1 - i)));
+}

@@ -55,4 +55,9 @@ SHORN_PRIVATE bool evolve_path_step(const evolve_plan *plan, evolve_place *at, c
 SHORN_PRIVATE shorn_code evolve_upgrade(const evolve_plan *plan, const uint8_t *data, size_t n, int from_width,
                                         int to_width, shorn_buffer *scratch, shorn_buffer *out, shorn_error *error);
 
+/* The `width`-byte fingerprint (1..4) of the schema whose signature this
+ * is, most significant byte first: a version's, found from the signature
+ * the registry keeps without compiling the schema. */
+SHORN_PRIVATE void evolve_fingerprint(const char *signature, size_t length, int width, uint8_t out[4]);
+
 #endif

@@ -41,30 +41,30 @@ typedef struct open_container {
 /* Each step takes the position and returns the new one, or NULL once it
  * has failed with the error set. */
 
-static const uint8_t *parse_fail(parser *ps, const uint8_t *at, const char *what) {
+static const uint8_t *json_parse_fail(parser *ps, const uint8_t *at, const char *what) {
   error_at_offset(ps->error, SHORN_ERROR_JSON, (size_t)(at - ps->start), "%s: %s", ps->refusal, what);
   return NULL;
 }
 
-static const uint8_t *nomem(parser *ps) {
+static const uint8_t *json_nomem(parser *ps) {
   error_nomem(ps->error);
   return NULL;
 }
 
-static const uint8_t *unexpected(parser *ps, const uint8_t *p) {
-  if (p >= ps->end) return parse_fail(ps, p, "unexpected end of text");
+static const uint8_t *json_unexpected(parser *ps, const uint8_t *p) {
+  if (p >= ps->end) return json_parse_fail(ps, p, "unexpected end of text");
   char what[48];
   if (*p >= 0x21 && *p < 0x7F)
     snprintf(what, sizeof what, "unexpected character '%c'", *p);
   else
     snprintf(what, sizeof what, "unexpected byte 0x%02x", *p);
-  return parse_fail(ps, p, what);
+  return json_parse_fail(ps, p, what);
 }
 
 
 /* Room for one more value on the stack: the slot a value is parsed into,
  * and kept by bumping depth_of_stack.  NULL when memory ran out. */
-static inline json_value *next_slot(parser *ps) {
+static inline json_value *json_next_slot(parser *ps) {
   if (ps->depth_of_stack == ps->stack_cap) {
     json_value *s = array_grow(ps->arena->allocator, ps->stack, &ps->stack_cap, ps->stack_cap + 1,
                                sizeof *s, ps->stack_here);
@@ -175,7 +175,7 @@ uint8_t *json_unescape(uint8_t *o, const uint8_t *s, size_t n, bool stop_at_nul,
 
 /* Rewrite the escapes of a string body into the arena.  The body was already
  * checked, and no escape is longer decoded than written, so n bytes suffice. */
-static bool unescape(parser *ps, const uint8_t *s, size_t n, json_value *v) {
+static bool json_unescape_value(parser *ps, const uint8_t *s, size_t n, json_value *v) {
   uint8_t *out = arena_alloc(ps->arena, n + 1);
   if (!out) return false;
   bool lone_surrogate = false;
@@ -211,17 +211,17 @@ const uint8_t *json_any_string_token(const uint8_t *p, const uint8_t *end, json_
 }
 
 /* A string into v; p is at its opening quote. */
-static ALWAYS_INLINE const uint8_t *parse_string(parser *ps, const uint8_t *p, json_value *v) {
+static ALWAYS_INLINE const uint8_t *json_parse_string(parser *ps, const uint8_t *p, json_value *v) {
   json_string_token t;
   const uint8_t *after = json_read_string(ps->start, p, ps->end, &t);
-  if (!after) return parse_fail(ps, t.at, t.why);
+  if (!after) return json_parse_fail(ps, t.at, t.why);
   v->type = JSON_STRING;
   v->flags = 0;
   if (!t.escaped) {
     v->u.string = (const char *)t.body;
     v->length = t.length;
-  } else if (!unescape(ps, t.body, t.length, v)) {
-    return nomem(ps);
+  } else if (!json_unescape_value(ps, t.body, t.length, v)) {
+    return json_nomem(ps);
   }
   return after;
 }
@@ -416,19 +416,19 @@ const uint8_t *json_read_number(const uint8_t *p, const uint8_t *end, double *nu
   return number_token(p, end, number, why);
 }
 
-static const uint8_t *parse_number(parser *ps, const uint8_t *p, json_value *v) {
+static const uint8_t *json_parse_number(parser *ps, const uint8_t *p, json_value *v) {
   const char *why;
   const uint8_t *after = number_token(p, ps->end, &v->u.number, &why);
-  if (!after) return parse_fail(ps, p, why);
+  if (!after) return json_parse_fail(ps, p, why);
   v->type = JSON_NUMBER;
   v->flags = 0;
   v->length = 0;
   return after;
 }
 
-static const uint8_t *parse_word(parser *ps, const uint8_t *p, const char *word, size_t n, json_type type,
+static const uint8_t *json_parse_word(parser *ps, const uint8_t *p, const char *word, size_t n, json_type type,
                                  json_value *v) {
-  if ((size_t)(ps->end - p) < n || memcmp(p, word, n) != 0) return unexpected(ps, p);
+  if ((size_t)(ps->end - p) < n || memcmp(p, word, n) != 0) return json_unexpected(ps, p);
   v->type = (uint8_t)type;
   v->flags = 0;
   v->length = 0;
@@ -437,17 +437,17 @@ static const uint8_t *parse_word(parser *ps, const uint8_t *p, const char *word,
 }
 
 /* A scalar, parsed straight into its stack slot. */
-static inline const uint8_t *parse_scalar(parser *ps, const uint8_t *p) {
-  json_value *v = next_slot(ps);
-  if (!v) return nomem(ps);
+static inline const uint8_t *json_parse_scalar(parser *ps, const uint8_t *p) {
+  json_value *v = json_next_slot(ps);
+  if (!v) return json_nomem(ps);
   switch (*p) {
-    case '"': p = parse_string(ps, p, v); break;
-    case 't': p = parse_word(ps, p, "true", 4, JSON_TRUE, v); break;
-    case 'f': p = parse_word(ps, p, "false", 5, JSON_FALSE, v); break;
-    case 'n': p = parse_word(ps, p, "null", 4, JSON_NULL, v); break;
+    case '"': p = json_parse_string(ps, p, v); break;
+    case 't': p = json_parse_word(ps, p, "true", 4, JSON_TRUE, v); break;
+    case 'f': p = json_parse_word(ps, p, "false", 5, JSON_FALSE, v); break;
+    case 'n': p = json_parse_word(ps, p, "null", 4, JSON_NULL, v); break;
     default:
-      if (*p != '-' && !is_digit(*p)) return unexpected(ps, p);
-      p = parse_number(ps, p, v);
+      if (*p != '-' && !is_digit(*p)) return json_unexpected(ps, p);
+      p = json_parse_number(ps, p, v);
   }
   if (p) ps->depth_of_stack++;
   return p;
@@ -455,27 +455,27 @@ static inline const uint8_t *parse_scalar(parser *ps, const uint8_t *p) {
 
 /* Move a closed container's children from the value stack into the arena;
  * `at` is its closing bracket. */
-static bool close_container(parser *ps, const open_container *c, const uint8_t *at) {
+static bool json_close_container(parser *ps, const open_container *c, const uint8_t *at) {
   size_t n = ps->depth_of_stack - c->first;
   size_t count = c->type == JSON_OBJECT ? n / 2 : n;
   if (count > UINT32_MAX) {
-    parse_fail(ps, at, "container too large");
+    json_parse_fail(ps, at, "container too large");
     return false;
   }
   json_value v = {.type = c->type, .length = (uint32_t)count};
   if (n) {
     json_value *items = arena_alloc(ps->arena, n * sizeof *items);
     if (!items) {
-      nomem(ps);
+      json_nomem(ps);
       return false;
     }
     memcpy(items, ps->stack + c->first, n * sizeof *items);
     v.u.items = items;
   }
   ps->depth_of_stack = c->first;
-  json_value *slot = next_slot(ps);
+  json_value *slot = json_next_slot(ps);
   if (!slot) {
-    nomem(ps);
+    json_nomem(ps);
     return false;
   }
   *slot = v;
@@ -483,7 +483,7 @@ static bool close_container(parser *ps, const open_container *c, const uint8_t *
   return true;
 }
 
-static shorn_code parse(parser *ps, json_value **out) {
+static shorn_code json_parse_value(parser *ps, json_value **out) {
   open_container open_here[OPEN_HERE], *open = open_here;
   size_t depth = 0, open_cap = OPEN_HERE;
   const uint8_t *p = ps->start, *end = ps->end;
@@ -496,14 +496,14 @@ static shorn_code parse(parser *ps, json_value **out) {
     uint8_t c = *p;
     if (c == '[' || c == '{') {
       if (depth == JSON_MAX_DEPTH) {
-        parse_fail(ps, p, "nesting deeper than " NUMBER_TEXT(JSON_MAX_DEPTH));
+        json_parse_fail(ps, p, "nesting deeper than " NUMBER_TEXT(JSON_MAX_DEPTH));
         goto failed;
       }
       if (depth == open_cap) {
         open_container *o =
             array_grow(ps->arena->allocator, open, &open_cap, depth + 1, sizeof *o, open_here);
         if (!o) {
-          nomem(ps);
+          json_nomem(ps);
           goto failed;
         }
         open = o;
@@ -514,13 +514,13 @@ static shorn_code parse(parser *ps, json_value **out) {
       p = json_skip_space(p + 1, end);
       if (p < end && *p == (c == '[' ? ']' : '}')) {
         depth--;
-        if (!close_container(ps, &open[depth], p++)) goto failed;
+        if (!json_close_container(ps, &open[depth], p++)) goto failed;
         goto after;
       }
       if (c == '[') continue;
       goto key;
     }
-    if (!(p = parse_scalar(ps, p))) goto failed;
+    if (!(p = json_parse_scalar(ps, p))) goto failed;
 
   after:
     for (;;) {
@@ -535,7 +535,7 @@ static shorn_code parse(parser *ps, json_value **out) {
       }
       if (*p != (top->type == JSON_ARRAY ? ']' : '}')) goto unexpected;
       depth--;
-      if (!close_container(ps, top, p++)) goto failed;
+      if (!json_close_container(ps, top, p++)) goto failed;
     }
     continue;
 
@@ -543,27 +543,27 @@ static shorn_code parse(parser *ps, json_value **out) {
     p = json_skip_space(p, end);
     if (p >= end) goto unexpected;
     if (*p != '"') {
-      parse_fail(ps, p, "object key expected");
+      json_parse_fail(ps, p, "object key expected");
       goto failed;
     }
-    json_value *k = next_slot(ps);
+    json_value *k = json_next_slot(ps);
     if (!k) {
-      nomem(ps);
+      json_nomem(ps);
       goto failed;
     }
-    if (!(p = parse_string(ps, p, k))) goto failed;
+    if (!(p = json_parse_string(ps, p, k))) goto failed;
     ps->depth_of_stack++;
     p = json_skip_space(p, end);
     if (p >= end) goto unexpected;
     if (*p != ':') {
-      parse_fail(ps, p, "':' expected after object key");
+      json_parse_fail(ps, p, "':' expected after object key");
       goto failed;
     }
     p++;
   }
 
 unexpected:
-  unexpected(ps, p);
+  json_unexpected(ps, p);
 failed:
   array_free(ps->arena->allocator, open, open_here);
   return ps->error->code;
@@ -572,7 +572,7 @@ done:
   array_free(ps->arena->allocator, open, open_here);
   p = json_skip_space(p, end);
   if (p < end) {
-    parse_fail(ps, p, "text after the value");
+    json_parse_fail(ps, p, "text after the value");
     return SHORN_ERROR_JSON;
   }
   json_value *root = arena_alloc(ps->arena, sizeof *root);
@@ -598,7 +598,7 @@ shorn_code json_parse_as(arena *a, const char *text, size_t length, json_value *
                .stack_here = stack_here,
                .error = error,
                .refusal = refusal};
-  shorn_code rc = parse(&ps, out);
+  shorn_code rc = json_parse_value(&ps, out);
   array_free(a->allocator, ps.stack, stack_here);
   return rc;
 }

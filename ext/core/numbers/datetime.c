@@ -36,7 +36,7 @@ static void civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
   *y = year_of_era + era * 400 + (*m <= 2);
 }
 
-static char *put_digits(char *o, int64_t v, int width) {
+static char *datetime_put_digits(char *o, int64_t v, int width) {
   for (int i = width - 1; i >= 0; i--) {
     o[i] = (char)('0' + v % 10);
     v /= 10;
@@ -44,9 +44,9 @@ static char *put_digits(char *o, int64_t v, int width) {
   return o + width;
 }
 
-/* The two digits of v < 100, in 32 bits: put_digits' 64-bit lanes are
+/* The two digits of v < 100, in 32 bits: datetime_put_digits' 64-bit lanes are
  * more work than six small fields need. */
-static inline char *put_pair(char *o, uint32_t v) {
+static inline char *datetime_put_pair(char *o, uint32_t v) {
   write_pair(o, v);
   return o + 2;
 }
@@ -61,31 +61,31 @@ size_t datetime_format(int64_t ms, char out[DATETIME_TEXT_MAX]) {
   char *o = out;
   /* toISOString writes four digits, or a sign and six beyond 0000-9999. */
   if (year >= 0 && year <= 9999) {
-    o = put_pair(o, (uint32_t)year / 100);
-    o = put_pair(o, (uint32_t)year % 100);
+    o = datetime_put_pair(o, (uint32_t)year / 100);
+    o = datetime_put_pair(o, (uint32_t)year % 100);
   } else {
     *o++ = year < 0 ? '-' : '+';
-    o = put_digits(o, year < 0 ? -year : year, 6);
+    o = datetime_put_digits(o, year < 0 ? -year : year, 6);
   }
   *o++ = '-';
-  o = put_pair(o, (uint32_t)month);
+  o = datetime_put_pair(o, (uint32_t)month);
   *o++ = '-';
-  o = put_pair(o, (uint32_t)day);
+  o = datetime_put_pair(o, (uint32_t)day);
   *o++ = 'T';
-  o = put_pair(o, rest / 3600000);
+  o = datetime_put_pair(o, rest / 3600000);
   *o++ = ':';
-  o = put_pair(o, rest / 60000 % 60);
+  o = datetime_put_pair(o, rest / 60000 % 60);
   *o++ = ':';
-  o = put_pair(o, rest / 1000 % 60);
+  o = datetime_put_pair(o, rest / 1000 % 60);
   *o++ = '.';
   *o++ = (char)('0' + rest / 100 % 10);
-  o = put_pair(o, rest % 100);
+  o = datetime_put_pair(o, rest % 100);
   *o++ = 'Z';
   *o = 0;
   return (size_t)(o - out);
 }
 
-static bool read_digits(const char *s, int width, int64_t *v) {
+static bool datetime_read_digits(const char *s, int width, int64_t *v) {
   *v = 0;
   for (int i = 0; i < width; i++) {
     if (!is_digit(s[i])) return false;
@@ -128,7 +128,7 @@ static const uint64_t COMMON_SEPARATORS[3] = {
 
 /* Word k of the common spelling: its digits' values in their lanes, or
  * false when a separator or a digit is not there. */
-static inline bool common_word(const char *s, int k, uint64_t *digits) {
+static inline bool datetime_common_word(const char *s, int k, uint64_t *digits) {
   uint64_t w = load_le64((const uint8_t *)s + 8 * k);
   if ((w & ~COMMON_DIGITS[k]) != COMMON_SEPARATORS[k]) return false;
   /* A digit lane holds 0-9 after the XOR: its high nibble clear, and
@@ -139,16 +139,16 @@ static inline bool common_word(const char *s, int k, uint64_t *digits) {
 }
 
 /* Lane i of w as a number. */
-static inline int64_t lane(uint64_t w, int i) { return (int64_t)(w >> (8 * i) & 0xFF); }
+static inline int64_t datetime_lane(uint64_t w, int i) { return (int64_t)(w >> (8 * i) & 0xFF); }
 
 /* Lane i of the digits d paired with lane i + 1: a two-digit number. */
-static inline int64_t pair(uint64_t d, int i) { return lane(d, i) * 10 + lane(d, i + 1); }
+static inline int64_t datetime_pair(uint64_t d, int i) { return datetime_lane(d, i) * 10 + datetime_lane(d, i + 1); }
 
-static bool parse_common(const char *s, int64_t *ms) {
+static bool datetime_parse_common(const char *s, int64_t *ms) {
   uint64_t a, b, c;
-  if (!common_word(s, 0, &a) || !common_word(s, 1, &b) || !common_word(s, 2, &c)) return false;
-  return datetime_from_fields(pair(a, 0) * 100 + pair(a, 2), pair(a, 5), pair(b, 0), pair(b, 3), pair(b, 6),
-                              pair(c, 1), lane(c, 4) * 100 + pair(c, 5), ms);
+  if (!datetime_common_word(s, 0, &a) || !datetime_common_word(s, 1, &b) || !datetime_common_word(s, 2, &c)) return false;
+  return datetime_from_fields(datetime_pair(a, 0) * 100 + datetime_pair(a, 2), datetime_pair(a, 5), datetime_pair(b, 0), datetime_pair(b, 3), datetime_pair(b, 6),
+                              datetime_pair(c, 1), datetime_lane(c, 4) * 100 + datetime_pair(c, 5), ms);
 }
 
 /* Only the text datetime_format writes is accepted, so each field is
@@ -156,20 +156,20 @@ static bool parse_common(const char *s, int64_t *ms) {
  * exactly when the year is outside 0000-9999 (no "+002026", no "-000000").
  * Writing the instant back and comparing did the same at twice the cost. */
 bool datetime_parse(const char *s, size_t n, int64_t *ms) {
-  if (n == 24) return parse_common(s, ms);
+  if (n == 24) return datetime_parse_common(s, ms);
   /* Every field is fixed-width, so the year's width fixes the length. */
   if (n != 27 || (s[0] != '+' && s[0] != '-')) return false;
   int64_t year, month, day, hour, minute, second, milli;
-  if (!read_digits(s + 1, 6, &year)) return false;
+  if (!datetime_read_digits(s + 1, 6, &year)) return false;
   if (s[0] == '+' ? year <= 9999 : year == 0) return false;
   if (s[0] == '-') year = -year;
   const char *t = s + 7;
   if (t[0] != '-' || t[3] != '-' || t[6] != 'T' || t[9] != ':' || t[12] != ':' || t[15] != '.' ||
       t[19] != 'Z')
     return false;
-  if (!read_digits(t + 1, 2, &month) || !read_digits(t + 4, 2, &day) ||
-      !read_digits(t + 7, 2, &hour) || !read_digits(t + 10, 2, &minute) ||
-      !read_digits(t + 13, 2, &second) || !read_digits(t + 16, 3, &milli))
+  if (!datetime_read_digits(t + 1, 2, &month) || !datetime_read_digits(t + 4, 2, &day) ||
+      !datetime_read_digits(t + 7, 2, &hour) || !datetime_read_digits(t + 10, 2, &minute) ||
+      !datetime_read_digits(t + 13, 2, &second) || !datetime_read_digits(t + 16, 3, &milli))
     return false;
   return datetime_from_fields(year, month, day, hour, minute, second, milli, ms);
 }

@@ -78,7 +78,7 @@ static inline uint64_t eight_digits(uint32_t v) {
 /* Write the `length` digits of d < 10^17 at p, and clobber p[length..17):
  * whole eight-byte stores, the first with its leading zeros shifted out,
  * rather than a loop whose exit mispredicts with the length. */
-static inline void write_digits(char *p, uint64_t d, int length) {
+static inline void number_write_digits(char *p, uint64_t d, int length) {
   uint8_t *o = (uint8_t *)p;
   if (length <= 8) {
     store_le64(o, eight_digits((uint32_t)d) >> (8 * (8 - length)));
@@ -112,7 +112,7 @@ size_t integer_format(uint64_t u, char out[20]) {
   }
   int length = decimal_length(u);
   if (u < POW10_U64[17]) {
-    write_digits(out, u, length);
+    number_write_digits(out, u, length);
     return (size_t)length;
   }
   char *p = out + length;
@@ -151,7 +151,7 @@ static inline uint64_t round_to_odd(uint64_t g_hi, uint64_t g_lo, uint64_t cp) {
 /* Divide d by 10^k when it is a multiple, with one multiplication: d is one
  * exactly when d * 5^-k (mod 2^64) rotated right by k is at most
  * (2^64 - 1) / 10^k, and that is then the quotient (Hacker's Delight 10-17). */
-static inline int take_zeros(uint64_t *d, uint64_t inverse, int k, uint64_t limit) {
+static inline int number_take_zeros(uint64_t *d, uint64_t inverse, int k, uint64_t limit) {
   uint64_t r = *d * inverse;
   r = r >> k | r << (64 - k);
   if (r > limit) return 0;
@@ -159,21 +159,21 @@ static inline int take_zeros(uint64_t *d, uint64_t inverse, int k, uint64_t limi
   return k;
 }
 
-/* shortest's digits are below 10^16, so they have at most 15 trailing
+/* number_shortest's digits are below 10^16, so they have at most 15 trailing
  * zeros: s <= c * 2^q * 10^-k < 2^53 * 10, because 2^q * 10^-k is the
  * interval's width (4/3 of it when c = 2^52), which is under 10. */
 static inline decimal decimal_strip(uint64_t d, int e) {
-  e += take_zeros(&d, 0xc767074b22e90e21u, 8, UINT64_MAX / 100000000);
-  e += take_zeros(&d, 0xd288ce703afb7e91u, 4, UINT64_MAX / 10000);
-  e += take_zeros(&d, 0x8f5c28f5c28f5c29u, 2, UINT64_MAX / 100);
-  e += take_zeros(&d, 0xcccccccccccccccdu, 1, UINT64_MAX / 10);
+  e += number_take_zeros(&d, 0xc767074b22e90e21u, 8, UINT64_MAX / 100000000);
+  e += number_take_zeros(&d, 0xd288ce703afb7e91u, 4, UINT64_MAX / 10000);
+  e += number_take_zeros(&d, 0x8f5c28f5c28f5c29u, 2, UINT64_MAX / 100);
+  e += number_take_zeros(&d, 0xcccccccccccccccdu, 1, UINT64_MAX / 10);
   return (decimal){d, e};
 }
 
 /* The shortest decimal in the rounding interval of c * 2^q, the nearest of
  * those on a tie of length.  `irregular` is c = 2^52 above the smallest
  * exponent, where the gap to the double below is half the gap above. */
-static decimal shortest(uint64_t c, int q, bool irregular) {
+static decimal number_shortest(uint64_t c, int q, bool irregular) {
   /* In quarter units the interval is [cb - 2, cb + 2], or [cb - 1, cb + 2];
    * k makes it between 1 and 10 units of 10^k wide once scaled by 10^-k. */
   uint64_t cb = c << 2, cbl, cbr = cb + 2;
@@ -213,11 +213,11 @@ static decimal shortest(uint64_t c, int q, bool irregular) {
 }
 
 /* Lay out digits * 10^exponent as Number::toString does; returns the length. */
-static size_t spell(char *p, uint64_t digits, int exponent) {
+static size_t number_spell(char *p, uint64_t digits, int exponent) {
   int length = decimal_length(digits);
   int point = length + exponent; /* the spec's n */
   if (exponent >= 0 && point <= 21) {
-    write_digits(p, digits, length);
+    number_write_digits(p, digits, length);
     memset(p + length, '0', (size_t)exponent);
     p[point] = 0;
     return (size_t)point;
@@ -227,7 +227,7 @@ static size_t spell(char *p, uint64_t digits, int exponent) {
      * a place in a fixed-size copy, where a memmove of the integer part
      * was a call per number. */
     char fraction[16];
-    write_digits(p, digits, length);
+    number_write_digits(p, digits, length);
     memcpy(fraction, p + point, 16);
     p[point] = '.';
     memcpy(p + point + 1, fraction, 16);
@@ -239,11 +239,11 @@ static size_t spell(char *p, uint64_t digits, int exponent) {
     p[0] = '0';
     p[1] = '.';
     memset(p + 2, '0', zeros);
-    write_digits(p + 2 + zeros, digits, length);
+    number_write_digits(p + 2 + zeros, digits, length);
     p[2 + zeros + length] = 0;
     return 2 + zeros + (size_t)length;
   }
-  write_digits(p + 1, digits, length);
+  number_write_digits(p + 1, digits, length);
   p[0] = p[1];
   size_t n = 1;
   if (length > 1) {
@@ -282,7 +282,7 @@ size_t number_format(double v, char out[NUMBER_TEXT_MAX]) {
         u = 0 - u;
       }
       int length = decimal_length(u | (u == 0));
-      write_digits(p, u, length);
+      number_write_digits(p, u, length);
       p[length] = 0;
       return (size_t)(p - out) + (size_t)length;
     }
@@ -302,7 +302,7 @@ size_t number_format(double v, char out[NUMBER_TEXT_MAX]) {
       int exponent = -3;
       for (; digits % 10 == 0; digits /= 10) exponent++; /* v is no integer: below 0 */
       if (m < 0) *p++ = '-';
-      return (size_t)(p - out) + spell(p, digits, exponent);
+      return (size_t)(p - out) + number_spell(p, digits, exponent);
     }
   }
   uint64_t bits;
@@ -318,9 +318,9 @@ size_t number_format(double v, char out[NUMBER_TEXT_MAX]) {
     memcpy(p, "Infinity", 9);
     return (size_t)(p - out) + 8;
   }
-  decimal d = biased ? shortest(fraction | UINT64_C(1) << 52, biased - 1075, fraction == 0 && biased > 1)
-                     : shortest(fraction, -1074, false);
-  return (size_t)(p - out) + spell(p, d.digits, d.exponent);
+  decimal d = biased ? number_shortest(fraction | UINT64_C(1) << 52, biased - 1075, fraction == 0 && biased > 1)
+                     : number_shortest(fraction, -1074, false);
+  return (size_t)(p - out) + number_spell(p, d.digits, d.exponent);
 }
 
 /* ---- number_parse ------------------------------------------------------------ */
@@ -333,7 +333,7 @@ SHORN_PRIVATE const double EXACT_POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
 /* The exponent part starting at p, if there is one.  It saturates far
  * beyond any text's length, so the digit positions added to it (fewer than
  * the text's bytes) cannot bring a saturated value back into range. */
-static inline int64_t read_exponent(const char *p, const char *end) {
+static inline int64_t number_read_exponent(const char *p, const char *end) {
   if (p == end || (*p != 'e' && *p != 'E')) return 0;
   p++;
   bool minus = p < end && *p == '-';
@@ -525,7 +525,7 @@ static double decimal_to_double(const char *digits, int count, int64_t e) {
 
 /* The number's significant digits, at most SLOW_DIGITS + 1 of them, for the
  * exact comparison.  Only called with a nonzero significand. */
-static double parse_slow(const char *s, size_t n) {
+static double number_parse_slow(const char *s, size_t n) {
   char digits[SLOW_DIGITS + 1];
   const char *p = s, *end = s + n;
   bool negative = *p == '-';
@@ -558,7 +558,7 @@ static double parse_slow(const char *s, size_t n) {
     digits[count++] = '1';
     exponent--;
   }
-  double v = decimal_to_double(digits, count, exponent + read_exponent(p, end));
+  double v = decimal_to_double(digits, count, exponent + number_read_exponent(p, end));
   return negative ? -v : v;
 }
 
@@ -571,18 +571,18 @@ double number_parse(const char *s, size_t n) {
   int64_t exponent = 0;
   for (; p < end && is_digit(*p); p++) {
     if (man == 0 && *p == '0') continue;
-    if (++digits > 19) return parse_slow(s, n);
+    if (++digits > 19) return number_parse_slow(s, n);
     man = man * 10 + (uint64_t)(*p - '0');
   }
   if (p < end && *p == '.') {
     for (p++; p < end && is_digit(*p); p++) {
       exponent--;
       if (man == 0 && *p == '0') continue;
-      if (++digits > 19) return parse_slow(s, n);
+      if (++digits > 19) return number_parse_slow(s, n);
       man = man * 10 + (uint64_t)(*p - '0');
     }
   }
-  return number_from_decimal(s, n, negative, man, exponent + read_exponent(p, end));
+  return number_from_decimal(s, n, negative, man, exponent + number_read_exponent(p, end));
 }
 
 double number_from_decimal(const char *s, size_t n, bool negative, uint64_t man, int64_t exponent) {
@@ -602,7 +602,7 @@ double number_from_decimal(const char *s, size_t n, bool negative, uint64_t man,
   if (exponent < POW10_MIN) return negative ? -0.0 : 0.0;
   if (exponent > 308) return negative ? -(double)INFINITY : (double)INFINITY;
   uint64_t bits;
-  if (!eisel_lemire(man, (int)exponent, &bits)) return parse_slow(s, n);
+  if (!eisel_lemire(man, (int)exponent, &bits)) return number_parse_slow(s, n);
   bits |= (uint64_t)negative << 63;
   memcpy(&v, &bits, sizeof v);
   return v;

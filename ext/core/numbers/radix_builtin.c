@@ -46,7 +46,7 @@
  * rule (at most 96 limbs in and out), so that those allocate nothing. */
 #define HORNER_LOCAL_LIMBS 128
 
-static size_t trim(const uint32_t *x, size_t n) {
+static size_t radix_trim(const uint32_t *x, size_t n) {
   while (n && !x[n - 1]) n--;
   return n;
 }
@@ -129,7 +129,7 @@ static ALWAYS_INLINE size_t horner_in(uint64_t base, uint64_t scale, uint32_t *r
   return length;
 }
 
-static size_t horner(uint64_t base, uint32_t *r, const uint32_t *x, size_t n) {
+static size_t radix_horner(uint64_t base, uint32_t *r, const uint32_t *x, size_t n) {
   if (base == DECIMAL_BASE) return horner_in(DECIMAL_BASE, BINARY_BASE, r, x, n);
   return horner_in(BINARY_BASE, DECIMAL_BASE, r, x, n);
 }
@@ -197,7 +197,7 @@ static ALWAYS_INLINE size_t add_sum(uint64_t base, uint32_t *r, const uint32_t *
     r[i] = (uint32_t)(carry ? s - base : s);
   }
   r[xn] = (uint32_t)carry;
-  return trim(r, xn + 1);
+  return radix_trim(r, xn + 1);
 }
 
 /* Scratch that mul needs when its longer operand has n limbs: each
@@ -214,7 +214,7 @@ static size_t mul_scratch(size_t n) {
   return total;
 }
 
-static void mul(uint64_t base, uint32_t *r, const uint32_t *a, size_t an, const uint32_t *b,
+static void radix_mul(uint64_t base, uint32_t *r, const uint32_t *a, size_t an, const uint32_t *b,
                 size_t bn, uint32_t *scratch);
 
 /* r[0, an + bn) = a * b.  r must not overlap a or b; scratch holds
@@ -242,7 +242,7 @@ static ALWAYS_INLINE void mul_in(uint64_t base, uint32_t *r, const uint32_t *a, 
     uint32_t *t = scratch;
     for (size_t k = 0; k < an; k += bn) {
       size_t cn = an - k < bn ? an - k : bn;
-      mul(base, t, a + k, cn, b, bn, scratch + cn + bn);
+      radix_mul(base, t, a + k, cn, b, bn, scratch + cn + bn);
       add_in_place(base, r + k, an + bn - k, t, cn + bn);
     }
     return;
@@ -257,16 +257,16 @@ static ALWAYS_INLINE void mul_in(uint64_t base, uint32_t *r, const uint32_t *a, 
   size_t san = add_sum(base, sa, a + h, an - h, a, h);
   size_t sbn = bn - h >= h ? add_sum(base, sb, b + h, bn - h, b, h)
                            : add_sum(base, sb, b, h, b + h, bn - h);
-  mul(base, middle, sa, san, sb, sbn, rest);
+  radix_mul(base, middle, sa, san, sb, sbn, rest);
   size_t mn = san + sbn;
-  mul(base, r, a, h, b, h, rest);
-  mul(base, r + 2 * h, a + h, an - h, b + h, bn - h, rest);
-  sub2_in_place(base, middle, mn, r, trim(r, 2 * h), r + 2 * h, trim(r + 2 * h, an + bn - 2 * h));
+  radix_mul(base, r, a, h, b, h, rest);
+  radix_mul(base, r + 2 * h, a + h, an - h, b + h, bn - h, rest);
+  sub2_in_place(base, middle, mn, r, radix_trim(r, 2 * h), r + 2 * h, radix_trim(r + 2 * h, an + bn - 2 * h));
   /* What is left, a0 b1 + a1 b0, is below 2 B^an, so it fits above B^h. */
-  add_in_place(base, r + h, an + bn - h, middle, trim(middle, mn));
+  add_in_place(base, r + h, an + bn - h, middle, radix_trim(middle, mn));
 }
 
-static void mul(uint64_t base, uint32_t *r, const uint32_t *a, size_t an, const uint32_t *b,
+static void radix_mul(uint64_t base, uint32_t *r, const uint32_t *a, size_t an, const uint32_t *b,
                 size_t bn, uint32_t *scratch) {
   if (base == DECIMAL_BASE) mul_in(DECIMAL_BASE, r, a, an, b, bn, scratch);
   else mul_in(BINARY_BASE, r, a, an, b, bn, scratch);
@@ -329,10 +329,10 @@ static size_t horner_max(uint64_t base) { return base == DECIMAL_BASE ? LEAF : H
 
 /* r = x[0, n) rewritten in c->base; returns r's trimmed length (0 for zero).
  * r holds target_limbs(n) limbs, scratch convert_scratch for n. */
-static size_t convert(const conversion *c, uint32_t *r, const uint32_t *x, size_t n,
+static size_t radix_convert(const conversion *c, uint32_t *r, const uint32_t *x, size_t n,
                       uint32_t *scratch) {
-  n = trim(x, n);
-  if (n <= horner_max(c->base)) return horner(c->base, r, x, n);
+  n = radix_trim(x, n);
+  if (n <= horner_max(c->base)) return radix_horner(c->base, r, x, n);
   size_t j = 0;
   while ((size_t)LEAF << (j + 1) < n) j++;
   size_t m = (size_t)LEAF << j; /* m < n <= 2m */
@@ -341,16 +341,16 @@ static size_t convert(const conversion *c, uint32_t *r, const uint32_t *x, size_
   /* high * S^m.  high < S^(n-m) and S^m has shift + length limbs, so the
    * product's rn limbs are at most n log(S)/log(base) + 2: r has room. */
   uint32_t *high = scratch, *rest = scratch + target_limbs(c->base, n - m);
-  size_t hn = convert(c, high, x + m, n - m, rest);
+  size_t hn = radix_convert(c, high, x + m, n - m, rest);
   size_t rn = p->shift + hn + p->length;
   memset(r, 0, p->shift * sizeof *r);
-  mul(c->base, r + p->shift, high, hn, p->limbs, p->length, rest);
+  radix_mul(c->base, r + p->shift, high, hn, p->limbs, p->length, rest);
 
   /* + low, which is below S^m and so no longer than it. */
   uint32_t *low = scratch;
-  size_t ln = convert(c, low, x, m, scratch + target_limbs(c->base, m));
+  size_t ln = radix_convert(c, low, x, m, scratch + target_limbs(c->base, m));
   add_in_place(c->base, r, rn, low, ln);
-  return trim(r, rn);
+  return radix_trim(r, rn);
 }
 
 /* Lay out the conversion of an n-limb input to `base` and allocate its room;
@@ -403,12 +403,12 @@ static size_t conversion_run(conversion *c) {
    * no new low zero limbs to skip. */
   for (size_t j = 1; j < c->levels; j++) {
     const power *q = &c->power[j - 1];
-    mul(c->base, c->slot[j], q->limbs, q->length, q->limbs, q->length, c->scratch);
+    radix_mul(c->base, c->slot[j], q->limbs, q->length, q->limbs, q->length, c->scratch);
     c->power[j].limbs = c->slot[j];
-    c->power[j].length = trim(c->slot[j], 2 * q->length);
+    c->power[j].length = radix_trim(c->slot[j], 2 * q->length);
     c->power[j].shift = 2 * q->shift;
   }
-  return convert(c, c->output, c->input, c->n, c->scratch);
+  return radix_convert(c, c->output, c->input, c->n, c->scratch);
 }
 
 static void conversion_end(conversion *c) { mem_free(c->allocator, c->block); }

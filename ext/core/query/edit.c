@@ -32,7 +32,7 @@
 
 /* Does a member's name match a path key?  As query.c compares them: the
  * name as JSON text writes it, escapes included. */
-static bool member_named(const shorn_allocator *a, const json_value *name, const path_step *step, bool *nomem) {
+static bool edit_member_named(const shorn_allocator *a, const json_value *name, const path_step *step, bool *nomem) {
   if (step->plain) return name->length == step->key_length && memcmp(name->u.string, step->key, name->length) == 0;
   shorn_buffer written = {.allocator = a};
   if (!buffer_json_string(&written, name->u.string, name->length)) return *nomem = true, false;
@@ -44,7 +44,7 @@ static bool member_named(const shorn_allocator *a, const json_value *name, const
 
 /* A container of `length` items (an object's members count twice) in the
  * arena; NULL when out of memory. */
-static json_value *new_container(arena *a, json_type type, uint32_t length) {
+static json_value *edit_new_container(arena *a, json_type type, uint32_t length) {
   json_value *v = arena_alloc(a, sizeof *v);
   size_t slots = type == JSON_OBJECT ? 2 * (size_t)length : length;
   json_value *items = slots ? arena_alloc(a, slots * sizeof *items) : NULL;
@@ -57,13 +57,13 @@ static json_value *new_container(arena *a, json_type type, uint32_t length) {
  * step left, an object of one member or an array of one element, the value
  * innermost.  *made NULL when a step names no place in a new array (an
  * index but [0] and [#]): then SQLite changes nothing. */
-static shorn_code build_missing(arena *a, const path_step *steps, uint32_t n, const json_value *value,
+static shorn_code edit_build_missing(arena *a, const path_step *steps, uint32_t n, const json_value *value,
                                 const json_value **made, shorn_error *error) {
   *made = value;
   for (uint32_t i = n; i-- > 0;) {
     const path_step *step = &steps[i];
     if (step->kind != STEP_KEY && step->index != 0) return *made = NULL, SHORN_OK;
-    json_value *v = new_container(a, step->kind == STEP_KEY ? JSON_OBJECT : JSON_ARRAY, 1);
+    json_value *v = edit_new_container(a, step->kind == STEP_KEY ? JSON_OBJECT : JSON_ARRAY, 1);
     if (!v) return error_nomem(error);
     if (step->kind == STEP_KEY) {
       /* A new member is named by the key's text as the path writes it. */
@@ -78,7 +78,7 @@ static shorn_code build_missing(arena *a, const path_step *steps, uint32_t n, co
 }
 
 /* Add an item (a member: a name and a value) at the end of `container`. */
-static shorn_code append_item(arena *a, json_value *container, const json_value *name, const json_value *value,
+static shorn_code edit_append_item(arena *a, json_value *container, const json_value *name, const json_value *value,
                               shorn_error *error) {
   uint32_t per = container->type == JSON_OBJECT ? 2 : 1;
   json_value *items = arena_alloc(a, ((size_t)container->length + 1) * per * sizeof *items);
@@ -92,7 +92,7 @@ static shorn_code append_item(arena *a, json_value *container, const json_value 
   return SHORN_OK;
 }
 
-static void remove_item(json_value *container, uint32_t at) {
+static void edit_remove_item(json_value *container, uint32_t at) {
   uint32_t per = container->type == JSON_OBJECT ? 2 : 1;
   json_value *items = container->u.items;
   memmove(items + (size_t)at * per, items + ((size_t)at + 1) * per,
@@ -115,7 +115,7 @@ static shorn_code dom_edit(arena *a, json_value *root, const path_step *steps, u
     if (step->kind == STEP_KEY) {
       if (v->type != JSON_OBJECT) return SHORN_OK;
       for (; index < v->length && !nomem; index++)
-        if ((found = member_named(a->allocator, &v->u.items[2 * index], step, &nomem))) break;
+        if ((found = edit_member_named(a->allocator, &v->u.items[2 * index], step, &nomem))) break;
       if (nomem) return error_nomem(error);
     } else {
       if (v->type != JSON_ARRAY || (step->kind == STEP_FROM_END && step->index > v->length)) return SHORN_OK;
@@ -134,16 +134,16 @@ static shorn_code dom_edit(arena *a, json_value *root, const path_step *steps, u
     if (e->kind == EDIT_REPLACE || e->kind == EDIT_REMOVE || (step->kind != STEP_KEY && index != v->length))
       return SHORN_OK;
     const json_value *made;
-    shorn_code rc = build_missing(a, steps + i + 1, n - i - 1, e->value, &made, error);
+    shorn_code rc = edit_build_missing(a, steps + i + 1, n - i - 1, e->value, &made, error);
     if (rc || !made) return rc;
     json_value name = {.type = JSON_STRING, .length = step->key_length, .u.string = step->key};
     *changed = true;
-    return append_item(a, v, step->kind == STEP_KEY ? &name : NULL, made, error);
+    return edit_append_item(a, v, step->kind == STEP_KEY ? &name : NULL, made, error);
   }
   if (e->kind == EDIT_INSERT) return SHORN_OK;
   *changed = true;
   if (e->kind == EDIT_REMOVE)
-    remove_item(parent, at);
+    edit_remove_item(parent, at);
   else
     *v = *e->value;
   return SHORN_OK;
@@ -155,14 +155,14 @@ static shorn_code dom_edit(arena *a, json_value *root, const path_step *steps, u
  * patch's objects, which the parser lets nest deeper than a payload can:
  * past a payload's deepest nesting, the merge could not be written, and
  * going on would spend a thread's stack for nothing. */
-static shorn_code merge_patch(arena *a, const json_value *target, const json_value *patch, const json_value **out,
-                              uint32_t depth, shorn_error *error) {
+static shorn_code edit_merge_patch(arena *a, const json_value *target, const json_value *patch,
+                                   const json_value **out, uint32_t depth, shorn_error *error) {
   *out = patch;
   if (patch->type != JSON_OBJECT) return SHORN_OK;
   if (depth == NESTING_MAX)
     return error_set(error, SHORN_ERROR_ENCODE, "Patch nests deeper than %d levels", NESTING_MAX);
   uint32_t have = target->type == JSON_OBJECT ? target->length : 0;
-  json_value *merged = new_container(a, JSON_OBJECT, have);
+  json_value *merged = edit_new_container(a, JSON_OBJECT, have);
   if (!merged) return error_nomem(error);
   if (have) memcpy(merged->u.items, target->u.items, 2 * (size_t)have * sizeof *merged->u.items);
   static const json_value empty = {.type = JSON_OBJECT};
@@ -174,13 +174,14 @@ static shorn_code merge_patch(arena *a, const json_value *target, const json_val
       j++;
     bool found = j < merged->length;
     if (value->type == JSON_NULL) {
-      if (found) remove_item(merged, j);
+      if (found) edit_remove_item(merged, j);
       continue;
     }
     const json_value *result;
-    shorn_code rc = merge_patch(a, found ? &merged->u.items[2 * j + 1] : &empty, value, &result, depth + 1, error);
+    shorn_code rc =
+        edit_merge_patch(a, found ? &merged->u.items[2 * j + 1] : &empty, value, &result, depth + 1, error);
     if (!rc && found) merged->u.items[2 * j + 1] = *result;
-    if (!rc && !found) rc = append_item(a, merged, name, result, error);
+    if (!rc && !found) rc = edit_append_item(a, merged, name, result, error);
     if (rc) return rc;
   }
   *out = merged;
@@ -199,7 +200,7 @@ typedef struct level {
 
 /* Rules that look at the whole of a value, not only at its count or its
  * keys: a change anywhere inside may break them. */
-static bool has_deep_rules(const validation *v) {
+static bool edit_has_deep_rules(const validation *v) {
   for (uint32_t i = 0; v && i < v->count; i++)
     if (v->rules[i].kind == RULE_UNIQUE_ITEMS || v->rules[i].kind == RULE_ONE_OF_VALUES ||
         v->rules[i].kind == RULE_ANY_OF)
@@ -213,21 +214,21 @@ static bool has_deep_rules(const validation *v) {
  * Looked at through every branch, so that it holds whichever the bytes
  * take; past WHOLE_DEPTH_MAX levels of wrappers, yes. */
 #define WHOLE_DEPTH_MAX 32
-static bool needs_whole(const shape *s, const path_step *step, int depth) {
-  if (depth > WHOLE_DEPTH_MAX || has_deep_rules(s->keywords)) return true;
+static bool edit_needs_whole(const shape *s, const path_step *step, int depth) {
+  if (depth > WHOLE_DEPTH_MAX || edit_has_deep_rules(s->keywords)) return true;
   switch (s->kind) {
     case SHAPE_SET:
     case SHAPE_MAP:
     case SHAPE_ANY: return true;
-    case SHAPE_NULLABLE: return needs_whole(s->u.inner, step, depth + 1);
-    case SHAPE_REF: return needs_whole(s->u.ref.target, step, depth + 1);
+    case SHAPE_NULLABLE: return edit_needs_whole(s->u.inner, step, depth + 1);
+    case SHAPE_REF: return edit_needs_whole(s->u.ref.target, step, depth + 1);
     case SHAPE_UNION:
       if (s->u.choice.on && step->kind == STEP_KEY &&
           (!step->plain || (step->key_length == s->u.choice.on_length &&
                             memcmp(step->key, s->u.choice.on, step->key_length) == 0)))
         return true;
       for (uint32_t i = 0; i < s->u.choice.count; i++)
-        if (needs_whole(s->u.choice.branches[i], step, depth + 1)) return true;
+        if (edit_needs_whole(s->u.choice.branches[i], step, depth + 1)) return true;
       return false;
     default: return false;
   }
@@ -236,7 +237,7 @@ static bool needs_whole(const shape *s, const path_step *step, int depth) {
 /* The encoder's count of levels on the way through `n` to the container
  * below it, and the recursive definitions it opens: every wrapper (a
  * nullable, a union, a reference) and the container each take one. */
-static void count_levels(query *q, query_node n, uint32_t def_count, uint32_t *nesting, uint32_t *ref_depth) {
+static void edit_count_levels(query *q, query_node n, uint32_t def_count, uint32_t *nesting, uint32_t *ref_depth) {
   shorn_code rc;
   for (uint32_t hops = 0; hops <= def_count + 1;) {
     ++*nesting;
@@ -247,7 +248,7 @@ static void count_levels(query *q, query_node n, uint32_t def_count, uint32_t *n
 
 /* The segment a found step adds to messages' paths: the member's name (a
  * key's text, its escapes undone, for a key that has any) or the index. */
-static shorn_code segment_of(arena *a, const path_step *step, uint64_t index, path_segment *segment,
+static shorn_code edit_segment_of(arena *a, const path_step *step, uint64_t index, path_segment *segment,
                              shorn_error *error) {
   *segment = (path_segment){NULL, 0, index};
   if (step->kind != STEP_KEY) return SHORN_OK;
@@ -287,7 +288,7 @@ typedef struct editor {
   uint32_t depth_here[REF_DEPTHS_HERE];
 } editor;
 
-static shorn_code find_levels(editor *ed, const edit *e, walk *w) {
+static shorn_code edit_find_levels(editor *ed, const edit *e, walk *w) {
   const query_path *path = e->path;
   w->levels = ed->count == 1 && path->count < COUNT_OF(ed->levels_here)
                   ? ed->levels_here
@@ -298,7 +299,7 @@ static shorn_code find_levels(editor *ed, const edit *e, walk *w) {
     const path_step *step = &path->steps[w->found];
     level *next = &w->levels[w->found + 1];
     shorn_code rc = query_step(&ed->q, &w->levels[w->found].node, step, &next->node);
-    if (!rc && next->node.shape) rc = segment_of(&ed->dom, step, ed->q.index, &next->segment, ed->error);
+    if (!rc && next->node.shape) rc = edit_segment_of(&ed->dom, step, ed->q.index, &next->segment, ed->error);
     if (rc || !next->node.shape) return rc;
   }
   return SHORN_OK;
@@ -309,7 +310,7 @@ static shorn_code find_levels(editor *ed, const edit *e, walk *w) {
  * changes nothing (json_replace of what is not there, json_insert of what
  * is).  Among several edits, one may change what an earlier one made, so
  * each counts where its path stops. */
-static int64_t changed_level(const walk *w, const edit *e, bool alone) {
+static int64_t edit_changed_level(const walk *w, const edit *e, bool alone) {
   uint32_t count = e->path->count, change;
   if (e->kind == EDIT_REMOVE && !count) return 0; /* the root: the result is NULL */
   if (w->found == count) {
@@ -320,11 +321,11 @@ static int64_t changed_level(const walk *w, const edit *e, bool alone) {
     change = w->found;
   }
   for (uint32_t j = 0; j < change; j++)
-    if (needs_whole(w->levels[j].node.shape, &e->path->steps[j], 0)) return j;
+    if (edit_needs_whole(w->levels[j].node.shape, &e->path->steps[j], 0)) return j;
   return change;
 }
 
-static bool same_segment(const path_segment *a, const path_segment *b) {
+static bool edit_same_segment(const path_segment *a, const path_segment *b) {
   if (!a->key || !b->key) return !a->key && !b->key && a->index == b->index;
   return a->key_length == b->key_length && memcmp(a->key, b->key, a->key_length) == 0;
 }
@@ -332,18 +333,18 @@ static bool same_segment(const path_segment *a, const path_segment *b) {
 /* The deepest level that holds every edit's change: the walks' common
  * ancestor, told apart by the names and indexes that lead to it (values
  * that take no bytes may share a position). */
-static uint32_t common_level(const editor *ed) {
+static uint32_t edit_common_level(const editor *ed) {
   int64_t k = ed->walks[0].change;
   for (size_t i = 1; i < ed->count; i++) k = ed->walks[i].change < k ? ed->walks[i].change : k;
   for (size_t i = 1; i < ed->count; i++)
     for (int64_t j = 1; j <= k; j++)
-      if (!same_segment(&ed->walks[i].levels[j].segment, &ed->walks[0].levels[j].segment)) k = j - 1;
+      if (!edit_same_segment(&ed->walks[i].levels[j].segment, &ed->walks[0].levels[j].segment)) k = j - 1;
   return (uint32_t)k;
 }
 
 /* Whether `key` is an optional member of objects of shape s: of every
  * branch of a union that has it, through references and nullables. */
-static bool optional_in(const shape *s, const path_step *key, int depth) {
+static bool edit_optional_in(const shape *s, const path_step *key, int depth) {
   while (s->kind == SHAPE_REF || s->kind == SHAPE_NULLABLE) s = s->kind == SHAPE_REF ? s->u.ref.target : s->u.inner;
   if (s->kind == SHAPE_OBJECT) {
     const field *f = object_find_hashed(s, key->key, key->key_length, key->key_hash);
@@ -353,7 +354,7 @@ static bool optional_in(const shape *s, const path_step *key, int depth) {
   bool found = false;
   for (uint32_t i = 0; i < s->u.choice.count; i++) {
     const shape *branch = s->u.choice.branches[i];
-    if (!optional_in(branch, key, depth + 1)) {
+    if (!edit_optional_in(branch, key, depth + 1)) {
       while (branch->kind == SHAPE_REF || branch->kind == SHAPE_NULLABLE)
         branch = branch->kind == SHAPE_REF ? branch->u.ref.target : branch->u.inner;
       if (branch->kind == SHAPE_OBJECT && object_find_hashed(branch, key->key, key->key_length, key->key_hash))
@@ -367,15 +368,15 @@ static bool optional_in(const shape *s, const path_step *key, int depth) {
 
 /* Whether the value at level k is an optional member of an object, its
  * key in the first edit's path. */
-static bool optional_member(const editor *ed, uint32_t k) {
+static bool edit_optional_member(const editor *ed, uint32_t k) {
   if (!k) return false;
   const path_step *step = &ed->edits[0].path->steps[k - 1];
-  return step->kind == STEP_KEY && step->plain && optional_in(ed->walks[0].levels[k - 1].node.shape, step, 0);
+  return step->kind == STEP_KEY && step->plain && edit_optional_in(ed->walks[0].levels[k - 1].node.shape, step, 0);
 }
 
 /* The new bytes of the value at level `k`, appended to `out`; *end just
  * past its old bytes; *changed false when the edits leave it as it is. */
-static shorn_code write_level(editor *ed, uint32_t k, const encode_place *place, shorn_buffer *out,
+static shorn_code edit_write_level(editor *ed, uint32_t k, const encode_place *place, shorn_buffer *out,
                               const uint8_t **end, bool *changed) {
   const query_node *node = &ed->walks[0].levels[k].node;
   const edit *e = &ed->edits[0];
@@ -387,7 +388,7 @@ static shorn_code write_level(editor *ed, uint32_t k, const encode_place *place,
     if ((rc = query_check(&ed->q, node))) return rc;
     *end = ed->q.d.p;
     rc = encode_at(ed->s, node->shape, e->value, place, out, ed->error);
-    return rc == SHORN_ERROR_ENCODE && e->value->type == JSON_NULL && optional_member(ed, k)
+    return rc == SHORN_ERROR_ENCODE && e->value->type == JSON_NULL && edit_optional_member(ed, k)
                ? encode_refuse_null_member(ed->error)
                : rc;
   }
@@ -403,7 +404,7 @@ static shorn_code write_level(editor *ed, uint32_t k, const encode_place *place,
   }
   *changed = any;
   if (!rc && any) rc = encode_at(ed->s, node->shape, value, place, out, ed->error);
-  if (rc == SHORN_ERROR_ENCODE && any && value->type == JSON_NULL && optional_member(ed, k))
+  if (rc == SHORN_ERROR_ENCODE && any && value->type == JSON_NULL && edit_optional_member(ed, k))
     rc = encode_refuse_null_member(ed->error);
   shorn_buffer_free(&text);
   return rc;
@@ -412,7 +413,7 @@ static shorn_code write_level(editor *ed, uint32_t k, const encode_place *place,
 /* The payload with level k written anew: the bytes before it, its new
  * bytes and the bytes after it; the payload as it is when nothing
  * changes. */
-static shorn_code splice(editor *ed, uint32_t k, const uint8_t *data, size_t length, shorn_buffer *out) {
+static shorn_code edit_splice(editor *ed, uint32_t k, const uint8_t *data, size_t length, shorn_buffer *out) {
   const level *levels = ed->walks[0].levels;
   uint32_t def_count = ed->s->def_count;
   uint32_t *ref_depth = def_count <= COUNT_OF(ed->depth_here) ? ed->depth_here
@@ -424,13 +425,13 @@ static shorn_code splice(editor *ed, uint32_t k, const uint8_t *data, size_t len
   encode_place place = {segments, k, 0, ref_depth};
   for (uint32_t j = 0; j < k; j++) {
     segments[j] = levels[j + 1].segment;
-    count_levels(&ed->q, levels[j].node, def_count, &place.nesting, ref_depth);
+    edit_count_levels(&ed->q, levels[j].node, def_count, &place.nesting, ref_depth);
   }
   const uint8_t *start = levels[k].node.at, *end = NULL;
   size_t mark = out->length;
   bool changed = false;
   shorn_code rc = buffer_append(out, data, (size_t)(start - data)) ? SHORN_OK : error_nomem(ed->error);
-  if (!rc) rc = write_level(ed, k, &place, out, &end, &changed);
+  if (!rc) rc = edit_write_level(ed, k, &place, out, &end, &changed);
   if (!rc && !changed) out->length = mark;
   if (!rc && !buffer_append(out, changed ? end : data, changed ? (size_t)(data + length - end) : length))
     rc = error_nomem(ed->error);
@@ -439,16 +440,16 @@ static shorn_code splice(editor *ed, uint32_t k, const uint8_t *data, size_t len
 }
 
 /* Walk every edit's path; *removed when one removes the root. */
-static shorn_code find_changes(editor *ed, bool *removed) {
+static shorn_code edit_find_changes(editor *ed, bool *removed) {
   ed->walks = ed->count == 1 ? &ed->walk_here : arena_alloc(&ed->dom, ed->count * sizeof *ed->walks);
   if (!ed->walks) return error_nomem(ed->error);
   for (size_t i = 0; i < ed->count; i++) {
     const edit *e = &ed->edits[i];
     walk *w = &ed->walks[i];
-    shorn_code rc = find_levels(ed, e, w);
+    shorn_code rc = edit_find_levels(ed, e, w);
     if (rc) return rc;
     if (e->kind == EDIT_REMOVE && e->path->count == 0) *removed = true;
-    w->change = changed_level(w, e, ed->count == 1);
+    w->change = edit_changed_level(w, e, ed->count == 1);
   }
   return SHORN_OK;
 }
@@ -468,12 +469,12 @@ shorn_code edit_payload(const shorn_schema *s, const uint8_t *data, size_t lengt
   shorn_code rc = query_open(&ed.q, s, data, length, fingerprint_width, error);
   /* The bytes the walk points into (an empty payload's among them). */
   data = ed.q.d.start;
-  if (!rc && count) rc = find_changes(&ed, removed);
+  if (!rc && count) rc = edit_find_changes(&ed, removed);
   if (!rc && !*removed) {
     if (!count || ed.walks[0].change < 0)
       rc = buffer_append(out, data, length) ? SHORN_OK : error_nomem(error);
     else
-      rc = splice(&ed, common_level(&ed), data, length, out);
+      rc = edit_splice(&ed, edit_common_level(&ed), data, length, out);
   }
   query_close(&ed.q);
   arena_free(&ed.dom);
@@ -490,7 +491,7 @@ shorn_code edit_patch(const shorn_schema *s, const uint8_t *data, size_t length,
   size_t mark = out->length;
   shorn_code rc = shorn_decode(s, data, length, fingerprint_width, &text, error);
   if (!rc) rc = json_parse(&dom, (const char *)text.data, text.length, &value, error);
-  if (!rc) rc = merge_patch(&dom, value, patch, &merged, 0, error);
+  if (!rc) rc = edit_merge_patch(&dom, value, patch, &merged, 0, error);
   if (!rc && !buffer_append(out, data, (size_t)fingerprint_width)) rc = error_nomem(error);
   if (!rc) rc = encode_at(s, s->root, merged, NULL, out, error);
   if (rc) out->length = mark;

@@ -82,6 +82,27 @@ SHORN_PRIVATE bool query_number(query *q, const query_node *node, bool *is_integ
  * the text.  False for anything else, whose text then decides. */
 SHORN_PRIVATE bool query_text(query *q, const query_node *node, const char **text, size_t *length);
 
+/* A JSON value's type as SQLite's json_type names it from the value's
+ * text: a number is an integer unless it is spelled with a fraction or an
+ * exponent, however large it is. */
+typedef enum query_json_type {
+  QUERY_NULL,
+  QUERY_TRUE,
+  QUERY_FALSE,
+  QUERY_INTEGER,
+  QUERY_REAL,
+  QUERY_STRING,
+  QUERY_ARRAY,
+  QUERY_OBJECT
+} query_json_type;
+
+/* The type of a JSON value by its text, which must be well formed. */
+SHORN_PRIVATE query_json_type query_text_type(const char *json, size_t length);
+/* The node's type, once its value is checked whole, writing (into
+ * `scratch`) only what it must: where the value does not say how a number
+ * is spelled, its spelling decides between integer and real. */
+SHORN_PRIVATE shorn_code query_type(query *q, const query_node *node, shorn_buffer *scratch, query_json_type *type);
+
 /* Past one of the shapes that add no JSON of their own, reading its header
  * as the decoder reads it: a present nullable to its value, a union to the
  * branch its index names, a ref to its definition.  False where n is none
@@ -106,10 +127,6 @@ static inline bool query_unwrap(decoder *d, query_node *n, shorn_code *rc) {
   n->at = d->p;
   return true;
 }
-
-/* Settle the node's shape to the one its bytes hold: a definition for a
- * ref, the value or null for a nullable, the branch of a union. */
-SHORN_PRIVATE shorn_code query_resolve(query *q, query_node *node);
 
 /* For the tests: pass over the node's value by its layout alone, as a path
  * passes what lies off it; false where it does not pass, else *end is the

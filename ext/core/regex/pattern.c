@@ -74,7 +74,7 @@ typedef struct machine {
  * kept for the next match) and doubles there, up to the string's bound,
  * whatever a longer string's match left allocated, so that a string's
  * answer never depends on the strings before it. */
-static bool make_room(machine *m) {
+static bool pattern_make_room(machine *m) {
   pattern_matcher *pm = m->matcher;
   size_t most = m->most_bytes / sizeof(backtrack_entry);
   if (m->capacity >= most) return m->failure = PATTERN_LIMIT, false;
@@ -94,25 +94,25 @@ static bool make_room(machine *m) {
   return true;
 }
 
-static ALWAYS_INLINE bool push(machine *m, entry_kind kind, uint32_t pc, size_t a, size_t b) {
-  if (unlikely(m->top == m->capacity) && !make_room(m)) return false;
+static ALWAYS_INLINE bool pattern_push(machine *m, entry_kind kind, uint32_t pc, size_t a, size_t b) {
+  if (unlikely(m->top == m->capacity) && !pattern_make_room(m)) return false;
   m->stack[m->top++] = (backtrack_entry){kind, pc, a, b};
   return true;
 }
 
 /* A slot set, its old value kept for backtracking: a start that fails
  * leaves every slot as it found it, unset for the next. */
-static ALWAYS_INLINE bool set_slot(machine *m, uint32_t slot, size_t value) {
+static ALWAYS_INLINE bool pattern_set_slot(machine *m, uint32_t slot, size_t value) {
   if (m->slots[slot] == value) return true;
-  if (!push(m, ENTRY_UNDO, slot, m->slots[slot], 0)) return false;
+  if (!pattern_push(m, ENTRY_UNDO, slot, m->slots[slot], 0)) return false;
   m->slots[slot] = value;
   return true;
 }
 
 /* ---- characters ------------------------------------------------------------ */
 
-static bool is_high(uint16_t u) { return u >= 0xD800 && u <= 0xDBFF; }
-static bool is_low(uint16_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
+static bool pattern_is_high(uint16_t u) { return u >= 0xD800 && u <= 0xDBFF; }
+static bool pattern_is_low(uint16_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
 
 /* Is c, past ASCII, in the class?  Its ranges, searched. */
 static bool class_has_wide(const regex_program *p, const regex_class *k, uint32_t c) {
@@ -129,18 +129,18 @@ static bool class_has_wide(const regex_program *p, const regex_class *k, uint32_
 
 /* The character at *pos (before it, when backward), read and passed if
  * the instruction takes it: a code unit, or with `u` a code point. */
-static ALWAYS_INLINE bool take_char(const machine *m, const regex_instr *in, size_t *pos) {
+static ALWAYS_INLINE bool pattern_take_char(const machine *m, const regex_instr *in, size_t *pos) {
   size_t at = *pos;
   uint32_t c;
   if (!in->backward) {
     if (at >= m->n) return false;
     c = m->s[at++];
-    if (m->unicode && is_high((uint16_t)c) && at < m->n && is_low(m->s[at]))
+    if (m->unicode && pattern_is_high((uint16_t)c) && at < m->n && pattern_is_low(m->s[at]))
       c = 0x10000 + ((c - 0xD800) << 10) + (m->s[at++] - 0xDC00u);
   } else {
     if (at == 0) return false;
     c = m->s[--at];
-    if (m->unicode && is_low((uint16_t)c) && at > 0 && is_high(m->s[at - 1]))
+    if (m->unicode && pattern_is_low((uint16_t)c) && at > 0 && pattern_is_high(m->s[at - 1]))
       c = 0x10000 + ((m->s[--at] - 0xD800u) << 10) + (c - 0xDC00);
   }
   if (in->op == OP_CHAR) {
@@ -157,18 +157,18 @@ static ALWAYS_INLINE bool take_char(const machine *m, const regex_instr *in, siz
 static bool takes_unit(const machine *m, const regex_instr *in, uint16_t u) {
   size_t at = 0;
   machine one = {.program = m->program, .s = &u, .n = 1};
-  return take_char(&one, in, &at);
+  return pattern_take_char(&one, in, &at);
 }
 
 /* One character back from `at` toward `from` (where a repeat began), in
  * the direction opposite to the repeat's. */
-static size_t give_back(const machine *m, bool backward, size_t at, size_t from) {
+static size_t pattern_give_back(const machine *m, bool backward, size_t at, size_t from) {
   bool pairs = m->unicode;
-  if (!backward) return at - (pairs && at - from >= 2 && is_low(m->s[at - 1]) && is_high(m->s[at - 2]) ? 2 : 1);
-  return at + (pairs && from - at >= 2 && is_high(m->s[at]) && is_low(m->s[at + 1]) ? 2 : 1);
+  if (!backward) return at - (pairs && at - from >= 2 && pattern_is_low(m->s[at - 1]) && pattern_is_high(m->s[at - 2]) ? 2 : 1);
+  return at + (pairs && from - at >= 2 && pattern_is_high(m->s[at]) && pattern_is_low(m->s[at + 1]) ? 2 : 1);
 }
 
-static bool is_word(const machine *m, size_t at) {
+static bool pattern_is_word(const machine *m, size_t at) {
   if (at >= m->n) return false;
   uint16_t u = m->s[at];
   return is_letter(u) || is_digit(u) || u == '_';
@@ -177,7 +177,7 @@ static bool is_word(const machine *m, size_t at) {
 /* The text group g captured, again at *pos (before it, when backward); a
  * group that captured nothing matches the empty string.  A step a code
  * unit compared. */
-static bool take_backref(machine *m, const regex_instr *in, size_t *pos) {
+static bool pattern_take_backref(machine *m, const regex_instr *in, size_t *pos) {
   size_t start = m->slots[2 * (in->a - 1)], end = m->slots[2 * (in->a - 1) + 1];
   if (start == UNSET || end == UNSET) return true;
   size_t length = end - start;
@@ -208,12 +208,12 @@ static bool repeat_greedy(machine *m, uint32_t pc, size_t *pos) {
     count = at - *pos;
     if (count >= in->a) least = *pos + in->a;
   } else {
-    while (count < in->b && take_char(m, in + 1, &at))
+    while (count < in->b && pattern_take_char(m, in + 1, &at))
       if (++count == in->a) least = at;
   }
   m->steps_left = count < m->steps_left ? m->steps_left - count : 0;
   if (count < in->a) return false;
-  if (at != least && !push(m, ENTRY_GIVE_BACK, pc, at, least)) return false;
+  if (at != least && !pattern_push(m, ENTRY_GIVE_BACK, pc, at, least)) return false;
   *pos = at;
   return true;
 }
@@ -222,10 +222,10 @@ static bool repeat_lazy(machine *m, uint32_t pc, size_t *pos) {
   const regex_instr *in = &m->program->code[pc];
   size_t at = *pos, count = 0;
   for (; count < in->a; count++)
-    if (!take_char(m, in + 1, &at)) break;
+    if (!pattern_take_char(m, in + 1, &at)) break;
   m->steps_left = count < m->steps_left ? m->steps_left - count : 0;
   if (count < in->a) return false;
-  if (count < in->b && !push(m, ENTRY_TAKE_MORE, pc, at, count)) return false;
+  if (count < in->b && !pattern_push(m, ENTRY_TAKE_MORE, pc, at, count)) return false;
   *pos = at;
   return true;
 }
@@ -233,7 +233,7 @@ static bool repeat_lazy(machine *m, uint32_t pc, size_t *pos) {
 /* A lookaround's body matched: the choices it left go (it is matched
  * once), the slots it set stay, to be restored on backtracking past it.
  * Its start position comes back. */
-static size_t close_look(machine *m) {
+static size_t pattern_close_look(machine *m) {
   size_t k = m->top;
   while (m->stack[--k].kind != ENTRY_LOOK) {
   }
@@ -246,7 +246,7 @@ static size_t close_look(machine *m) {
 
 /* A negative lookaround's body matched: everything since it began is
  * undone, and the lookaround fails. */
-static void undo_look(machine *m) {
+static void pattern_undo_look(machine *m) {
   for (;;) {
     backtrack_entry e = m->stack[--m->top];
     if (e.kind == ENTRY_LOOK) return;
@@ -256,7 +256,7 @@ static void undo_look(machine *m) {
 
 /* Back to the last choice: PATTERN_MATCH with *pc and *pos to go on from,
  * or PATTERN_NO_MATCH when none is left. */
-static pattern_result backtrack(machine *m, uint32_t *pc, size_t *pos) {
+static pattern_result pattern_backtrack(machine *m, uint32_t *pc, size_t *pos) {
   while (m->top) {
     backtrack_entry e = m->stack[--m->top];
     const regex_instr *in = e.kind >= ENTRY_GIVE_BACK ? &m->program->code[e.pc] : NULL;
@@ -272,7 +272,7 @@ static pattern_result backtrack(machine *m, uint32_t *pc, size_t *pos) {
         *pos = e.a;
         return PATTERN_MATCH;
       case ENTRY_GIVE_BACK: {
-        size_t at = give_back(m, in[1].backward, e.a, e.b);
+        size_t at = pattern_give_back(m, in[1].backward, e.a, e.b);
         /* Where a given character must follow, no place without it is tried. */
         if (!in[2].backward && !m->unicode) {
           if (in[2].op == OP_CHAR)
@@ -287,7 +287,7 @@ static pattern_result backtrack(machine *m, uint32_t *pc, size_t *pos) {
       }
       default: {
         size_t at = e.a;
-        if (!take_char(m, in + 1, &at)) break;
+        if (!pattern_take_char(m, in + 1, &at)) break;
         if (e.b + 1 < in->b) m->stack[m->top++] = (backtrack_entry){ENTRY_TAKE_MORE, e.pc, at, e.b + 1};
         *pc = e.pc + 2;
         *pos = at;
@@ -298,60 +298,60 @@ static pattern_result backtrack(machine *m, uint32_t *pc, size_t *pos) {
   return PATTERN_NO_MATCH;
 }
 
-static bool advance(uint32_t *pc) {
+static bool pattern_advance(uint32_t *pc) {
   ++*pc;
   return true;
 }
 
 /* One instruction at *pc; false when it fails, or when m->failure says
  * the match is found or cannot go on. */
-static ALWAYS_INLINE bool step(machine *m, uint32_t *pc, size_t *pos) {
+static ALWAYS_INLINE bool pattern_step(machine *m, uint32_t *pc, size_t *pos) {
   const regex_instr *in = &m->program->code[*pc];
   size_t count;
   switch (in->op) {
     case OP_CHAR:
-    case OP_CLASS: return take_char(m, in, pos) && advance(pc);
+    case OP_CLASS: return pattern_take_char(m, in, pos) && pattern_advance(pc);
     case OP_REPEAT_ONE:
       if (!(in->flag ? repeat_greedy(m, *pc, pos) : repeat_lazy(m, *pc, pos))) return false;
       *pc += 2;
       return true;
-    case OP_BEGIN: return *pos == 0 && advance(pc);
-    case OP_END: return *pos == m->n && advance(pc);
+    case OP_BEGIN: return *pos == 0 && pattern_advance(pc);
+    case OP_END: return *pos == m->n && pattern_advance(pc);
     case OP_WORD_BOUNDARY:
-      if (((*pos > 0 && is_word(m, *pos - 1)) != is_word(m, *pos)) == in->flag) return false;
-      return advance(pc);
-    case OP_BACKREF: return take_backref(m, in, pos) && advance(pc);
-    case OP_SAVE: return set_slot(m, in->a, *pos) && advance(pc);
+      if (((*pos > 0 && pattern_is_word(m, *pos - 1)) != pattern_is_word(m, *pos)) == in->flag) return false;
+      return pattern_advance(pc);
+    case OP_BACKREF: return pattern_take_backref(m, in, pos) && pattern_advance(pc);
+    case OP_SAVE: return pattern_set_slot(m, in->a, *pos) && pattern_advance(pc);
     case OP_SPLIT:
       *pc = in->a;
-      return push(m, ENTRY_CHOICE, in->b, *pos, 0);
+      return pattern_push(m, ENTRY_CHOICE, in->b, *pos, 0);
     case OP_JUMP: *pc = in->a; return true;
-    case OP_LOOP_INIT: return set_slot(m, in->a, 0) && advance(pc);
+    case OP_LOOP_INIT: return pattern_set_slot(m, in->a, 0) && pattern_advance(pc);
     case OP_LOOP:
       count = m->slots[in->a];
-      if (count < in->b) return advance(pc);
+      if (count < in->b) return pattern_advance(pc);
       if (count >= in->c) return *pc = in->d, true;
-      if (in->flag) return push(m, ENTRY_CHOICE, in->d, *pos, 0) && advance(pc);
-      if (!push(m, ENTRY_CHOICE, *pc + 1, *pos, 0)) return false;
+      if (in->flag) return pattern_push(m, ENTRY_CHOICE, in->d, *pos, 0) && pattern_advance(pc);
+      if (!pattern_push(m, ENTRY_CHOICE, *pc + 1, *pos, 0)) return false;
       *pc = in->d;
       return true;
-    case OP_LOOP_BODY: return set_slot(m, in->a + 1, *pos) && advance(pc);
+    case OP_LOOP_BODY: return pattern_set_slot(m, in->a + 1, *pos) && pattern_advance(pc);
     case OP_RESET:
       m->steps_left = in->b - in->a < m->steps_left ? m->steps_left - (in->b - in->a) : 0;
       for (uint32_t slot = in->a; slot < in->b; slot++)
-        if (!set_slot(m, slot, UNSET)) return false;
-      return advance(pc);
+        if (!pattern_set_slot(m, slot, UNSET)) return false;
+      return pattern_advance(pc);
     case OP_LOOP_NEXT:
       count = m->slots[in->a];
       if (in->flag && count >= in->b && *pos == m->slots[in->a + 1]) return false;
-      if (!set_slot(m, in->a, count + 1)) return false;
+      if (!pattern_set_slot(m, in->a, count + 1)) return false;
       *pc = in->c;
       return true;
-    case OP_LOOK: return push(m, ENTRY_LOOK, in->a, *pos, in->flag) && advance(pc);
+    case OP_LOOK: return pattern_push(m, ENTRY_LOOK, in->a, *pos, in->flag) && pattern_advance(pc);
     case OP_LOOK_END:
-      if (in->flag) return undo_look(m), false;
-      *pos = close_look(m);
-      return advance(pc);
+      if (in->flag) return pattern_undo_look(m), false;
+      *pos = pattern_close_look(m);
+      return pattern_advance(pc);
     default: /* OP_MATCH */
       m->failure = PATTERN_MATCH;
       return false;
@@ -360,23 +360,23 @@ static ALWAYS_INLINE bool step(machine *m, uint32_t *pc, size_t *pos) {
 
 /* Match from `start`: PATTERN_MATCH, PATTERN_NO_MATCH, or the limit or
  * memory that stopped it. */
-static pattern_result run(machine *m, size_t start) {
+static pattern_result pattern_run(machine *m, size_t start) {
   uint32_t pc = 0;
   size_t pos = start;
   m->top = 0;
   for (;;) {
     if (unlikely(!m->steps_left--)) return PATTERN_LIMIT;
-    if (step(m, &pc, &pos)) continue;
+    if (pattern_step(m, &pc, &pos)) continue;
     if (m->failure != PATTERN_NO_MATCH) return m->failure;
-    if (backtrack(m, &pc, &pos) == PATTERN_NO_MATCH) return PATTERN_NO_MATCH;
+    if (pattern_backtrack(m, &pc, &pos) == PATTERN_NO_MATCH) return PATTERN_NO_MATCH;
   }
 }
 
 /* May a match start at `at`?  Not inside a surrogate pair with `u`, nor
  * on a character no match starts with, nor without the prefix every match
  * starts with. */
-static bool may_start(const regex_program *p, const uint16_t *s, size_t n, size_t at) {
-  if (p->unicode && at > 0 && at < n && is_low(s[at]) && is_high(s[at - 1])) return false;
+static bool pattern_may_start(const regex_program *p, const uint16_t *s, size_t n, size_t at) {
+  if (p->unicode && at > 0 && at < n && pattern_is_low(s[at]) && pattern_is_high(s[at - 1])) return false;
   if (p->nullable) return true;
   if (at == n) return false;
   if (!(s[at] < 128 ? p->first[s[at] / 32] >> (s[at] % 32) & 1 : p->first_non_ascii)) return false;
@@ -404,8 +404,8 @@ static pattern_result regex_match(pattern_matcher *pm, const regex_program *p, c
   }
   for (uint32_t i = 0; i < p->slots; i++) m.slots[i] = UNSET;
   for (size_t start = 0; start <= n; start++) {
-    if (!may_start(p, s, n, start)) continue;
-    pattern_result r = run(&m, start);
+    if (!pattern_may_start(p, s, n, start)) continue;
+    pattern_result r = pattern_run(&m, start);
     if (r != PATTERN_NO_MATCH || p->anchored) return r;
     m.stack = first_block;
     m.capacity = ENTRIES_HERE;
@@ -556,7 +556,7 @@ static pattern_result match_class_run(const class_run *run, const char *s, size_
  * wants it, or when the plain reading fails and that one succeeds (a class
  * range between two astral characters was written for `u` too), the plain
  * reading's error otherwise. */
-static shorn_code read_pattern(const shorn_allocator *a, const uint16_t *src, size_t n, regex_program *out,
+static shorn_code pattern_read_pattern(const shorn_allocator *a, const uint16_t *src, size_t n, regex_program *out,
                                const char **error) {
   bool unicode = wants_unicode(src, n);
   shorn_code rc = regex_compile(a, src, n, unicode, out, error);
@@ -576,7 +576,7 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
   const char *error = "the pattern is too long";
   shorn_code rc = units > PATTERN_MAX_UNITS ? SHORN_ERROR_SCHEMA
                   : !p                      ? SHORN_ERROR_NOMEM
-                                            : read_pattern(e->allocator, src, units, &p->program, &error);
+                                            : pattern_read_pattern(e->allocator, src, units, &p->program, &error);
   if (rc == SHORN_OK && !read_class_run(src, units, &p->run) && (rc = regex_dfa_build(e->allocator, &p->program,
                                                                                     &p->dfa)) != SHORN_OK)
     regex_program_free(e->allocator, &p->program);

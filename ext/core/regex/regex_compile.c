@@ -115,7 +115,7 @@ static bool refuse_pattern(pattern_parser *p, const char *why) {
 
 /* `items` with room for `need` elements of `size` bytes (moved, and
  * *capacity updated, when it had less), or NULL when memory ran out. */
-static void *room(pattern_parser *p, void *items, size_t *capacity, size_t need, size_t size) {
+static void *regex_room(pattern_parser *p, void *items, size_t *capacity, size_t need, size_t size) {
   if (need <= *capacity) return items;
   void *grown = array_grow(p->allocator, items, capacity, need, size, NULL);
   if (!grown) p->nomem = true;
@@ -124,9 +124,9 @@ static void *room(pattern_parser *p, void *items, size_t *capacity, size_t need,
 
 /* ---- reading the source ---------------------------------------------------- */
 
-static bool at_end(const pattern_parser *p) { return p->at >= p->n; }
-static uint16_t peek(const pattern_parser *p, size_t ahead) { return p->at + ahead < p->n ? p->src[p->at + ahead] : 0; }
-static bool has(const pattern_parser *p, size_t ahead) { return p->at + ahead < p->n; }
+static bool regex_at_end(const pattern_parser *p) { return p->at >= p->n; }
+static uint16_t regex_peek(const pattern_parser *p, size_t ahead) { return p->at + ahead < p->n ? p->src[p->at + ahead] : 0; }
+static bool regex_has(const pattern_parser *p, size_t ahead) { return p->at + ahead < p->n; }
 
 static bool is_high_surrogate(uint32_t c) { return c >= 0xD800 && c <= 0xDBFF; }
 static bool is_low_surrogate(uint32_t c) { return c >= 0xDC00 && c <= 0xDFFF; }
@@ -136,21 +136,21 @@ static uint32_t join_surrogates(uint32_t high, uint32_t low) {
 
 /* The source character at `at`, advancing: with `u` a surrogate pair is one
  * code point. */
-static uint32_t next_char(pattern_parser *p) {
+static uint32_t regex_next_char(pattern_parser *p) {
   uint32_t c = p->src[p->at++];
-  if (p->unicode && is_high_surrogate(c) && !at_end(p) && is_low_surrogate(p->src[p->at]))
+  if (p->unicode && is_high_surrogate(c) && !regex_at_end(p) && is_low_surrogate(p->src[p->at]))
     c = join_surrogates(c, p->src[p->at++]);
   return c;
 }
 
-static bool is_octal(uint16_t c) { return c >= '0' && c <= '7'; }
+static bool regex_is_octal(uint16_t c) { return c >= '0' && c <= '7'; }
 static bool is_syntax_char(uint16_t c) { return c && c < 0x80 && strchr("^$\\.*+?()[]{}|/", c) != NULL; }
 
 /* `count` hex digits at `at` + `skip`, or -1. */
-static long hex_digits(const pattern_parser *p, size_t skip, int count) {
+static long regex_hex_digits(const pattern_parser *p, size_t skip, int count) {
   long v = 0;
   for (int i = 0; i < count; i++) {
-    int d = has(p, skip + (size_t)i) ? hex_digit(peek(p, skip + (size_t)i), true) : -1;
+    int d = regex_has(p, skip + (size_t)i) ? hex_digit(regex_peek(p, skip + (size_t)i), true) : -1;
     if (d < 0) return -1;
     v = v * 16 + d;
   }
@@ -193,7 +193,7 @@ static bool is_name_char(pattern_parser *p, uint32_t c, bool first) {
 }
 
 /* `count` hex digits at src[at], or -1. */
-static long hex_at(const pattern_parser *p, size_t at, int count) {
+static long regex_hex_at(const pattern_parser *p, size_t at, int count) {
   long v = 0;
   for (int i = 0; i < count; i++) {
     int d = at + (size_t)i < p->n ? hex_digit(p->src[at + (size_t)i], true) : -1;
@@ -217,11 +217,11 @@ static uint32_t name_escape_at(const pattern_parser *p, size_t *i) {
     *i = at + 1;
     return c;
   }
-  long c = hex_at(p, at + 2, 4), low;
+  long c = regex_hex_at(p, at + 2, 4), low;
   if (c < 0) return NONE;
   *i = at + 6;
   if (is_high_surrogate((uint32_t)c) && at + 7 < p->n && p->src[at + 6] == '\\' && p->src[at + 7] == 'u' &&
-      (low = hex_at(p, at + 8, 4)) >= 0 && is_low_surrogate((uint32_t)low)) {
+      (low = regex_hex_at(p, at + 8, 4)) >= 0 && is_low_surrogate((uint32_t)low)) {
     *i = at + 12;
     return join_surrogates((uint32_t)c, (uint32_t)low);
   }
@@ -254,16 +254,16 @@ static size_t name_length(pattern_parser *p, size_t at, const char **why) {
 
 /* Do the names at a and b (read by name_length) spell the same
  * characters, escaped or not? */
-static bool same_name(const pattern_parser *p, size_t a, size_t a_length, size_t b, size_t b_length) {
+static bool regex_same_name(const pattern_parser *p, size_t a, size_t a_length, size_t b, size_t b_length) {
   size_t a_end = a + a_length, b_end = b + b_length;
   while (a < a_end && b < b_end)
     if (name_char_at(p, &a) != name_char_at(p, &b)) return false;
   return a == a_end && b == b_end;
 }
 
-static const group_name *find_name(const pattern_parser *p, size_t at, size_t n) {
+static const group_name *regex_find_name(const pattern_parser *p, size_t at, size_t n) {
   for (uint32_t i = 0; i < p->name_count; i++)
-    if (same_name(p, p->names[i].at, p->names[i].length, at, n)) return &p->names[i];
+    if (regex_same_name(p, p->names[i].at, p->names[i].length, at, n)) return &p->names[i];
   return NULL;
 }
 
@@ -290,7 +290,7 @@ static bool count_groups(pattern_parser *p) {
       p->named_groups = true;
       if (p->nomem) return false;
       if (!n) continue;
-      group_name *names = room(p, p->names, &p->name_capacity, p->name_count + 1, sizeof *names);
+      group_name *names = regex_room(p, p->names, &p->name_capacity, p->name_count + 1, sizeof *names);
       if (!names) return false;
       p->names = names;
       p->names[p->name_count++] = (group_name){i + 3, n, ++p->groups, false};
@@ -302,8 +302,8 @@ static bool count_groups(pattern_parser *p) {
 
 /* ---- nodes ----------------------------------------------------------------- */
 
-static uint32_t new_node(pattern_parser *p, node_kind kind, uint32_t value) {
-  pattern_node *nodes = room(p, p->nodes, &p->node_capacity, p->node_count + 1, sizeof *nodes);
+static uint32_t regex_new_node(pattern_parser *p, node_kind kind, uint32_t value) {
+  pattern_node *nodes = regex_room(p, p->nodes, &p->node_capacity, p->node_count + 1, sizeof *nodes);
   if (!nodes) return NONE;
   p->nodes = nodes;
   p->nodes[p->node_count] = (pattern_node){.kind = (uint8_t)kind, .value = value, .groups_before = p->opened,
@@ -322,8 +322,8 @@ static void append_child(pattern_parser *p, uint32_t parent, uint32_t child) {
 }
 
 /* A term appended to the sequence being read; NONE when memory ran out. */
-static uint32_t add_term(pattern_parser *p, uint32_t sequence, node_kind kind, uint32_t value) {
-  uint32_t t = new_node(p, kind, value);
+static uint32_t regex_add_term(pattern_parser *p, uint32_t sequence, node_kind kind, uint32_t value) {
+  uint32_t t = regex_new_node(p, kind, value);
   if (t != NONE) append_child(p, sequence, t);
   return t;
 }
@@ -337,9 +337,9 @@ static const uint32_t space_ranges[][2] = {{0x09, 0x0D}, {0x20, 0x20}, {0xA0, 0x
                                             {0x2000, 0x200A}, {0x2028, 0x2029}, {0x202F, 0x202F},
                                             {0x205F, 0x205F}, {0x3000, 0x3000}, {0xFEFF, 0xFEFF}};
 
-static bool add_item(pattern_parser *p, uint32_t from, uint32_t to) {
+static bool regex_add_item(pattern_parser *p, uint32_t from, uint32_t to) {
   if (p->range_count + p->item_count >= RANGES_MAX) return refuse_pattern(p, "the pattern's classes are too large");
-  uint32_t(*items)[2] = room(p, p->items, &p->item_capacity, p->item_count + 1, sizeof *items);
+  uint32_t(*items)[2] = regex_room(p, p->items, &p->item_capacity, p->item_count + 1, sizeof *items);
   if (!items) return false;
   p->items = items;
   p->items[p->item_count][0] = from;
@@ -348,35 +348,35 @@ static bool add_item(pattern_parser *p, uint32_t from, uint32_t to) {
 }
 
 /* Sorted ranges, or the characters between them when `complement`. */
-static bool add_items(pattern_parser *p, const uint32_t (*ranges)[2], size_t count, bool complement) {
+static bool regex_add_items(pattern_parser *p, const uint32_t (*ranges)[2], size_t count, bool complement) {
   if (!complement) {
     for (size_t i = 0; i < count; i++)
-      if (!add_item(p, ranges[i][0], ranges[i][1])) return false;
+      if (!regex_add_item(p, ranges[i][0], ranges[i][1])) return false;
     return true;
   }
   uint32_t from = 0;
   for (size_t i = 0; i < count; from = ranges[i++][1] + 1)
-    if (ranges[i][0] > from && !add_item(p, from, ranges[i][0] - 1)) return false;
-  return from > 0x10FFFF || add_item(p, from, 0x10FFFF);
+    if (ranges[i][0] > from && !regex_add_item(p, from, ranges[i][0] - 1)) return false;
+  return from > 0x10FFFF || regex_add_item(p, from, 0x10FFFF);
 }
 
-static bool add_property(pattern_parser *p, int property, bool negated) {
+static bool regex_add_property(pattern_parser *p, int property, bool negated) {
   size_t count = unicode_property_ranges(property, NULL);
   uint32_t(*ranges)[2] = mem_alloc(p->allocator, count ? count * sizeof *ranges : 1);
   if (!ranges) return p->nomem = true, false;
   unicode_property_ranges(property, ranges);
-  bool added = add_items(p, (const uint32_t(*)[2])ranges, count, negated);
+  bool added = regex_add_items(p, (const uint32_t(*)[2])ranges, count, negated);
   mem_free(p->allocator, ranges);
   return added;
 }
 
-static bool add_atom(pattern_parser *p, const class_atom *a) {
+static bool regex_add_atom(pattern_parser *p, const class_atom *a) {
   switch (a->kind) {
-    case ATOM_CHAR: return add_item(p, a->c, a->c);
-    case ATOM_DIGIT: return add_items(p, digit_ranges, COUNT_OF(digit_ranges), a->negated);
-    case ATOM_WORD: return add_items(p, word_ranges, COUNT_OF(word_ranges), a->negated);
-    case ATOM_SPACE: return add_items(p, space_ranges, COUNT_OF(space_ranges), a->negated);
-    default: return add_property(p, (int)a->c, a->negated);
+    case ATOM_CHAR: return regex_add_item(p, a->c, a->c);
+    case ATOM_DIGIT: return regex_add_items(p, digit_ranges, COUNT_OF(digit_ranges), a->negated);
+    case ATOM_WORD: return regex_add_items(p, word_ranges, COUNT_OF(word_ranges), a->negated);
+    case ATOM_SPACE: return regex_add_items(p, space_ranges, COUNT_OF(space_ranges), a->negated);
+    default: return regex_add_property(p, (int)a->c, a->negated);
   }
 }
 
@@ -398,10 +398,10 @@ static uint32_t finish_class(pattern_parser *p, bool negated) {
       p->items[merged++][1] = p->items[i][1];
     }
   }
-  uint32_t(*ranges)[2] = room(p, p->ranges, &p->range_capacity, p->range_count + merged, sizeof *ranges);
+  uint32_t(*ranges)[2] = regex_room(p, p->ranges, &p->range_capacity, p->range_count + merged, sizeof *ranges);
   if (!ranges && merged) return NONE; /* an empty class adds no ranges, where there may be none yet */
   p->ranges = ranges;
-  regex_class *classes = room(p, p->classes, &p->class_capacity, p->class_count + 1, sizeof *classes);
+  regex_class *classes = regex_room(p, p->classes, &p->class_capacity, p->class_count + 1, sizeof *classes);
   if (!classes) return NONE;
   p->classes = classes;
   regex_class *k = &p->classes[p->class_count];
@@ -419,20 +419,20 @@ static uint32_t finish_class(pattern_parser *p, bool negated) {
 
 /* A class of one class escape (\d, \p{…}, …). */
 static uint32_t class_of(pattern_parser *p, const class_atom *a, bool negated) {
-  return add_atom(p, a) ? finish_class(p, negated) : NONE;
+  return regex_add_atom(p, a) ? finish_class(p, negated) : NONE;
 }
 
 /* ---- escapes --------------------------------------------------------------- */
 
 /* \p{…} or \P{…}, `at` past the letter: the property, as unicode.h names
  * it. */
-static bool read_property(pattern_parser *p, bool in_class, class_atom *a) {
+static bool regex_read_property(pattern_parser *p, bool in_class, class_atom *a) {
   const char *why = in_class ? "Invalid property name in character class" : "Invalid property name";
-  if (peek(p, 0) != '{' || !has(p, 0)) return refuse_pattern(p, why);
+  if (regex_peek(p, 0) != '{' || !regex_has(p, 0)) return refuse_pattern(p, why);
   char name[64];
   size_t n = 0;
   for (p->at++;; p->at++) {
-    if (at_end(p)) return refuse_pattern(p, why);
+    if (regex_at_end(p)) return refuse_pattern(p, why);
     uint16_t c = p->src[p->at];
     if (c == '}') break;
     if (!(is_letter(c) || is_digit(c) || c == '_' || c == '=') || n == sizeof name - 1)
@@ -451,36 +451,36 @@ static bool read_property(pattern_parser *p, bool in_class, class_atom *a) {
  * at most 0377. */
 static uint32_t legacy_octal(pattern_parser *p) {
   uint32_t first = p->src[p->at++] - '0', v = first;
-  if (!at_end(p) && is_octal(peek(p, 0))) {
+  if (!regex_at_end(p) && regex_is_octal(regex_peek(p, 0))) {
     v = v * 8 + (p->src[p->at++] - '0');
-    if (first <= 3 && !at_end(p) && is_octal(peek(p, 0))) v = v * 8 + (p->src[p->at++] - '0');
+    if (first <= 3 && !regex_at_end(p) && regex_is_octal(regex_peek(p, 0))) v = v * 8 + (p->src[p->at++] - '0');
   }
   return v;
 }
 
 /* \u…: four hex digits (with `u`, a surrogate pair of two such escapes is
  * one code point), or with `u` \u{…}.  False when it is not one. */
-static bool read_unicode_escape(pattern_parser *p, uint32_t *c) {
-  long v = hex_digits(p, 1, 4);
+static bool regex_read_unicode_escape(pattern_parser *p, uint32_t *c) {
+  long v = regex_hex_digits(p, 1, 4);
   if (v >= 0) {
     p->at += 5;
     *c = (uint32_t)v;
     long low;
-    if (p->unicode && is_high_surrogate((uint32_t)v) && peek(p, 0) == '\\' && peek(p, 1) == 'u' &&
-        (low = hex_digits(p, 2, 4)) >= 0 && is_low_surrogate((uint32_t)low)) {
+    if (p->unicode && is_high_surrogate((uint32_t)v) && regex_peek(p, 0) == '\\' && regex_peek(p, 1) == 'u' &&
+        (low = regex_hex_digits(p, 2, 4)) >= 0 && is_low_surrogate((uint32_t)low)) {
       p->at += 6;
       *c = join_surrogates((uint32_t)v, (uint32_t)low);
     }
     return true;
   }
-  if (!p->unicode || peek(p, 1) != '{') return false;
+  if (!p->unicode || regex_peek(p, 1) != '{') return false;
   uint32_t code = 0;
   size_t i = 2;
-  for (; has(p, i) && hex_digit(peek(p, i), true) >= 0; i++) {
-    code = code * 16 + (uint32_t)hex_digit(peek(p, i), true);
+  for (; regex_has(p, i) && hex_digit(regex_peek(p, i), true) >= 0; i++) {
+    code = code * 16 + (uint32_t)hex_digit(regex_peek(p, i), true);
     if (code > 0x10FFFF) return false;
   }
-  if (i == 2 || peek(p, i) != '}') return false;
+  if (i == 2 || regex_peek(p, i) != '}') return false;
   p->at += i + 1;
   *c = code;
   return true;
@@ -489,7 +489,7 @@ static bool read_unicode_escape(pattern_parser *p, uint32_t *c) {
 /* The escape whose letter is at `at` (its backslash read) as a character
  * or a class escape; b, B, k and backreferences outside a class are the
  * caller's.  False when JavaScript refuses it. */
-static bool read_escape(pattern_parser *p, bool in_class, class_atom *a) {
+static bool regex_read_escape(pattern_parser *p, bool in_class, class_atom *a) {
   uint16_t c = p->src[p->at];
   *a = (class_atom){.kind = ATOM_CHAR, .c = c};
   switch (c) {
@@ -502,16 +502,16 @@ static bool read_escape(pattern_parser *p, bool in_class, class_atom *a) {
       p->at++;
       if (!p->unicode) return true;
       a->negated = c == 'P';
-      return read_property(p, in_class, a);
+      return regex_read_property(p, in_class, a);
     case 'f': a->c = 0x0C; break;
     case 'n': a->c = 0x0A; break;
     case 'r': a->c = 0x0D; break;
     case 't': a->c = 0x09; break;
     case 'v': a->c = 0x0B; break;
     case 'c': {
-      uint16_t next = peek(p, 1);
+      uint16_t next = regex_peek(p, 1);
       bool control = is_letter(next) || (in_class && !p->unicode && (is_digit(next) || next == '_'));
-      if (has(p, 1) && control) {
+      if (regex_has(p, 1) && control) {
         p->at += 2;
         a->c = next % 32;
         return true;
@@ -521,7 +521,7 @@ static bool read_escape(pattern_parser *p, bool in_class, class_atom *a) {
       return true;
     }
     case '0':
-      if (!has(p, 1) || !is_digit(peek(p, 1))) {
+      if (!regex_has(p, 1) || !is_digit(regex_peek(p, 1))) {
         a->c = 0;
         break;
       }
@@ -536,7 +536,7 @@ static bool read_escape(pattern_parser *p, bool in_class, class_atom *a) {
       if (p->unicode) return refuse_pattern(p, "Invalid escape");
       break;
     case 'x': {
-      long v = hex_digits(p, 1, 2);
+      long v = regex_hex_digits(p, 1, 2);
       if (v >= 0) {
         p->at += 3;
         a->c = (uint32_t)v;
@@ -546,7 +546,7 @@ static bool read_escape(pattern_parser *p, bool in_class, class_atom *a) {
       break;
     }
     case 'u':
-      if (read_unicode_escape(p, &a->c)) return true;
+      if (regex_read_unicode_escape(p, &a->c)) return true;
       if (p->unicode) return refuse_pattern(p, "Invalid Unicode escape");
       break;
     case 'b':
@@ -557,7 +557,7 @@ static bool read_escape(pattern_parser *p, bool in_class, class_atom *a) {
       break;
     default:
       if (p->unicode && !is_syntax_char(c)) return refuse_pattern(p, "Invalid escape");
-      a->c = next_char(p);
+      a->c = regex_next_char(p);
       return true;
   }
   p->at++;
@@ -568,109 +568,109 @@ static bool read_escape(pattern_parser *p, bool in_class, class_atom *a) {
 
 /* One character as a term.  With `u` a lone surrogate matches nothing,
  * as well-formed text never holds one: an empty class says so. */
-static term add_char(pattern_parser *p, uint32_t sequence, uint32_t c) {
+static term regex_add_char(pattern_parser *p, uint32_t sequence, uint32_t c) {
   if (p->unicode && c >= 0xD800 && c <= 0xDFFF) {
     uint32_t k = finish_class(p, false);
-    return k != NONE && add_term(p, sequence, NODE_CLASS, k) != NONE ? TERM_ATOM : TERM_NONE;
+    return k != NONE && regex_add_term(p, sequence, NODE_CLASS, k) != NONE ? TERM_ATOM : TERM_NONE;
   }
-  return add_term(p, sequence, NODE_CHAR, c) != NONE ? TERM_ATOM : TERM_NONE;
+  return regex_add_term(p, sequence, NODE_CHAR, c) != NONE ? TERM_ATOM : TERM_NONE;
 }
 
 /* An escape outside a class. */
-static term read_atom_escape(pattern_parser *p, uint32_t sequence) {
+static term regex_read_atom_escape(pattern_parser *p, uint32_t sequence) {
   p->at++;
-  if (at_end(p)) return refuse_pattern(p, "\\ at end of pattern"), TERM_NONE;
+  if (regex_at_end(p)) return refuse_pattern(p, "\\ at end of pattern"), TERM_NONE;
   uint16_t c = p->src[p->at];
   if (c == 'b' || c == 'B') {
     p->at++;
-    uint32_t t = add_term(p, sequence, NODE_WORD_BOUNDARY, 0);
+    uint32_t t = regex_add_term(p, sequence, NODE_WORD_BOUNDARY, 0);
     if (t != NONE) p->nodes[t].flag = c == 'B';
     return TERM_ASSERTION;
   }
   if (c == 'k' && (p->unicode || p->named_groups)) {
     const char *why = "Invalid named reference";
-    size_t n = has(p, 1) && peek(p, 1) == '<' ? name_length(p, p->at + 2, &why) : 0;
+    size_t n = regex_has(p, 1) && regex_peek(p, 1) == '<' ? name_length(p, p->at + 2, &why) : 0;
     if (!n) return refuse_pattern(p, why), TERM_NONE;
-    const group_name *g = find_name(p, p->at + 2, n);
+    const group_name *g = regex_find_name(p, p->at + 2, n);
     p->at += n + 3;
     if (!g && !p->late_error) p->late_error = "Invalid named capture referenced";
     /* To no group, a term a quantifier may follow until the pattern is refused at its end. */
-    add_term(p, sequence, NODE_BACKREF, g ? g->number : 0);
+    regex_add_term(p, sequence, NODE_BACKREF, g ? g->number : 0);
     return TERM_ATOM;
   }
   if (c >= '1' && c <= '9') {
     size_t i = 0;
     uint64_t number = 0;
-    while (has(p, i) && is_digit(peek(p, i)) && number <= UINT32_MAX)
-      number = number * 10 + (peek(p, i++) - '0');
+    while (regex_has(p, i) && is_digit(regex_peek(p, i)) && number <= UINT32_MAX)
+      number = number * 10 + (regex_peek(p, i++) - '0');
     if (number <= p->groups) {
       p->at += i;
-      add_term(p, sequence, NODE_BACKREF, (uint32_t)number);
+      regex_add_term(p, sequence, NODE_BACKREF, (uint32_t)number);
       return TERM_ATOM;
     }
   }
   class_atom a;
-  if (!read_escape(p, false, &a)) return TERM_NONE;
-  if (a.kind == ATOM_CHAR) return add_char(p, sequence, a.c);
+  if (!regex_read_escape(p, false, &a)) return TERM_NONE;
+  if (a.kind == ATOM_CHAR) return regex_add_char(p, sequence, a.c);
   uint32_t k = class_of(p, &a, false);
-  return k != NONE && add_term(p, sequence, NODE_CLASS, k) != NONE ? TERM_ATOM : TERM_NONE;
+  return k != NONE && regex_add_term(p, sequence, NODE_CLASS, k) != NONE ? TERM_ATOM : TERM_NONE;
 }
 
 /* One member of a class: a character or a class escape. */
-static bool read_class_atom(pattern_parser *p, class_atom *a) {
+static bool regex_read_class_atom(pattern_parser *p, class_atom *a) {
   if (p->src[p->at] != '\\') {
-    *a = (class_atom){.kind = ATOM_CHAR, .c = next_char(p)};
+    *a = (class_atom){.kind = ATOM_CHAR, .c = regex_next_char(p)};
     return true;
   }
   p->at++;
-  if (at_end(p)) return refuse_pattern(p, "\\ at end of pattern");
+  if (regex_at_end(p)) return refuse_pattern(p, "\\ at end of pattern");
   /* Where \k names a group outside classes, it is no identity escape inside one. */
   if (p->src[p->at] == 'k' && p->named_groups) return refuse_pattern(p, "Invalid escape");
-  return read_escape(p, true, a);
+  return regex_read_escape(p, true, a);
 }
 
-static term read_class(pattern_parser *p, uint32_t sequence) {
+static term regex_read_class(pattern_parser *p, uint32_t sequence) {
   p->at++;
-  bool negated = !at_end(p) && peek(p, 0) == '^';
+  bool negated = !regex_at_end(p) && regex_peek(p, 0) == '^';
   if (negated) p->at++;
   p->item_count = 0;
   for (;;) {
-    if (at_end(p)) return refuse_pattern(p, "Unterminated character class"), TERM_NONE;
+    if (regex_at_end(p)) return refuse_pattern(p, "Unterminated character class"), TERM_NONE;
     if (p->src[p->at] == ']') break;
     class_atom a, b;
-    if (!read_class_atom(p, &a)) return TERM_NONE;
-    if (peek(p, 0) == '-' && has(p, 1) && peek(p, 1) != ']') {
+    if (!regex_read_class_atom(p, &a)) return TERM_NONE;
+    if (regex_peek(p, 0) == '-' && regex_has(p, 1) && regex_peek(p, 1) != ']') {
       p->at++;
-      if (!read_class_atom(p, &b)) return TERM_NONE;
+      if (!regex_read_class_atom(p, &b)) return TERM_NONE;
       if (a.kind != ATOM_CHAR || b.kind != ATOM_CHAR) {
         /* Annex B: [\d-z] is \d, `-` and z. */
         if (p->unicode) return refuse_pattern(p, "Invalid character class"), TERM_NONE;
         class_atom dash = {.kind = ATOM_CHAR, .c = '-'};
-        if (!add_atom(p, &a) || !add_atom(p, &dash) || !add_atom(p, &b)) return TERM_NONE;
+        if (!regex_add_atom(p, &a) || !regex_add_atom(p, &dash) || !regex_add_atom(p, &b)) return TERM_NONE;
       } else if (a.c > b.c) {
         return refuse_pattern(p, "Range out of order in character class"), TERM_NONE;
-      } else if (!add_item(p, a.c, b.c)) {
+      } else if (!regex_add_item(p, a.c, b.c)) {
         return TERM_NONE;
       }
-    } else if (!add_atom(p, &a)) {
+    } else if (!regex_add_atom(p, &a)) {
       return TERM_NONE;
     }
   }
   p->at++;
   uint32_t k = finish_class(p, negated);
-  return k != NONE && add_term(p, sequence, NODE_CLASS, k) != NONE ? TERM_ATOM : TERM_NONE;
+  return k != NONE && regex_add_term(p, sequence, NODE_CLASS, k) != NONE ? TERM_ATOM : TERM_NONE;
 }
 
 /* {n}, {n,} or {n,m} at `at`: true with the bounds (V8's reading of a
  * large one as none) and `at` past it; false, `at` unmoved, when it is
  * not one. */
-static bool read_braces(pattern_parser *p, uint32_t *min, uint32_t *max) {
+static bool regex_read_braces(pattern_parser *p, uint32_t *min, uint32_t *max) {
   size_t i = 1;
   uint64_t bounds[2] = {0, 0}, *bound = bounds;
   bool digits = false, comma = false, open = false;
   for (;; i++) {
-    if (!has(p, i)) return false;
-    uint16_t c = peek(p, i);
+    if (!regex_has(p, i)) return false;
+    uint16_t c = regex_peek(p, i);
     if (is_digit(c)) {
       *bound = *bound >= REGEX_BOUND_INFINITE ? REGEX_BOUND_INFINITE : *bound * 10 + (c - '0');
       digits = true;
@@ -678,7 +678,7 @@ static bool read_braces(pattern_parser *p, uint32_t *min, uint32_t *max) {
       comma = true;
       bound = bounds + 1;
       digits = false;
-      open = peek(p, i + 1) == '}';
+      open = regex_peek(p, i + 1) == '}';
       if (open) digits = true;
     } else if (c == '}' && digits) {
       break;
@@ -695,7 +695,7 @@ static bool read_braces(pattern_parser *p, uint32_t *min, uint32_t *max) {
 /* A quantifier on the sequence's last term, which becomes the repeated
  * child of a REPEAT node in its place.  False when JavaScript refuses it;
  * a `{` that starts no quantifier is read as a character without `u`. */
-static bool read_quantifier(pattern_parser *p, uint32_t sequence, term *last) {
+static bool regex_read_quantifier(pattern_parser *p, uint32_t sequence, term *last) {
   uint32_t min, max;
   uint16_t c = p->src[p->at];
   bool quantifiable = *last == TERM_ATOM || (*last == TERM_LOOKAHEAD && !p->unicode);
@@ -704,10 +704,10 @@ static bool read_quantifier(pattern_parser *p, uint32_t sequence, term *last) {
   bool after_atom = *last == TERM_ATOM || *last == TERM_LOOKAHEAD || *last == TERM_LOOKBEHIND;
   const char *unquantifiable = after_atom ? "Invalid quantifier" : "Nothing to repeat";
   if (c == '{') {
-    if (!read_braces(p, &min, &max)) {
+    if (!regex_read_braces(p, &min, &max)) {
       if (p->unicode) return refuse_pattern(p, after_atom ? "Incomplete quantifier" : "Lone quantifier brackets");
       p->at++;
-      *last = add_char(p, sequence, '{');
+      *last = regex_add_char(p, sequence, '{');
       return *last != TERM_NONE;
     }
     if (!quantifiable) return refuse_pattern(p, unquantifiable);
@@ -718,9 +718,9 @@ static bool read_quantifier(pattern_parser *p, uint32_t sequence, term *last) {
     min = c == '+';
     max = c == '?' ? 1 : REGEX_BOUND_INFINITE;
   }
-  bool greedy = !(has(p, 0) && peek(p, 0) == '?');
+  bool greedy = !(regex_has(p, 0) && regex_peek(p, 0) == '?');
   if (!greedy) p->at++;
-  uint32_t moved = new_node(p, NODE_CHAR, 0);
+  uint32_t moved = regex_new_node(p, NODE_CHAR, 0);
   if (moved == NONE) return false;
   uint32_t t = p->nodes[sequence].last_child;
   pattern_node *term_node = &p->nodes[t];
@@ -738,31 +738,31 @@ static bool read_quantifier(pattern_parser *p, uint32_t sequence, term *last) {
 
 /* `(` and what follows it: a group opened, or false. */
 static bool open_group_at(pattern_parser *p, open_group *g, uint32_t sequence) {
-  uint16_t c = peek(p, 2), d = peek(p, 3);
+  uint16_t c = regex_peek(p, 2), d = regex_peek(p, 3);
   uint32_t t;
   g->closes_as = TERM_ATOM;
   g->name = NONE;
-  if (peek(p, 1) != '?' || !has(p, 1)) {
+  if (regex_peek(p, 1) != '?' || !regex_has(p, 1)) {
     p->at++;
-    t = add_term(p, sequence, NODE_GROUP, p->opened + 1);
+    t = regex_add_term(p, sequence, NODE_GROUP, p->opened + 1);
   } else if (c == ':') {
     p->at += 3;
-    t = add_term(p, sequence, NODE_GROUP, NONE);
+    t = regex_add_term(p, sequence, NODE_GROUP, NONE);
   } else if (c == '=' || c == '!') {
     p->at += 3;
     g->closes_as = TERM_LOOKAHEAD;
-    if ((t = add_term(p, sequence, NODE_LOOK, 0)) != NONE) p->nodes[t].flag = c == '!';
+    if ((t = regex_add_term(p, sequence, NODE_LOOK, 0)) != NONE) p->nodes[t].flag = c == '!';
   } else if (c == '<' && (d == '=' || d == '!')) {
     p->at += 4;
     g->closes_as = TERM_LOOKBEHIND;
-    if ((t = add_term(p, sequence, NODE_LOOK, 1)) != NONE) p->nodes[t].flag = d == '!';
+    if ((t = regex_add_term(p, sequence, NODE_LOOK, 1)) != NONE) p->nodes[t].flag = d == '!';
   } else if (c == '<') {
     const char *why;
     size_t n = name_length(p, p->at + 3, &why);
     if (!n) return refuse_pattern(p, why);
     g->name = p->names_opened++;
     p->at += n + 4;
-    t = add_term(p, sequence, NODE_GROUP, p->opened + 1);
+    t = regex_add_term(p, sequence, NODE_GROUP, p->opened + 1);
   } else {
     return refuse_pattern(p, "Invalid group");
   }
@@ -770,8 +770,8 @@ static bool open_group_at(pattern_parser *p, open_group *g, uint32_t sequence) {
   /* The group's number counts it opened only now: a repeat of it resets it. */
   if (p->nodes[t].kind == NODE_GROUP && p->nodes[t].value != NONE) p->opened++;
   g->group = t;
-  g->alternatives = new_node(p, NODE_ALTERNATIVES, 0);
-  g->sequence = g->alternatives == NONE ? NONE : new_node(p, NODE_SEQUENCE, 0);
+  g->alternatives = regex_new_node(p, NODE_ALTERNATIVES, 0);
+  g->sequence = g->alternatives == NONE ? NONE : regex_new_node(p, NODE_SEQUENCE, 0);
   if (g->sequence == NONE) return false;
   append_child(p, t, g->alternatives);
   append_child(p, g->alternatives, g->sequence);
@@ -783,7 +783,7 @@ static bool open_group_at(pattern_parser *p, open_group *g, uint32_t sequence) {
 static bool close_name(pattern_parser *p, uint32_t name) {
   group_name *g = &p->names[name];
   for (uint32_t i = 0; i < p->names_opened; i++)
-    if (p->names[i].closed && same_name(p, p->names[i].at, p->names[i].length, g->at, g->length))
+    if (p->names[i].closed && regex_same_name(p, p->names[i].at, p->names[i].length, g->at, g->length))
       return refuse_pattern(p, "Duplicate capture group name");
   g->closed = true;
   return true;
@@ -794,43 +794,43 @@ static bool close_name(pattern_parser *p, uint32_t name) {
  * and kept it would try every place and every length of a long string
  * that fails: time quadratic in the string's length. */
 static bool leading_dot_star(pattern_parser *p) {
-  if (peek(p, 1) != '*' || !has(p, 1)) return false;
-  size_t after = has(p, 2) && peek(p, 2) == '?' ? 3 : 2;
-  uint16_t next = has(p, after) ? peek(p, after) : 0;
+  if (regex_peek(p, 1) != '*' || !regex_has(p, 1)) return false;
+  size_t after = regex_has(p, 2) && regex_peek(p, 2) == '?' ? 3 : 2;
+  uint16_t next = regex_has(p, after) ? regex_peek(p, after) : 0;
   if (next == '*' || next == '+' || next == '?' || next == '{') return false; /* left for JavaScript's refusal */
   p->at += after;
   return true;
 }
 
 /* `.`: anything but a line terminator. */
-static term add_dot(pattern_parser *p, uint32_t sequence) {
+static term regex_add_dot(pattern_parser *p, uint32_t sequence) {
   static const uint32_t line_terminators[][2] = {{0x0A, 0x0A}, {0x0D, 0x0D}, {0x2028, 0x2029}};
-  uint32_t k = add_items(p, line_terminators, COUNT_OF(line_terminators), false) ? finish_class(p, true) : NONE;
-  return k != NONE && add_term(p, sequence, NODE_CLASS, k) != NONE ? TERM_ATOM : TERM_NONE;
+  uint32_t k = regex_add_items(p, line_terminators, COUNT_OF(line_terminators), false) ? finish_class(p, true) : NONE;
+  return k != NONE && regex_add_term(p, sequence, NODE_CLASS, k) != NONE ? TERM_ATOM : TERM_NONE;
 }
 
 /* The whole pattern into nodes under `root`, an ALTERNATIVES node. */
 static bool parse_pattern(pattern_parser *p, uint32_t root) {
   open_group stack[GROUP_DEPTH_MAX];
   size_t depth = 0;
-  uint32_t sequence = new_node(p, NODE_SEQUENCE, 0);
+  uint32_t sequence = regex_new_node(p, NODE_SEQUENCE, 0);
   if (sequence == NONE) return false;
   append_child(p, root, sequence);
   term last = TERM_NONE;
-  while (!at_end(p) && !p->error && !p->nomem) {
+  while (!regex_at_end(p) && !p->error && !p->nomem) {
     uint16_t c = p->src[p->at];
     switch (c) {
-      case '\\': last = read_atom_escape(p, sequence); break;
+      case '\\': last = regex_read_atom_escape(p, sequence); break;
       case '^':
       case '$':
         p->at++;
-        add_term(p, sequence, c == '^' ? NODE_BEGIN : NODE_END, 0);
+        regex_add_term(p, sequence, c == '^' ? NODE_BEGIN : NODE_END, 0);
         last = TERM_ASSERTION;
         break;
       case '.':
         if (!depth && last == TERM_NONE && leading_dot_star(p)) break;
         p->at++;
-        last = add_dot(p, sequence);
+        last = regex_add_dot(p, sequence);
         break;
       case '(':
         if (depth == GROUP_DEPTH_MAX) return refuse_pattern(p, "groups nest deeper than 250");
@@ -846,16 +846,16 @@ static bool parse_pattern(pattern_parser *p, uint32_t root) {
         sequence = depth ? stack[depth - 1].sequence : p->nodes[root].last_child;
         last = stack[depth].closes_as;
         break;
-      case '[': last = read_class(p, sequence); break;
+      case '[': last = regex_read_class(p, sequence); break;
       case '*':
       case '+':
       case '?':
       case '{':
-        if (!read_quantifier(p, sequence, &last)) return false;
+        if (!regex_read_quantifier(p, sequence, &last)) return false;
         break;
       case '|':
         p->at++;
-        sequence = new_node(p, NODE_SEQUENCE, 0);
+        sequence = regex_new_node(p, NODE_SEQUENCE, 0);
         if (sequence == NONE) return false;
         append_child(p, depth ? stack[depth - 1].alternatives : root, sequence);
         if (depth) stack[depth - 1].sequence = sequence;
@@ -866,7 +866,7 @@ static bool parse_pattern(pattern_parser *p, uint32_t root) {
         if (p->unicode) return refuse_pattern(p, "Lone quantifier brackets");
         /* fall through */
       default:
-        last = add_char(p, sequence, next_char(p));
+        last = regex_add_char(p, sequence, regex_next_char(p));
         break;
     }
   }
@@ -877,22 +877,22 @@ static bool parse_pattern(pattern_parser *p, uint32_t root) {
 
 /* ---- instructions ---------------------------------------------------------- */
 
-static uint32_t emit(pattern_parser *p, regex_op op, uint32_t a, uint32_t b) {
-  regex_instr *code = room(p, p->code, &p->code_capacity, p->code_length + 1, sizeof *code);
+static uint32_t regex_emit(pattern_parser *p, regex_op op, uint32_t a, uint32_t b) {
+  regex_instr *code = regex_room(p, p->code, &p->code_capacity, p->code_length + 1, sizeof *code);
   if (!code) return NONE;
   p->code = code;
   p->code[p->code_length] = (regex_instr){.op = (uint8_t)op, .a = a, .b = b};
   return (uint32_t)p->code_length++;
 }
 
-static bool generate(pattern_parser *p, uint32_t i, bool backward);
-static bool add_first_chars(const pattern_parser *p, uint32_t i, regex_program *out);
+static bool regex_generate(pattern_parser *p, uint32_t i, bool backward);
+static bool regex_add_first_chars(const pattern_parser *p, uint32_t i, regex_program *out);
 
 /* A sequence's terms in order, or leftwards from its end in a lookbehind. */
 static bool generate_sequence(pattern_parser *p, const pattern_node *x, bool backward) {
   for (uint32_t c = backward ? x->last_child : x->child; c != NONE;
        c = backward ? p->nodes[c].prev : p->nodes[c].next)
-    if (!generate(p, c, backward)) return false;
+    if (!regex_generate(p, c, backward)) return false;
   return true;
 }
 
@@ -902,12 +902,12 @@ static bool generate_alternatives(pattern_parser *p, const pattern_node *x, bool
   uint32_t pending = NONE; /* the JUMPs to the end, chained through their operand */
   for (uint32_t c = x->child; c != NONE; c = p->nodes[c].next) {
     bool last = p->nodes[c].next == NONE;
-    uint32_t split = last ? NONE : emit(p, OP_SPLIT, 0, 0);
+    uint32_t split = last ? NONE : regex_emit(p, OP_SPLIT, 0, 0);
     if (!last && split == NONE) return false;
     if (!last) p->code[split].a = split + 1;
-    if (!generate(p, c, backward)) return false;
+    if (!regex_generate(p, c, backward)) return false;
     if (last) break;
-    uint32_t jump = emit(p, OP_JUMP, pending, 0);
+    uint32_t jump = regex_emit(p, OP_JUMP, pending, 0);
     if (jump == NONE) return false;
     pending = jump;
     p->code[split].b = (uint32_t)p->code_length;
@@ -920,17 +920,17 @@ static bool generate_alternatives(pattern_parser *p, const pattern_node *x, bool
 }
 
 static bool generate_group(pattern_parser *p, const pattern_node *x, bool backward) {
-  if (x->value == NONE) return generate(p, x->child, backward);
+  if (x->value == NONE) return regex_generate(p, x->child, backward);
   /* Leftwards, the group's end is reached first. */
   uint32_t start = 2 * (x->value - 1), end = start + 1;
-  return emit(p, OP_SAVE, backward ? end : start, 0) != NONE && generate(p, x->child, backward) &&
-         emit(p, OP_SAVE, backward ? start : end, 0) != NONE;
+  return regex_emit(p, OP_SAVE, backward ? end : start, 0) != NONE && regex_generate(p, x->child, backward) &&
+         regex_emit(p, OP_SAVE, backward ? start : end, 0) != NONE;
 }
 
 static bool generate_look(pattern_parser *p, const pattern_node *x) {
-  uint32_t look = emit(p, OP_LOOK, 0, 0);
-  if (look == NONE || !generate(p, x->child, x->value == 1)) return false;
-  uint32_t end = emit(p, OP_LOOK_END, 0, 0);
+  uint32_t look = regex_emit(p, OP_LOOK, 0, 0);
+  if (look == NONE || !regex_generate(p, x->child, x->value == 1)) return false;
+  uint32_t end = regex_emit(p, OP_LOOK_END, 0, 0);
   if (end == NONE) return false;
   p->code[look].flag = p->code[end].flag = x->flag;
   p->code[look].a = end + 1;
@@ -946,23 +946,23 @@ static bool generate_repeat(pattern_parser *p, const pattern_node *x, bool backw
   const pattern_node *child = &p->nodes[x->child];
   if (x->max == 0) return true;
   if (child->kind == NODE_CHAR || child->kind == NODE_CLASS) {
-    uint32_t r = emit(p, OP_REPEAT_ONE, x->min, x->max);
+    uint32_t r = regex_emit(p, OP_REPEAT_ONE, x->min, x->max);
     if (r == NONE) return false;
     p->code[r].flag = x->flag;
-    return generate(p, x->child, backward);
+    return regex_generate(p, x->child, backward);
   }
-  if (x->min == 1 && x->max == 1) return generate(p, x->child, backward);
+  if (x->min == 1 && x->max == 1) return regex_generate(p, x->child, backward);
   regex_program first = {0};
-  bool may_be_empty = add_first_chars(p, x->child, &first);
+  bool may_be_empty = regex_add_first_chars(p, x->child, &first);
   uint32_t count = 2 * p->groups + 2 * p->loops++;
-  uint32_t loop = emit(p, OP_LOOP_INIT, count, 0) == NONE ? NONE : emit(p, OP_LOOP, count, x->min);
-  if (loop == NONE || (may_be_empty && emit(p, OP_LOOP_BODY, count, 0) == NONE)) return false;
+  uint32_t loop = regex_emit(p, OP_LOOP_INIT, count, 0) == NONE ? NONE : regex_emit(p, OP_LOOP, count, x->min);
+  if (loop == NONE || (may_be_empty && regex_emit(p, OP_LOOP_BODY, count, 0) == NONE)) return false;
   p->code[loop].c = x->max;
   p->code[loop].flag = x->flag;
-  if (x->groups_after > x->groups_before && emit(p, OP_RESET, 2 * x->groups_before, 2 * x->groups_after) == NONE)
+  if (x->groups_after > x->groups_before && regex_emit(p, OP_RESET, 2 * x->groups_before, 2 * x->groups_after) == NONE)
     return false;
-  if (!generate(p, x->child, backward)) return false;
-  uint32_t next = emit(p, OP_LOOP_NEXT, count, x->min);
+  if (!regex_generate(p, x->child, backward)) return false;
+  uint32_t next = regex_emit(p, OP_LOOP_NEXT, count, x->min);
   if (next == NONE) return false;
   p->code[next].flag = may_be_empty;
   p->code[next].c = loop;
@@ -972,20 +972,20 @@ static bool generate_repeat(pattern_parser *p, const pattern_node *x, bool backw
 
 /* Node i's instructions.  The recursion is as deep as groups nest, which
  * GROUP_DEPTH_MAX bounds. */
-static bool generate(pattern_parser *p, uint32_t i, bool backward) {
+static bool regex_generate(pattern_parser *p, uint32_t i, bool backward) {
   const pattern_node *x = &p->nodes[i];
   uint32_t at;
   switch (x->kind) {
     case NODE_CHAR:
     case NODE_CLASS:
     case NODE_BACKREF:
-      at = emit(p, x->kind == NODE_CHAR ? OP_CHAR : x->kind == NODE_CLASS ? OP_CLASS : OP_BACKREF, x->value, 0);
+      at = regex_emit(p, x->kind == NODE_CHAR ? OP_CHAR : x->kind == NODE_CLASS ? OP_CLASS : OP_BACKREF, x->value, 0);
       if (at != NONE) p->code[at].backward = backward;
       return at != NONE;
-    case NODE_BEGIN: return emit(p, OP_BEGIN, 0, 0) != NONE;
-    case NODE_END: return emit(p, OP_END, 0, 0) != NONE;
+    case NODE_BEGIN: return regex_emit(p, OP_BEGIN, 0, 0) != NONE;
+    case NODE_END: return regex_emit(p, OP_END, 0, 0) != NONE;
     case NODE_WORD_BOUNDARY:
-      at = emit(p, OP_WORD_BOUNDARY, 0, 0);
+      at = regex_emit(p, OP_WORD_BOUNDARY, 0, 0);
       if (at != NONE) p->code[at].flag = x->flag;
       return at != NONE;
     case NODE_GROUP: return generate_group(p, x, backward);
@@ -1000,7 +1000,7 @@ static bool generate(pattern_parser *p, uint32_t i, bool backward) {
 
 /* Add what node i may match first to out->first; true when it may match
  * without reading a character. */
-static bool add_first_chars(const pattern_parser *p, uint32_t i, regex_program *out) {
+static bool regex_add_first_chars(const pattern_parser *p, uint32_t i, regex_program *out) {
   const pattern_node *x = &p->nodes[i];
   bool empty = false;
   switch (x->kind) {
@@ -1020,15 +1020,15 @@ static bool add_first_chars(const pattern_parser *p, uint32_t i, regex_program *
       for (int w = 0; w < 4; w++) out->first[w] = UINT32_MAX;
       out->first_non_ascii = true;
       return true;
-    case NODE_GROUP: return add_first_chars(p, x->child, out);
+    case NODE_GROUP: return regex_add_first_chars(p, x->child, out);
     case NODE_ALTERNATIVES:
-      for (uint32_t c = x->child; c != NONE; c = p->nodes[c].next) empty |= add_first_chars(p, c, out);
+      for (uint32_t c = x->child; c != NONE; c = p->nodes[c].next) empty |= regex_add_first_chars(p, c, out);
       return empty;
     case NODE_SEQUENCE:
       for (uint32_t c = x->child; c != NONE; c = p->nodes[c].next)
-        if (!add_first_chars(p, c, out)) return false;
+        if (!regex_add_first_chars(p, c, out)) return false;
       return true;
-    case NODE_REPEAT: return x->max == 0 || add_first_chars(p, x->child, out) || x->min == 0;
+    case NODE_REPEAT: return x->max == 0 || regex_add_first_chars(p, x->child, out) || x->min == 0;
     default: return true; /* assertions */
   }
 }
@@ -1077,13 +1077,13 @@ shorn_code regex_compile(const shorn_allocator *allocator, const uint16_t *src, 
                          regex_program *out, const char **error) {
   pattern_parser p = {.allocator = allocator, .src = src, .n = n, .unicode = unicode};
   uint32_t root = NONE;
-  bool read = count_groups(&p) && (root = new_node(&p, NODE_ALTERNATIVES, 0)) != NONE && parse_pattern(&p, root) &&
-              generate(&p, root, false) && emit(&p, OP_MATCH, 0, 0) != NONE;
+  bool read = count_groups(&p) && (root = regex_new_node(&p, NODE_ALTERNATIVES, 0)) != NONE && parse_pattern(&p, root) &&
+              regex_generate(&p, root, false) && regex_emit(&p, OP_MATCH, 0, 0) != NONE;
   *out = (regex_program){.code = p.code, .classes = p.classes, .ranges = p.ranges, .groups = p.groups,
                          .slots = 2 * p.groups + 2 * p.loops, .unicode = unicode};
   if (read) {
     out->anchored = starts_anchored(&p, root);
-    out->nullable = add_first_chars(&p, root, out);
+    out->nullable = regex_add_first_chars(&p, root, out);
     read = find_prefix(&p, root, out);
   }
   mem_free(allocator, p.nodes);

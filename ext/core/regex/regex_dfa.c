@@ -70,7 +70,7 @@ static int compare_positions(const uint32_t *x, const uint32_t *y, uint32_t widt
   return 0;
 }
 
-static bool set_room(builder *b, position_set *s) {
+static bool dfa_set_room(builder *b, position_set *s) {
   if (s->count < s->capacity) return true;
   if (s->count >= DFA_SET_MAX) return b->too_large = true, false;
   size_t words = s->capacity * b->width;
@@ -81,14 +81,14 @@ static bool set_room(builder *b, position_set *s) {
   return true;
 }
 
-static bool push_position(builder *b, position_set *s, const uint32_t *position) {
-  if (!set_room(b, s)) return false;
+static bool dfa_push_position(builder *b, position_set *s, const uint32_t *position) {
+  if (!dfa_set_room(b, s)) return false;
   memcpy(s->words + s->count++ * b->width, position, b->width * sizeof *position);
   return true;
 }
 
 /* Count work done against the construction's budget: false past it. */
-static bool spend(builder *b, size_t words) {
+static bool dfa_spend(builder *b, size_t words) {
   if (b->work_left < words) return b->too_large = true, false;
   b->work_left -= words;
   return true;
@@ -96,7 +96,7 @@ static bool spend(builder *b, size_t words) {
 
 /* Add the position to the sorted set; false when it was there already, or
  * when a bound or memory stopped the construction. */
-static bool insert_sorted(builder *b, position_set *s, const uint32_t *position) {
+static bool dfa_insert_sorted(builder *b, position_set *s, const uint32_t *position) {
   size_t low = 0, high = s->count;
   while (low < high) {
     size_t mid = low + (high - low) / 2;
@@ -108,7 +108,7 @@ static bool insert_sorted(builder *b, position_set *s, const uint32_t *position)
       high = mid;
   }
   size_t moved = (s->count - low) * b->width;
-  if (!spend(b, moved + b->width) || !set_room(b, s)) return false;
+  if (!dfa_spend(b, moved + b->width) || !dfa_set_room(b, s)) return false;
   uint32_t *at = s->words + low * b->width;
   memmove(at + b->width, at, moved * sizeof *at);
   memcpy(at, position, b->width * sizeof *at);
@@ -130,15 +130,15 @@ static bool takes_byte(const regex_program *p, const regex_instr *in, uint32_t c
 
 /* A position reached without reading a character, `to` (a copy of the one
  * it was reached from, changed) at `pc`: onto the closure's stack. */
-static bool go(builder *b, uint32_t *to, uint32_t pc) {
+static bool dfa_go(builder *b, uint32_t *to, uint32_t pc) {
   to[AT_PC] = pc;
-  return push_position(b, &b->stack, to);
+  return dfa_push_position(b, &b->stack, to);
 }
 
 /* The positions `position` reaches without reading, onto the stack.  ^
  * passes at the start of the string alone, $ at its end alone; MATCH sets
  * *matched. */
-static bool follow(builder *b, const uint32_t *position, bool at_start, bool at_end, bool *matched) {
+static bool dfa_follow(builder *b, const uint32_t *position, bool at_start, bool at_end, bool *matched) {
   const regex_instr *in = &b->program->code[position[AT_PC]];
   uint32_t to[AT_LOOPS + DFA_LOOPS_MAX], pc = position[AT_PC];
   memcpy(to, position, b->width * sizeof *to);
@@ -148,24 +148,24 @@ static bool follow(builder *b, const uint32_t *position, bool at_start, bool at_
     case OP_REPEAT_ONE:
       if (position[AT_TAKEN] < in->a) return true;
       to[AT_TAKEN] = 0;
-      return go(b, to, pc + 2);
-    case OP_BEGIN: return !at_start || go(b, to, pc + 1);
-    case OP_END: return !at_end || go(b, to, pc + 1);
+      return dfa_go(b, to, pc + 2);
+    case OP_BEGIN: return !at_start || dfa_go(b, to, pc + 1);
+    case OP_END: return !at_end || dfa_go(b, to, pc + 1);
     case OP_SAVE:
     case OP_RESET:
-    case OP_LOOP_BODY: return go(b, to, pc + 1);
-    case OP_SPLIT: return go(b, to, in->a) && go(b, to, in->b);
-    case OP_JUMP: return go(b, to, in->a);
-    case OP_LOOP_INIT: *count = 0; return go(b, to, pc + 1);
+    case OP_LOOP_BODY: return dfa_go(b, to, pc + 1);
+    case OP_SPLIT: return dfa_go(b, to, in->a) && dfa_go(b, to, in->b);
+    case OP_JUMP: return dfa_go(b, to, in->a);
+    case OP_LOOP_INIT: *count = 0; return dfa_go(b, to, pc + 1);
     case OP_LOOP:
-      if (*count < in->b) return go(b, to, pc + 1);
-      if (!is_infinite(in->c) && *count >= in->c) return *count = 0, go(b, to, in->d);
-      if (!go(b, to, pc + 1)) return false;
+      if (*count < in->b) return dfa_go(b, to, pc + 1);
+      if (!is_infinite(in->c) && *count >= in->c) return *count = 0, dfa_go(b, to, in->d);
+      if (!dfa_go(b, to, pc + 1)) return false;
       *count = 0;
-      return go(b, to, in->d);
+      return dfa_go(b, to, in->d);
     case OP_LOOP_NEXT:
       if (*count < count_cap(b->program->code[in->c].b, b->program->code[in->c].c)) ++*count;
-      return go(b, to, in->c);
+      return dfa_go(b, to, in->c);
     case OP_MATCH: *matched = true; return true;
     default: return true; /* CHAR and CLASS read */
   }
@@ -179,8 +179,8 @@ static bool close_over(builder *b, bool at_start, bool at_end, bool *matched) {
   uint32_t position[AT_LOOPS + DFA_LOOPS_MAX];
   while (b->stack.count) {
     memcpy(position, b->stack.words + --b->stack.count * b->width, b->width * sizeof *position);
-    if (insert_sorted(b, &b->closure, position)) {
-      if (!follow(b, position, at_start, at_end, matched)) return false;
+    if (dfa_insert_sorted(b, &b->closure, position)) {
+      if (!dfa_follow(b, position, at_start, at_end, matched)) return false;
     } else if (b->too_large || b->nomem) {
       return false;
     }
@@ -190,7 +190,7 @@ static bool close_over(builder *b, bool at_start, bool at_end, bool *matched) {
 
 /* Does the position read a character, or wait for the end?  A state is
  * these, what else its closure visited being on the way to them. */
-static bool reads(const builder *b, const uint32_t *position) {
+static bool dfa_reads(const builder *b, const uint32_t *position) {
   const regex_instr *in = &b->program->code[position[AT_PC]];
   return in->op == OP_CHAR || in->op == OP_CLASS || in->op == OP_END ||
          (in->op == OP_REPEAT_ONE && position[AT_TAKEN] < in->b);
@@ -211,7 +211,7 @@ static uint32_t state_of_closure(builder *b, bool first) {
   size_t from = b->state_words_count, n = 0;
   for (size_t i = 0; i < b->closure.count; i++) {
     const uint32_t *position = b->closure.words + i * b->width;
-    if (!reads(b, position)) continue;
+    if (!dfa_reads(b, position)) continue;
     uint32_t *words = array_grow(b->allocator, b->state_words, &b->state_words_capacity,
                                  from + (n + 1) * b->width, sizeof *words, NULL);
     if (!words) return b->nomem = true, UINT32_MAX;
@@ -244,7 +244,7 @@ static uint32_t state_of_closure(builder *b, bool first) {
 static uint32_t state_after(builder *b, uint32_t s, uint32_t c) {
   const regex_program *p = b->program;
   uint32_t to[AT_LOOPS + DFA_LOOPS_MAX];
-  if (!spend(b, b->state_start[s + 1] - b->state_start[s])) return UINT32_MAX;
+  if (!dfa_spend(b, b->state_start[s + 1] - b->state_start[s])) return UINT32_MAX;
   for (size_t at = b->state_start[s]; at < b->state_start[s + 1]; at += b->width) {
     const regex_instr *in = &p->code[b->state_words[at + AT_PC]];
     memcpy(to, b->state_words + at, b->width * sizeof *to);
@@ -256,18 +256,18 @@ static uint32_t state_after(builder *b, uint32_t s, uint32_t c) {
     } else {
       to[AT_PC]++;
     }
-    if (!push_position(b, &b->stack, to)) return UINT32_MAX;
+    if (!dfa_push_position(b, &b->stack, to)) return UINT32_MAX;
   }
   bool matched;
   memset(to, 0, b->width * sizeof *to);
-  if ((!p->anchored && !push_position(b, &b->stack, to)) || !close_over(b, false, false, &matched)) return UINT32_MAX;
+  if ((!p->anchored && !dfa_push_position(b, &b->stack, to)) || !close_over(b, false, false, &matched)) return UINT32_MAX;
   return matched ? STATE_MATCH : state_of_closure(b, false);
 }
 
 /* Does state s accept at the end of the string: MATCH past its $? */
 static bool accepts_at_end(builder *b, uint32_t s, bool at_start, bool *matched) {
   for (size_t at = b->state_start[s]; at < b->state_start[s + 1]; at += b->width)
-    if (!push_position(b, &b->stack, b->state_words + at)) return false;
+    if (!dfa_push_position(b, &b->stack, b->state_words + at)) return false;
   return close_over(b, at_start, true, matched);
 }
 
@@ -292,7 +292,7 @@ static bool make_columns(builder *b) {
     } else {
       continue;
     }
-    if (!spend(b, columns)) return false;
+    if (!dfa_spend(b, columns)) return false;
     for (uint32_t k = 0, old = columns; k < old; k++) {
       uint32_t inside[4], outside[4], any_inside = 0, any_outside = 0;
       for (int w = 0; w < 4; w++) {
@@ -324,13 +324,13 @@ static bool is_regular(const regex_program *p, uint32_t loops) {
 
 /* Every state's row, breadth first from the first state's; false when a
  * bound or memory stopped it.  *start is the state matching begins in. */
-static bool build(builder *b, uint32_t *start) {
+static bool dfa_build(builder *b, uint32_t *start) {
   bool matched;
   uint32_t zero[AT_LOOPS + DFA_LOOPS_MAX] = {0};
   b->states = STATE_FIRST;
   b->next = array_grow(b->allocator, NULL, &b->next_capacity, STATE_FIRST * b->columns, sizeof *b->next, NULL);
   if (!b->next) return b->nomem = true, false;
-  if (!push_position(b, &b->stack, zero) || !close_over(b, true, false, &matched)) return false;
+  if (!dfa_push_position(b, &b->stack, zero) || !close_over(b, true, false, &matched)) return false;
   *start = matched ? STATE_MATCH : state_of_closure(b, true);
   if (*start == UINT32_MAX) return false;
   for (uint32_t s = STATE_FIRST; s < b->states; s++) {
@@ -363,7 +363,7 @@ shorn_code regex_dfa_build(const shorn_allocator *allocator, const regex_program
   b->work_left = instructions < DFA_WORK_MAX / DFA_WORK_PER_INSTRUCTION ? instructions * DFA_WORK_PER_INSTRUCTION
                                                                          : DFA_WORK_MAX;
   uint32_t start;
-  if (make_columns(b) && build(b, &start)) {
+  if (make_columns(b) && dfa_build(b, &start)) {
     out->at_end = mem_alloc(allocator, b->states);
     if (out->at_end) {
       /* What matching reads: each entry its state's row, not its number. */

@@ -73,7 +73,7 @@ sameness same_value(const shorn_allocator *a, const json_value *x, const json_va
   }
 }
 
-static uint64_t mix(uint64_t h, uint64_t v) {
+static uint64_t equality_mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
   return h * 0xFF51AFD7ED558CCDull;
 }
@@ -98,11 +98,11 @@ static uint64_t value_hash(const json_value *v, int depth) {
       double x = v->u.number == 0 ? 0 : v->u.number;
       uint64_t bits;
       memcpy(&bits, &x, 8);
-      return mix(h, bits);
+      return equality_mix(h, bits);
     }
-    case JSON_STRING: return mix(h, bytes_hash(v->u.string, v->length));
+    case JSON_STRING: return equality_mix(h, bytes_hash(v->u.string, v->length));
     case JSON_ARRAY:
-      for (uint32_t i = 0; i < v->length; i++) h = mix(h, value_hash(&v->u.items[i], depth + 1));
+      for (uint32_t i = 0; i < v->length; i++) h = equality_mix(h, value_hash(&v->u.items[i], depth + 1));
       return h;
     case JSON_OBJECT: {
       if (v->length > HASHED_MEMBERS_MAX) return h;
@@ -113,9 +113,9 @@ static uint64_t value_hash(const json_value *v, int depth) {
         for (uint32_t j = i + 1; j < v->length && !repeated; j++)
           repeated = v->u.items[2 * j].length == k->length &&
                      (!k->length || memcmp(v->u.items[2 * j].u.string, k->u.string, k->length) == 0);
-        if (!repeated) sum += mix(bytes_hash(k->u.string, k->length), value_hash(k + 1, depth + 1));
+        if (!repeated) sum += equality_mix(bytes_hash(k->u.string, k->length), value_hash(k + 1, depth + 1));
       }
-      return mix(h, sum);
+      return equality_mix(h, sum);
     }
     default: return h;
   }

@@ -60,7 +60,7 @@ static bool email_format(const char *s, size_t n) {
 
 /* One dotted-quad part: 0 to 255; with `zeros`, two digits may start with
  * 0 (Valibot's IPv6 takes "01", its IPv4 does not). */
-static bool octet(const char *s, size_t n, bool zeros) {
+static bool formats_octet(const char *s, size_t n, bool zeros) {
   if (n < 1 || n > 3) return false;
   int v = 0;
   for (size_t i = 0; i < n; i++) {
@@ -75,7 +75,7 @@ static bool ipv4_parts(const char *s, size_t n, bool zeros) {
   size_t start = 0, parts = 0;
   for (size_t i = 0; i <= n; i++) {
     if (i < n && s[i] != '.') continue;
-    if (++parts > 4 || !octet(s + start, i - start, zeros)) return false;
+    if (++parts > 4 || !formats_octet(s + start, i - start, zeros)) return false;
     start = i + 1;
   }
   return parts == 4;

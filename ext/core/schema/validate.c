@@ -67,7 +67,7 @@ typedef struct rule_list {
   uint8_t types;
 } rule_list;
 
-static const json_value *keyword(const json_value *node, const char *key) {
+static const json_value *validate_keyword(const json_value *node, const char *key) {
   return json_get(node, key, strlen(key));
 }
 
@@ -76,8 +76,8 @@ static bool keyword_is(const json_value *v, const char *s) {
   return v && v->type == JSON_STRING && v->length == n && memcmp(v->u.string, s, n) == 0;
 }
 
-static shorn_code refuse(validation_compiler *c, const json_value *at, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static shorn_code refuse(validation_compiler *c, const json_value *at, const char *fmt, ...) {
+static shorn_code validate_refuse(validation_compiler *c, const json_value *at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static shorn_code validate_refuse(validation_compiler *c, const json_value *at, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   error_vset(c->error, SHORN_ERROR_SCHEMA, SHORN_WHERE_PATH, -1, fmt, ap);
@@ -86,7 +86,7 @@ static shorn_code refuse(validation_compiler *c, const json_value *at, const cha
   return SHORN_ERROR_SCHEMA;
 }
 
-static shorn_code add_rule(validation_compiler *c, rule_list *list, rule r, uint8_t types) {
+static shorn_code validate_add_rule(validation_compiler *c, rule_list *list, rule r, uint8_t types) {
   if (list->count == list->capacity) {
     rule *grown =
         array_grow(c->schema->allocator, list->items, &list->capacity, list->count + 1, sizeof *grown, NULL);
@@ -100,7 +100,7 @@ static shorn_code add_rule(validation_compiler *c, rule_list *list, rule r, uint
 
 /* A number keyword, or NULL. */
 static const json_value *number_keyword(const json_value *node, const char *name) {
-  const json_value *v = keyword(node, name);
+  const json_value *v = validate_keyword(node, name);
   return v && v->type == JSON_NUMBER ? v : NULL;
 }
 
@@ -114,7 +114,7 @@ static const json_value *count_keyword(const json_value *node, const char *name)
 /* Whether the node's type is exactly "integer" and it is no enum: then the
  * int or uint shape already keeps a value a safe integer. */
 static bool integer_shape(const json_value *node) {
-  return keyword_is(keyword(node, "type"), "integer") && !keyword(node, "enum") && !keyword(node, "const");
+  return keyword_is(validate_keyword(node, "type"), "integer") && !validate_keyword(node, "enum") && !validate_keyword(node, "const");
 }
 
 /* Whether a bound says nothing the int or uint shape of a node of type
@@ -143,33 +143,33 @@ static shorn_code compile_numbers(validation_compiler *c, const json_value *node
     const json_value *v = number_keyword(node, bounds[i].name);
     if (!v) continue;
     /* 1e400 reads as Infinity, a bound no number meets or every number does. */
-    if (!isfinite(v->u.number)) return refuse(c, v, "Invalid \"%s\": must be a finite number", bounds[i].name);
+    if (!isfinite(v->u.number)) return validate_refuse(c, v, "Invalid \"%s\": must be a finite number", bounds[i].name);
     if (integer && implied_by_integer_shape(bounds[i].kind, v->u.number)) continue;
-    if ((rc = add_rule(c, list, (rule){.kind = bounds[i].kind, .bound = v->u.number}, NUMBERS))) return rc;
+    if ((rc = validate_add_rule(c, list, (rule){.kind = bounds[i].kind, .bound = v->u.number}, NUMBERS))) return rc;
   }
   const json_value *step = number_keyword(node, "multipleOf");
   if (!step) return SHORN_OK;
   /* JSON Schema requires a step above 0: another is a mistake in the schema,
    * better told at compile time than as every value refused or let through. */
   if (!(step->u.number > 0) || !isfinite(step->u.number))
-    return refuse(c, step, "Invalid \"multipleOf\": must be a finite number greater than 0");
-  return add_rule(c, list, (rule){.kind = RULE_MULTIPLE_OF, .bound = step->u.number}, NUMBERS);
+    return validate_refuse(c, step, "Invalid \"multipleOf\": must be a finite number greater than 0");
+  return validate_add_rule(c, list, (rule){.kind = RULE_MULTIPLE_OF, .bound = step->u.number}, NUMBERS);
 }
 
 static shorn_code compile_counts(validation_compiler *c, const json_value *node, rule_list *list,
                                  const char *const names[2], const rule_kind kinds[2], uint8_t types) {
   for (int i = 0; i < 2; i++) {
     const json_value *v = count_keyword(node, names[i]);
-    shorn_code rc = v ? add_rule(c, list, (rule){.kind = kinds[i], .bound = v->u.number}, types) : SHORN_OK;
+    shorn_code rc = v ? validate_add_rule(c, list, (rule){.kind = kinds[i], .bound = v->u.number}, types) : SHORN_OK;
     if (rc) return rc;
   }
   return SHORN_OK;
 }
 
 static bool has_pattern(const json_value *node, int depth) {
-  const json_value *p = keyword(node, "pattern");
+  const json_value *p = validate_keyword(node, "pattern");
   if (p && p->type == JSON_STRING) return true;
-  const json_value *all = keyword(node, "allOf");
+  const json_value *all = validate_keyword(node, "allOf");
   for (uint32_t i = 0; depth < VALIDATION_DEPTH_MAX && all && all->type == JSON_ARRAY && i < all->length; i++)
     if (all->u.items[i].type == JSON_OBJECT && has_pattern(&all->u.items[i], depth + 1)) return true;
   return false;
@@ -184,19 +184,19 @@ static shorn_code compile_strings(validation_compiler *c, const json_value *node
   static const rule_kind kinds[2] = {RULE_MIN_LENGTH, RULE_MAX_LENGTH};
   shorn_code rc = compile_counts(c, node, list, names, kinds, STRINGS);
   if (rc) return rc;
-  const json_value *p = keyword(node, "pattern");
+  const json_value *p = validate_keyword(node, "pattern");
   if (p && p->type == JSON_STRING) {
     const pattern *compiled = compile_pattern(c, p, p, "pattern");
     if (!compiled) return c->error->code;
     rule r = {.kind = RULE_PATTERN, .u.pattern = {compiled, p->u.string, p->length}};
-    if ((rc = add_rule(c, list, r, STRINGS))) return rc;
+    if ((rc = validate_add_rule(c, list, r, STRINGS))) return rc;
   }
-  const json_value *f = keyword(node, "format");
+  const json_value *f = validate_keyword(node, "format");
   /* Zod writes the pattern its format checks beside it, sometimes in an
    * allOf: the pattern is then what says it. */
   for (size_t i = 0; f && i < FORMAT_COUNT; i++)
     if (keyword_is(f, format_names[i]) && !has_pattern(top, 0))
-      return add_rule(c, list, (rule){.kind = RULE_FORMAT, .u.format = (format_kind)i}, STRINGS);
+      return validate_add_rule(c, list, (rule){.kind = RULE_FORMAT, .u.format = (format_kind)i}, STRINGS);
   return SHORN_OK;
 }
 
@@ -204,7 +204,7 @@ static shorn_code compile_node(validation_compiler *c, const json_value *node, c
                                int depth, rule_list *list);
 
 /* A validation of `count` rules, with the summary validation_passes reads. */
-static void summarize(validation *v, const rule *rules, uint32_t count, uint8_t types) {
+static void validate_summarize(validation *v, const rule *rules, uint32_t count, uint8_t types) {
   *v = (validation){.rules = rules, .count = count, .types = types, .numbers_bounded = true, .strings_sized = true,
                     .arrays_sized = true, .low = -INFINITY, .high = INFINITY, .string_bytes_max = UINT64_MAX,
                     .items_max = INFINITY};
@@ -256,9 +256,9 @@ static void summarize(validation *v, const rule *rules, uint32_t count, uint8_t 
   }
 }
 
-static validation *new_validation(arena *a, const rule *rules, uint32_t count, uint8_t types) {
+static validation *validate_new_validation(arena *a, const rule *rules, uint32_t count, uint8_t types) {
   validation *v = arena_alloc(a, sizeof *v);
-  if (v) summarize(v, rules, count, types);
+  if (v) validate_summarize(v, rules, count, types);
   return v;
 }
 
@@ -272,7 +272,7 @@ static shorn_code compile_apart(validation_compiler *c, const json_value *node, 
   if (!rc && list.count) {
     rule *rules = arena_alloc(&c->schema->arena, list.count * sizeof *rules);
     if (rules) memcpy(rules, list.items, list.count * sizeof *rules);
-    if (!rules || !(*out = new_validation(&c->schema->arena, rules, list.count, list.types)))
+    if (!rules || !(*out = validate_new_validation(&c->schema->arena, rules, list.count, list.types)))
       rc = error_nomem(c->error);
   }
   mem_free(c->schema->allocator, list.items);
@@ -290,13 +290,13 @@ static const pattern *compile_pattern(validation_compiler *c, const json_value *
   char why[SHORN_MESSAGE_MAX / 2];
   shorn_code rc = pattern_compile(s->patterns, p->u.string, p->length, &compiled, why, sizeof why);
   if (rc == SHORN_ERROR_NOMEM) return error_nomem(c->error), NULL;
-  if (rc) return refuse(c, at, "Invalid \"%s\": %s", keyword, why), NULL;
+  if (rc) return validate_refuse(c, at, "Invalid \"%s\": %s", keyword, why), NULL;
   return compiled;
 }
 
 static shorn_code compile_general(validation_compiler *c, const json_value *node, int depth, const validation **out);
 
-/* The subschemas of an array keyword (allOf, prefixItems, …), each
+/* The subschemas of an array validate_keyword (allOf, prefixItems, …), each
  * compiled whole; *count 0 when the keyword is absent or not an array. */
 static shorn_code compile_list(validation_compiler *c, const json_value *list, int depth, const validation ***out,
                                uint32_t *count) {
@@ -314,7 +314,7 @@ static shorn_code compile_list(validation_compiler *c, const json_value *list, i
   return SHORN_OK;
 }
 
-/* The subschemas that are the members of an object keyword (properties,
+/* The subschemas that are the members of an object validate_keyword (properties,
  * dependentSchemas, …), in its member order; NULL when it has none. */
 static shorn_code compile_members(validation_compiler *c, const json_value *object, int depth,
                                   const validation ***out) {
@@ -330,21 +330,21 @@ static shorn_code compile_members(validation_compiler *c, const json_value *obje
   return SHORN_OK;
 }
 
-static shorn_code add_sub(validation_compiler *c, rule_list *list, rule_kind kind, const json_value *node,
+static shorn_code validate_add_sub(validation_compiler *c, rule_list *list, rule_kind kind, const json_value *node,
                           int depth, uint8_t types) {
   rule r = {.kind = kind};
   shorn_code rc = compile_general(c, node, depth + 1, &r.u.sub);
-  return rc ? rc : add_rule(c, list, r, types);
+  return rc ? rc : validate_add_rule(c, list, r, types);
 }
 
 /* contains, with minContains and maxContains, which say nothing alone. */
 static shorn_code compile_contains(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
-  const json_value *contains = keyword(node, "contains");
+  const json_value *contains = validate_keyword(node, "contains");
   if (!contains) return SHORN_OK;
   const json_value *min = count_keyword(node, "minContains"), *max = count_keyword(node, "maxContains");
   rule r = {.kind = RULE_CONTAINS, .bound = min ? min->u.number : 1, .u.contains.most = max ? max->u.number : INFINITY};
   shorn_code rc = compile_general(c, contains, depth + 1, &r.u.contains.sub);
-  return rc ? rc : add_rule(c, list, r, ARRAYS);
+  return rc ? rc : validate_add_rule(c, list, r, ARRAYS);
 }
 
 /* dependentRequired and dependentSchemas, and draft 2019's "dependencies",
@@ -354,15 +354,15 @@ static shorn_code compile_dependents(validation_compiler *c, const json_value *n
   static const char *const keywords[][2] = {{"dependentRequired", NULL}, {NULL, "dependentSchemas"},
                                             {"dependencies", "dependencies"}};
   for (size_t i = 0; i < COUNT_OF(keywords); i++) {
-    const json_value *fields = keywords[i][0] ? keyword(node, keywords[i][0]) : NULL,
-                     *schemas = keywords[i][1] ? keyword(node, keywords[i][1]) : NULL;
+    const json_value *fields = keywords[i][0] ? validate_keyword(node, keywords[i][0]) : NULL,
+                     *schemas = keywords[i][1] ? validate_keyword(node, keywords[i][1]) : NULL;
     shorn_code rc;
     if (fields && fields->type == JSON_OBJECT && fields->length &&
-        (rc = add_rule(c, list, (rule){.kind = RULE_DEPENDENT_REQUIRED, .u.dependent.object = fields}, OBJECTS)))
+        (rc = validate_add_rule(c, list, (rule){.kind = RULE_DEPENDENT_REQUIRED, .u.dependent.object = fields}, OBJECTS)))
       return rc;
     rule r = {.kind = RULE_DEPENDENT_SCHEMAS, .u.dependent.object = schemas};
     if ((rc = compile_members(c, schemas, depth, (const validation ***)&r.u.dependent.schemas))) return rc;
-    if (r.u.dependent.schemas && (rc = add_rule(c, list, r, OBJECTS))) return rc;
+    if (r.u.dependent.schemas && (rc = validate_add_rule(c, list, r, OBJECTS))) return rc;
   }
   return SHORN_OK;
 }
@@ -372,9 +372,9 @@ static shorn_code compile_dependents(validation_compiler *c, const json_value *n
  * declared members. */
 static shorn_code compile_property_schemas(validation_compiler *c, const json_value *node, int depth,
                                            bool patterns_only, rule_list *list) {
-  const json_value *named = patterns_only ? NULL : keyword(node, "properties"),
-                   *patterned = keyword(node, "patternProperties"),
-                   *additional = patterns_only ? NULL : keyword(node, "additionalProperties");
+  const json_value *named = patterns_only ? NULL : validate_keyword(node, "properties"),
+                   *patterned = validate_keyword(node, "patternProperties"),
+                   *additional = patterns_only ? NULL : validate_keyword(node, "additionalProperties");
   bool has_patterns = patterned && patterned->type == JSON_OBJECT && patterned->length;
   if (!(named && named->type == JSON_OBJECT && named->length) && !has_patterns && !additional) return SHORN_OK;
   object_applicators *o = arena_alloc(&c->schema->arena, sizeof *o);
@@ -394,37 +394,37 @@ static shorn_code compile_property_schemas(validation_compiler *c, const json_va
     if ((rc = compile_members(c, patterned, depth, (const validation ***)&o->patterned))) return rc;
   }
   if (additional && (rc = compile_general(c, additional, depth + 1, &o->additional))) return rc;
-  return add_rule(c, list, (rule){.kind = RULE_PROPERTIES, .u.object = o}, OBJECTS);
+  return validate_add_rule(c, list, (rule){.kind = RULE_PROPERTIES, .u.object = o}, OBJECTS);
 }
 
 static shorn_code compile_item_schemas(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
-  const json_value *prefix = keyword(node, "prefixItems"), *rest = keyword(node, "items");
+  const json_value *prefix = validate_keyword(node, "prefixItems"), *rest = validate_keyword(node, "items");
   if (!(prefix && prefix->type == JSON_ARRAY && prefix->length) && !rest) return SHORN_OK;
   item_applicators *a = arena_alloc(&c->schema->arena, sizeof *a);
   if (!a) return error_nomem(c->error);
   *a = (item_applicators){0};
   shorn_code rc = compile_list(c, prefix, depth, (const validation ***)&a->prefix, &a->prefix_count);
   if (!rc && rest) rc = compile_general(c, rest, depth + 1, &a->rest);
-  return rc ? rc : add_rule(c, list, (rule){.kind = RULE_ITEMS, .u.items = a}, ARRAYS);
+  return rc ? rc : validate_add_rule(c, list, (rule){.kind = RULE_ITEMS, .u.items = a}, ARRAYS);
 }
 
 static shorn_code compile_arrays(validation_compiler *c, const json_value *node, bool shaped, int depth,
                                  rule_list *list) {
   const json_value *min = count_keyword(node, "minItems"), *max = count_keyword(node, "maxItems"),
-                   *unique = keyword(node, "uniqueItems");
+                   *unique = validate_keyword(node, "uniqueItems");
   shorn_code rc;
   /* An array of fixed length keeps its count in its shape. */
   bool fixed = shaped && min && max && min->u.number == max->u.number &&
-               keyword_is(keyword(node, "type"), "array") && !keyword(node, "prefixItems") &&
-               !keyword(node, "x-shorn");
-  if (min && !fixed && (rc = add_rule(c, list, (rule){.kind = RULE_MIN_ITEMS, .bound = min->u.number}, ARRAYS)))
+               keyword_is(validate_keyword(node, "type"), "array") && !validate_keyword(node, "prefixItems") &&
+               !validate_keyword(node, "x-shorn");
+  if (min && !fixed && (rc = validate_add_rule(c, list, (rule){.kind = RULE_MIN_ITEMS, .bound = min->u.number}, ARRAYS)))
     return rc;
-  if (max && !fixed && (rc = add_rule(c, list, (rule){.kind = RULE_MAX_ITEMS, .bound = max->u.number}, ARRAYS)))
+  if (max && !fixed && (rc = validate_add_rule(c, list, (rule){.kind = RULE_MAX_ITEMS, .bound = max->u.number}, ARRAYS)))
     return rc;
   /* A Set's elements are unique as a JavaScript Set tells them apart,
    * which its shape checks. */
-  if (unique && unique->type == JSON_TRUE && !(shaped && keyword_is(keyword(node, "x-shorn"), "set")) &&
-      (rc = add_rule(c, list, (rule){.kind = RULE_UNIQUE_ITEMS}, ARRAYS)))
+  if (unique && unique->type == JSON_TRUE && !(shaped && keyword_is(validate_keyword(node, "x-shorn"), "set")) &&
+      (rc = validate_add_rule(c, list, (rule){.kind = RULE_UNIQUE_ITEMS}, ARRAYS)))
     return rc;
   if ((rc = compile_contains(c, node, depth, list))) return rc;
   return shaped ? SHORN_OK : compile_item_schemas(c, node, depth, list);
@@ -436,13 +436,13 @@ static shorn_code compile_objects(validation_compiler *c, const json_value *node
   static const rule_kind kinds[2] = {RULE_MIN_PROPERTIES, RULE_MAX_PROPERTIES};
   shorn_code rc = compile_counts(c, node, list, names, kinds, OBJECTS);
   if (rc) return rc;
-  const json_value *names_node = keyword(node, "propertyNames");
+  const json_value *names_node = validate_keyword(node, "propertyNames");
   if (names_node && names_node->type == JSON_FALSE) {
-    if ((rc = add_rule(c, list, (rule){.kind = RULE_PROPERTY_NAMES}, OBJECTS))) return rc;
+    if ((rc = validate_add_rule(c, list, (rule){.kind = RULE_PROPERTY_NAMES}, OBJECTS))) return rc;
   } else if (names_node && names_node->type == JSON_OBJECT) {
     const validation *v;
     if ((rc = compile_general(c, names_node, depth + 1, &v))) return rc;
-    if (v->count && (rc = add_rule(c, list, (rule){.kind = RULE_PROPERTY_NAMES, .u.names = v}, OBJECTS)))
+    if (v->count && (rc = validate_add_rule(c, list, (rule){.kind = RULE_PROPERTY_NAMES, .u.names = v}, OBJECTS)))
       return rc;
   }
   if ((rc = compile_dependents(c, node, depth, list)) ||
@@ -450,10 +450,10 @@ static shorn_code compile_objects(validation_compiler *c, const json_value *node
     return rc;
   /* With "properties", "required" makes fields required in the shape;
    * without (a record, ArkType's and Zod's enum-keyed ones), it is a rule. */
-  const json_value *props = keyword(node, "properties"), *required = keyword(node, "required");
+  const json_value *props = validate_keyword(node, "properties"), *required = validate_keyword(node, "required");
   bool held = shaped && props && props->type == JSON_OBJECT && props->length;
   if (held || !required || required->type != JSON_ARRAY || !required->length) return SHORN_OK;
-  return add_rule(c, list, (rule){.kind = RULE_REQUIRED, .u.required = required}, OBJECTS);
+  return validate_add_rule(c, list, (rule){.kind = RULE_REQUIRED, .u.required = required}, OBJECTS);
 }
 
 static bool holds_values(const json_value *v) { return v->type == JSON_ARRAY || v->type == JSON_OBJECT; }
@@ -461,7 +461,7 @@ static bool holds_values(const json_value *v) { return v->type == JSON_ARRAY || 
 /* const and enum; beside a shape, only an enum with an array or an object
  * among its values, which no enum shape holds. */
 static shorn_code compile_values(validation_compiler *c, const json_value *node, bool shaped, rule_list *list) {
-  const json_value *one = keyword(node, "const"), *many = keyword(node, "enum");
+  const json_value *one = validate_keyword(node, "const"), *many = validate_keyword(node, "enum");
   rule r = {.kind = RULE_ONE_OF_VALUES};
   if (one && !shaped) {
     r.u.one_of.values = one;
@@ -476,7 +476,7 @@ static shorn_code compile_values(validation_compiler *c, const json_value *node,
   } else {
     return SHORN_OK;
   }
-  return add_rule(c, list, r, ALL_TYPES);
+  return validate_add_rule(c, list, r, ALL_TYPES);
 }
 
 static uint8_t type_bits(const json_value *name) {
@@ -493,32 +493,32 @@ static uint8_t type_bits(const json_value *name) {
 }
 
 static shorn_code compile_type(validation_compiler *c, const json_value *node, rule_list *list) {
-  const json_value *type = keyword(node, "type");
+  const json_value *type = validate_keyword(node, "type");
   if (!type) return SHORN_OK;
   uint8_t bits = 0;
   const json_value *names = type->type == JSON_ARRAY ? type->u.items : type;
   uint32_t count = type->type == JSON_ARRAY ? type->length : 1;
   for (uint32_t i = 0; i < count; i++) {
     uint8_t b = type_bits(&names[i]);
-    if (!b) return refuse(c, &names[i], "Unsupported JSON Schema type: \"type\" names null, boolean, number, integer, string, array or object");
+    if (!b) return validate_refuse(c, &names[i], "Unsupported JSON Schema type: \"type\" names null, boolean, number, integer, string, array or object");
     bits |= b;
   }
-  return add_rule(c, list, (rule){.kind = RULE_TYPE, .u.types = bits}, ALL_TYPES);
+  return validate_add_rule(c, list, (rule){.kind = RULE_TYPE, .u.types = bits}, ALL_TYPES);
 }
 
 /* The keywords no wire shape stands for, beside a shape or in place of one. */
 static shorn_code compile_conditions(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
-  const json_value *not = keyword(node, "not"), *when = keyword(node, "if");
+  const json_value *not = validate_keyword(node, "not"), *when = validate_keyword(node, "if");
   shorn_code rc;
-  if (not && (rc = add_sub(c, list, RULE_NOT, not, depth, ALL_TYPES))) return rc;
+  if (not && (rc = validate_add_sub(c, list, RULE_NOT, not, depth, ALL_TYPES))) return rc;
   if (!when) return SHORN_OK;
-  const json_value *then = keyword(node, "then"), *otherwise = keyword(node, "else");
+  const json_value *then = validate_keyword(node, "then"), *otherwise = validate_keyword(node, "else");
   rule r = {.kind = RULE_IF};
   if ((rc = compile_general(c, when, depth + 1, &r.u.condition.when)) ||
       (then && (rc = compile_general(c, then, depth + 1, &r.u.condition.then))) ||
       (otherwise && (rc = compile_general(c, otherwise, depth + 1, &r.u.condition.otherwise))))
     return rc;
-  return add_rule(c, list, r, ALL_TYPES);
+  return validate_add_rule(c, list, r, ALL_TYPES);
 }
 
 /* The keywords an allOf member may hold and still join its node's rules:
@@ -544,18 +544,18 @@ static bool plain_member(const json_value *node) {
 static shorn_code compile_node(validation_compiler *c, const json_value *node, const json_value *top, bool values,
                                int depth, rule_list *list) {
   if (depth > VALIDATION_DEPTH_MAX)
-    return refuse(c, node, "Subschemas nest deeper than %d levels", VALIDATION_DEPTH_MAX);
+    return validate_refuse(c, node, "Subschemas nest deeper than %d levels", VALIDATION_DEPTH_MAX);
   shorn_code rc;
   if ((rc = compile_numbers(c, node, true, list)) || (rc = compile_strings(c, node, top, list)) ||
       (rc = compile_arrays(c, node, true, depth, list)) || (rc = compile_objects(c, node, true, depth, list)) ||
       (rc = compile_values(c, node, !values, list)) || (rc = compile_conditions(c, node, depth, list)))
     return rc;
-  const json_value *all = keyword(node, "allOf");
+  const json_value *all = validate_keyword(node, "allOf");
   for (uint32_t i = 0; all && all->type == JSON_ARRAY && i < all->length; i++) {
     const json_value *m = &all->u.items[i];
     if (plain_member(m)) {
       if (m->type == JSON_OBJECT && (rc = compile_node(c, m, top, values, depth + 1, list))) return rc;
-    } else if ((rc = add_sub(c, list, RULE_SUBSCHEMA, m, depth, ALL_TYPES))) {
+    } else if ((rc = validate_add_sub(c, list, RULE_SUBSCHEMA, m, depth, ALL_TYPES))) {
       return rc;
     }
   }
@@ -602,10 +602,10 @@ static struct compiled_node *compiled_entry(validation_compiler *c, const json_v
 }
 
 static shorn_code compile_reference(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
-  const json_value *ref = keyword(node, "$ref");
+  const json_value *ref = validate_keyword(node, "$ref");
   static const char *const dynamic[] = {"$dynamicRef", "$recursiveRef"};
   for (size_t i = 0; i < COUNT_OF(dynamic); i++) {
-    const json_value *d = keyword(node, dynamic[i]);
+    const json_value *d = validate_keyword(node, dynamic[i]);
     if (d && !c->uncheckable) c->uncheckable = d, c->uncheckable_keyword = dynamic[i];
   }
   if (!ref || ref->type != JSON_STRING) return SHORN_OK;
@@ -615,7 +615,7 @@ static shorn_code compile_reference(validation_compiler *c, const json_value *no
     if (!c->uncheckable) c->uncheckable = ref, c->uncheckable_keyword = "$ref";
     return SHORN_OK;
   }
-  return add_sub(c, list, RULE_SUBSCHEMA, target, depth, ALL_TYPES);
+  return validate_add_sub(c, list, RULE_SUBSCHEMA, target, depth, ALL_TYPES);
 }
 
 static shorn_code compile_combinators(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
@@ -624,15 +624,15 @@ static shorn_code compile_combinators(validation_compiler *c, const json_value *
     rule_kind kind;
   } combinators[] = {{"anyOf", RULE_ANY_OF}, {"oneOf", RULE_ONE_OF}};
   shorn_code rc;
-  const json_value *all = keyword(node, "allOf");
+  const json_value *all = validate_keyword(node, "allOf");
   for (uint32_t i = 0; all && all->type == JSON_ARRAY && i < all->length; i++)
-    if ((rc = add_sub(c, list, RULE_SUBSCHEMA, &all->u.items[i], depth, ALL_TYPES))) return rc;
+    if ((rc = validate_add_sub(c, list, RULE_SUBSCHEMA, &all->u.items[i], depth, ALL_TYPES))) return rc;
   for (size_t i = 0; i < COUNT_OF(combinators); i++) {
     rule r = {.kind = combinators[i].kind};
-    if ((rc = compile_list(c, keyword(node, combinators[i].name), depth,
+    if ((rc = compile_list(c, validate_keyword(node, combinators[i].name), depth,
                            (const validation ***)&r.u.any_of.alternatives, &r.u.any_of.count)))
       return rc;
-    if (r.u.any_of.count && (rc = add_rule(c, list, r, ALL_TYPES))) return rc;
+    if (r.u.any_of.count && (rc = validate_add_rule(c, list, r, ALL_TYPES))) return rc;
   }
   return SHORN_OK;
 }
@@ -640,13 +640,13 @@ static shorn_code compile_combinators(validation_compiler *c, const json_value *
 /* unevaluatedProperties and unevaluatedItems, last: they read what the
  * rules before them evaluated. */
 static shorn_code compile_unevaluated(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
-  const json_value *properties = keyword(node, "unevaluatedProperties"), *items = keyword(node, "unevaluatedItems");
+  const json_value *properties = validate_keyword(node, "unevaluatedProperties"), *items = validate_keyword(node, "unevaluatedItems");
   shorn_code rc;
-  if (properties && (rc = add_sub(c, list, RULE_UNEVALUATED_PROPERTIES, properties, depth, OBJECTS))) return rc;
-  return items ? add_sub(c, list, RULE_UNEVALUATED_ITEMS, items, depth, ARRAYS) : SHORN_OK;
+  if (properties && (rc = validate_add_sub(c, list, RULE_UNEVALUATED_PROPERTIES, properties, depth, OBJECTS))) return rc;
+  return items ? validate_add_sub(c, list, RULE_UNEVALUATED_ITEMS, items, depth, ARRAYS) : SHORN_OK;
 }
 
-static void summarize(validation *v, const rule *rules, uint32_t count, uint8_t types);
+static void validate_summarize(validation *v, const rule *rules, uint32_t count, uint8_t types);
 
 static shorn_code compile_keywords(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
   shorn_code rc;
@@ -663,7 +663,7 @@ static shorn_code compile_keywords(validation_compiler *c, const json_value *nod
  * true, or an object of no keywords, passes every value. */
 static shorn_code compile_general(validation_compiler *c, const json_value *node, int depth, const validation **out) {
   if (depth > VALIDATION_DEPTH_MAX)
-    return refuse(c, node, "Subschemas nest deeper than %d levels", VALIDATION_DEPTH_MAX);
+    return validate_refuse(c, node, "Subschemas nest deeper than %d levels", VALIDATION_DEPTH_MAX);
   bool found;
   struct compiled_node *entry = compiled_entry(c, node, &found);
   if (!entry) return error_nomem(c->error);
@@ -673,14 +673,14 @@ static shorn_code compile_general(validation_compiler *c, const json_value *node
   rule_list list = {0};
   shorn_code rc = SHORN_OK;
   if (node->type == JSON_FALSE)
-    rc = add_rule(c, &list, (rule){.kind = RULE_NEVER}, ALL_TYPES);
+    rc = validate_add_rule(c, &list, (rule){.kind = RULE_NEVER}, ALL_TYPES);
   else if (node->type == JSON_OBJECT)
     rc = compile_keywords(c, node, depth, &list);
   if (!rc && list.count) {
     rule *rules = arena_alloc(&c->schema->arena, list.count * sizeof *rules);
     if (rules) {
       memcpy(rules, list.items, list.count * sizeof *rules);
-      summarize(v, rules, list.count, list.types);
+      validate_summarize(v, rules, list.count, list.types);
     } else {
       rc = error_nomem(c->error);
     }
@@ -693,7 +693,7 @@ static shorn_code compile_general(validation_compiler *c, const json_value *node
  * shape notwithstanding: what unevaluated* reads comes from every keyword
  * beside it. */
 static bool checked_whole(const json_value *node) {
-  return keyword(node, "unevaluatedProperties") || keyword(node, "unevaluatedItems");
+  return validate_keyword(node, "unevaluatedProperties") || validate_keyword(node, "unevaluatedItems");
 }
 
 shorn_code validation_compile(validation_compiler *c, const json_value *node, bool shapeless,
@@ -708,7 +708,7 @@ shorn_code validation_compile(validation_compiler *c, const json_value *node, bo
   rule *r = arena_alloc(&c->schema->arena, sizeof *r);
   if (!r) return error_nomem(c->error);
   *r = (rule){.kind = RULE_SUBSCHEMA, .u.sub = v};
-  return (*out = new_validation(&c->schema->arena, r, 1, v->types)) ? SHORN_OK : error_nomem(c->error);
+  return (*out = validate_new_validation(&c->schema->arena, r, 1, v->types)) ? SHORN_OK : error_nomem(c->error);
 }
 
 void validation_compiler_release(validation_compiler *c) {
@@ -733,7 +733,7 @@ shorn_code validation_compile_any_of(validation_compiler *c, const json_value *c
     types |= alternatives[i]->types;
   }
   *r = (rule){.kind = RULE_ANY_OF, .u.any_of = {alternatives, count}};
-  return (*out = new_validation(&c->schema->arena, r, 1, types)) ? SHORN_OK : error_nomem(c->error);
+  return (*out = validate_new_validation(&c->schema->arena, r, 1, types)) ? SHORN_OK : error_nomem(c->error);
 }
 
 const validation *validation_join(arena *a, const validation *first, const validation *second) {
@@ -742,7 +742,7 @@ const validation *validation_join(arena *a, const validation *first, const valid
   if (!rules) return NULL;
   memcpy(rules, first->rules, first->count * sizeof *rules);
   memcpy(rules + first->count, second->rules, second->count * sizeof *rules);
-  return new_validation(a, rules, first->count + second->count, (uint8_t)(first->types | second->types));
+  return validate_new_validation(a, rules, first->count + second->count, (uint8_t)(first->types | second->types));
 }
 
 /* ---- checking -------------------------------------------------------------- */
@@ -750,7 +750,7 @@ const validation *validation_join(arena *a, const validation *first, const valid
 /* Zod 4's multipleOf (util.floatSafeRemainder): the quotient within four
  * epsilons, scaled by its size, of an integer, so that 0.3 is a multiple
  * of 0.1.  Math.round rounds halves up. */
-static bool is_multiple(double value, double step) {
+static bool validate_is_multiple(double value, double step) {
   double ratio = value / step, rounded = floor(ratio);
   if (ratio - rounded >= 0.5) rounded += 1;
   double tolerance = 4 * DBL_EPSILON * fmax(fabs(ratio), 1);
@@ -766,9 +766,9 @@ static shorn_code refuse_value(shorn_error *e, const char *fmt, ...) {
   return SHORN_ERROR_ENCODE;
 }
 
-static const char *plural(double n) { return n == 1 ? "" : "s"; }
+static const char *validate_plural(double n) { return n == 1 ? "" : "s"; }
 
-static shorn_code check_number(const rule *r, double x, shorn_error *e) {
+static shorn_code validate_check_number(const rule *r, double x, shorn_error *e) {
   char bound[NUMBER_TEXT_MAX];
   bool ok;
   switch (r->kind) {
@@ -776,7 +776,7 @@ static shorn_code check_number(const rule *r, double x, shorn_error *e) {
     case RULE_EXCLUSIVE_MINIMUM: ok = x > r->bound; break;
     case RULE_MAXIMUM: ok = x <= r->bound; break;
     case RULE_EXCLUSIVE_MAXIMUM: ok = x < r->bound; break;
-    default: ok = is_multiple(x, r->bound); break;
+    default: ok = validate_is_multiple(x, r->bound); break;
   }
   if (ok) return SHORN_OK;
   number_format(r->bound, bound);
@@ -789,7 +789,7 @@ static shorn_code check_number(const rule *r, double x, shorn_error *e) {
   }
 }
 
-static shorn_code check_string(validator *v, const rule *r, const json_value *s, shorn_error *e) {
+static shorn_code validate_check_string(validator *v, const rule *r, const json_value *s, shorn_error *e) {
   char bound[NUMBER_TEXT_MAX], quoted[RULE_QUOTE_MAX];
   switch (r->kind) {
     case RULE_MIN_LENGTH:
@@ -803,8 +803,8 @@ static shorn_code check_string(validator *v, const rule *r, const json_value *s,
       if (ok) return SHORN_OK;
       number_format(r->bound, bound);
       return r->kind == RULE_MIN_LENGTH
-                 ? refuse_value(e, "Too short: expected at least %s character%s", bound, plural(r->bound))
-                 : refuse_value(e, "Too long: expected at most %s character%s", bound, plural(r->bound));
+                 ? refuse_value(e, "Too short: expected at least %s character%s", bound, validate_plural(r->bound))
+                 : refuse_value(e, "Too long: expected at most %s character%s", bound, validate_plural(r->bound));
     }
     case RULE_PATTERN: {
       pattern_result m = pattern_test(&v->matcher, r->u.pattern.compiled, s->u.string, s->length,
@@ -828,7 +828,7 @@ static shorn_code check_string(validator *v, const rule *r, const json_value *s,
 /* Whether an object shape keeps key k: a closed object with
  * additionalProperties false drops the keys it does not declare, as Zod's
  * z.object() strips them. */
-static bool kept(const shape *sh, const json_value *k) {
+static bool validate_kept(const shape *sh, const json_value *k) {
   return !sh || sh->kind != SHAPE_OBJECT || sh->u.object.extras || sh->u.object.reject_unknown ||
          object_find_field(sh, k->u.string, k->length);
 }
@@ -838,12 +838,12 @@ static shorn_code count_properties(validator *v, const shape *sh, const json_val
   key_list m;
   if (!sorted_members(v->allocator, o, &m)) return error_nomem(e);
   *count = 0;
-  for (uint32_t i = 0; i < m.count; i++) *count += kept(sh, m.keys[i]);
+  for (uint32_t i = 0; i < m.count; i++) *count += validate_kept(sh, m.keys[i]);
   mem_free(v->allocator, m.keys);
   return SHORN_OK;
 }
 
-static shorn_code check_one_of(const rule *r, const shorn_allocator *a, const json_value *x, shorn_error *e) {
+static shorn_code validate_check_one_of(const rule *r, const shorn_allocator *a, const json_value *x, shorn_error *e) {
   for (uint32_t i = 0; i < r->u.one_of.count; i++) {
     sameness s = same_value(a, x, &r->u.one_of.values[i], 0);
     if (s == SAME_YES) return SHORN_OK;
@@ -853,13 +853,13 @@ static shorn_code check_one_of(const rule *r, const shorn_allocator *a, const js
                                                 : "Invalid value: expected one of the values of \"enum\"");
 }
 
-static shorn_code check_rules(validator *v, const shape *sh, const validation *rules, const json_value *x,
+static shorn_code validate_check_rules(validator *v, const shape *sh, const validation *rules, const json_value *x,
                               shorn_error *e, validation_site *site);
-static shorn_code check_sub(validator *v, const validation *rules, const json_value *x, shorn_error *e,
+static shorn_code validate_check_sub(validator *v, const validation *rules, const json_value *x, shorn_error *e,
                             validation_site *site);
-static shorn_code check_below(validator *v, const validation *sub, const json_value *x, shorn_error *e);
+static shorn_code validate_check_below(validator *v, const validation *sub, const json_value *x, shorn_error *e);
 
-static shorn_code check_object(validator *v, const shape *sh, const rule *r, const json_value *o, shorn_error *e,
+static shorn_code validate_check_object(validator *v, const shape *sh, const rule *r, const json_value *o, shorn_error *e,
                                validation_site *site) {
   char bound[NUMBER_TEXT_MAX];
   shorn_code rc;
@@ -883,11 +883,11 @@ static shorn_code check_object(validator *v, const shape *sh, const rule *r, con
   }
   for (uint32_t i = 0; i < o->length; i++) {
     const json_value *k = &o->u.items[2 * i];
-    if (!kept(sh, k)) continue;
+    if (!validate_kept(sh, k)) continue;
     if (!r->u.names) {
       rc = refuse_value(e, "Invalid property name: \"propertyNames\" is false");
     } else {
-      if ((rc = check_below(v, r->u.names, k, e)) == SHORN_ERROR_ENCODE) {
+      if ((rc = validate_check_below(v, r->u.names, k, e)) == SHORN_ERROR_ENCODE) {
         static const char string[] = "Invalid string: ";
         char message[SHORN_MESSAGE_MAX];
         memcpy(message, e->message, sizeof message);
@@ -902,7 +902,7 @@ static shorn_code check_object(validator *v, const shape *sh, const rule *r, con
   return SHORN_OK;
 }
 
-static shorn_code check_array(validator *v, const rule *r, const json_value *a, shorn_error *e,
+static shorn_code validate_check_array(validator *v, const rule *r, const json_value *a, shorn_error *e,
                               validation_site *site) {
   char bound[NUMBER_TEXT_MAX];
   if (r->kind == RULE_UNIQUE_ITEMS) {
@@ -932,11 +932,11 @@ static uint64_t *marks_new(validator *v, const json_value *x) {
   return mem_calloc(v->allocator, x->length / 64 + 1, sizeof(uint64_t));
 }
 
-static void mark(uint64_t *marks, uint32_t i) {
+static void validate_mark(uint64_t *marks, uint32_t i) {
   if (marks) marks[i / 64] |= UINT64_C(1) << (i % 64);
 }
 
-static bool marked(const uint64_t *marks, uint32_t i) { return (marks[i / 64] >> (i % 64)) & 1; }
+static bool validate_marked(const uint64_t *marks, uint32_t i) { return (marks[i / 64] >> (i % 64)) & 1; }
 
 static void marks_join(uint64_t *into, const uint64_t *from, const json_value *x) {
   for (uint32_t i = 0; i <= x->length / 64; i++) into[i] |= from[i];
@@ -944,15 +944,15 @@ static void marks_join(uint64_t *into, const uint64_t *from, const json_value *x
 
 /* Whether a subschema's refusal is one the place may outlive (a union's
  * other branch, not, if, contains); a check that gave up is none. */
-static bool absorbed(const validator *v, shorn_code rc) { return rc == SHORN_ERROR_ENCODE && !v->gave_up; }
+static bool validate_absorbed(const validator *v, shorn_code rc) { return rc == SHORN_ERROR_ENCODE && !v->gave_up; }
 
 /* A subschema's rules on `x`, with `seen` the marks they add to: the same
  * place's, fresh ones, or none (NULL) for a value below. */
-static shorn_code check_sub_marking(validator *v, const validation *sub, const json_value *x, shorn_error *e,
+static shorn_code validate_check_sub_marking(validator *v, const validation *sub, const json_value *x, shorn_error *e,
                                     validation_site *site, uint64_t *seen) {
   uint64_t *outer = v->seen;
   v->seen = seen;
-  shorn_code rc = check_sub(v, sub, x, e, site);
+  shorn_code rc = validate_check_sub(v, sub, x, e, site);
   v->seen = outer;
   return rc;
 }
@@ -960,12 +960,12 @@ static shorn_code check_sub_marking(validator *v, const validation *sub, const j
 /* `sub` on the value, where a failure does not fail the place (a union's
  * branch, if, not): what it evaluated joins the place's marks only when it
  * passes. */
-static shorn_code check_tentatively(validator *v, const validation *sub, const json_value *x, shorn_error *e) {
+static shorn_code validate_check_tentatively(validator *v, const validation *sub, const json_value *x, shorn_error *e) {
   validation_site ignored = {.kind = SITE_NONE};
-  if (!v->seen || !holds_values(x)) return check_sub_marking(v, sub, x, e, &ignored, NULL);
+  if (!v->seen || !holds_values(x)) return validate_check_sub_marking(v, sub, x, e, &ignored, NULL);
   uint64_t *own = marks_new(v, x);
   if (!own) return error_nomem(e);
-  shorn_code rc = check_sub_marking(v, sub, x, e, &ignored, own);
+  shorn_code rc = validate_check_sub_marking(v, sub, x, e, &ignored, own);
   if (rc == SHORN_OK) marks_join(v->seen, own, x);
   mem_free(v->allocator, own);
   return rc;
@@ -973,19 +973,19 @@ static shorn_code check_tentatively(validator *v, const validation *sub, const j
 
 /* anyOf, and oneOf: with marks to gather every branch is tried, for what
  * each that passes evaluated. */
-static shorn_code check_branches(validator *v, const shape *sh, const rule *r, const json_value *x, shorn_error *e) {
+static shorn_code validate_check_branches(validator *v, const shape *sh, const rule *r, const json_value *x, shorn_error *e) {
   uint32_t passed = 0, first = 0;
   for (uint32_t i = 0; i < r->u.any_of.count; i++) {
     const validation *branch = r->u.any_of.alternatives[i];
     validation_site ignored = {.kind = SITE_NONE};
-    shorn_code rc = sh ? check_rules(v, sh, branch, x, e, &ignored) : check_tentatively(v, branch, x, e);
+    shorn_code rc = sh ? validate_check_rules(v, sh, branch, x, e, &ignored) : validate_check_tentatively(v, branch, x, e);
     if (rc == SHORN_OK) {
       if (passed++ == 0) first = i;
       if (r->kind == RULE_ANY_OF && !v->seen) return SHORN_OK;
       if (r->kind == RULE_ONE_OF && passed == 2)
         return refuse_value(e, "Invalid value: branches %u and %u of \"oneOf\" both accept it", (unsigned)first,
                             (unsigned)i);
-    } else if (!absorbed(v, rc)) {
+    } else if (!validate_absorbed(v, rc)) {
       return rc;
     }
   }
@@ -1001,11 +1001,11 @@ static const char *type_article(const json_value *x) {
   return names[x->type];
 }
 
-static bool is_integer(double x) { return isfinite(x) && x == floor(x); }
+static bool validate_is_integer(double x) { return isfinite(x) && x == floor(x); }
 
-static shorn_code check_type(const rule *r, const json_value *x, shorn_error *e) {
+static shorn_code validate_check_type(const rule *r, const json_value *x, shorn_error *e) {
   uint8_t types = r->u.types;
-  if ((types & TYPE_BIT(x->type)) || ((types & TYPE_INTEGER_BIT) && x->type == JSON_NUMBER && is_integer(x->u.number)))
+  if ((types & TYPE_BIT(x->type)) || ((types & TYPE_INTEGER_BIT) && x->type == JSON_NUMBER && validate_is_integer(x->u.number)))
     return SHORN_OK;
   static const struct {
     uint8_t bits;
@@ -1021,12 +1021,12 @@ static shorn_code check_type(const rule *r, const json_value *x, shorn_error *e)
   return refuse_value(e, "Expected %s, got %s", n ? expected : "no value", type_article(x));
 }
 
-static shorn_code check_condition(validator *v, const rule *r, const json_value *x, shorn_error *e,
+static shorn_code validate_check_condition(validator *v, const rule *r, const json_value *x, shorn_error *e,
                                   validation_site *site) {
-  shorn_code rc = check_tentatively(v, r->u.condition.when, x, e);
-  if (rc != SHORN_OK && !absorbed(v, rc)) return rc;
+  shorn_code rc = validate_check_tentatively(v, r->u.condition.when, x, e);
+  if (rc != SHORN_OK && !validate_absorbed(v, rc)) return rc;
   const validation *next = rc == SHORN_OK ? r->u.condition.then : r->u.condition.otherwise;
-  return next ? check_sub(v, next, x, e, site) : SHORN_OK;
+  return next ? validate_check_sub(v, next, x, e, site) : SHORN_OK;
 }
 
 static void site_at_key(validation_site *site, const json_value *k) {
@@ -1034,19 +1034,19 @@ static void site_at_key(validation_site *site, const json_value *k) {
 }
 
 /* `sub` on an item, a member's value or a key: a place of its own. */
-static shorn_code check_below(validator *v, const validation *sub, const json_value *x, shorn_error *e) {
+static shorn_code validate_check_below(validator *v, const validation *sub, const json_value *x, shorn_error *e) {
   validation_site ignored = {.kind = SITE_NONE};
-  return check_sub_marking(v, sub, x, e, &ignored, NULL);
+  return validate_check_sub_marking(v, sub, x, e, &ignored, NULL);
 }
 
-static shorn_code check_dependents(validator *v, const rule *r, const json_value *o, shorn_error *e,
+static shorn_code validate_check_dependents(validator *v, const rule *r, const json_value *o, shorn_error *e,
                                    validation_site *site) {
   const json_value *object = r->u.dependent.object;
   for (uint32_t i = 0; i < object->length; i++) {
     const json_value *name = &object->u.items[2 * i], *then = name + 1;
     if (!json_get(o, name->u.string, name->length)) continue;
     if (r->kind == RULE_DEPENDENT_SCHEMAS) {
-      shorn_code rc = check_sub(v, r->u.dependent.schemas[i], o, e, site);
+      shorn_code rc = validate_check_sub(v, r->u.dependent.schemas[i], o, e, site);
       if (rc) return rc;
       continue;
     }
@@ -1065,7 +1065,7 @@ static shorn_code check_dependents(validator *v, const rule *r, const json_value
 /* A member's index among the object's, its key's last. */
 static uint32_t member_index(const json_value *o, const json_value *k) { return (uint32_t)((k - o->u.items) / 2); }
 
-static shorn_code check_member(validator *v, const rule *r, const json_value *o, const json_value *k,
+static shorn_code validate_check_member(validator *v, const rule *r, const json_value *o, const json_value *k,
                                shorn_error *e) {
   const object_applicators *a = r->u.object;
   bool matched = false;
@@ -1073,26 +1073,26 @@ static shorn_code check_member(validator *v, const rule *r, const json_value *o,
   const json_value *declared = a->names ? json_get(a->names, k->u.string, k->length) : NULL;
   if (declared) {
     matched = true;
-    if ((rc = check_below(v, a->named[member_index(a->names, declared - 1)], k + 1, e))) return rc;
+    if ((rc = validate_check_below(v, a->named[member_index(a->names, declared - 1)], k + 1, e))) return rc;
   }
   for (uint32_t i = 0; a->patterns && i < a->pattern_names->length; i++) {
     pattern_result m = pattern_test(&v->matcher, a->patterns[i], k->u.string, k->length, k->flags & JSON_LONE_SURROGATE);
     if (m == PATTERN_NOMEM) return error_nomem(e);
     if (m != PATTERN_MATCH) continue;
     matched = true;
-    if ((rc = check_below(v, a->patterned[i], k + 1, e))) return rc;
+    if ((rc = validate_check_below(v, a->patterned[i], k + 1, e))) return rc;
   }
   if (!matched && a->additional) {
     if (a->additional->count == 1 && a->additional->rules[0].kind == RULE_NEVER)
       return refuse_value(e, "Unexpected property: \"additionalProperties\" is false");
     matched = true;
-    if ((rc = check_below(v, a->additional, k + 1, e))) return rc;
+    if ((rc = validate_check_below(v, a->additional, k + 1, e))) return rc;
   }
-  if (matched) mark(v->seen, member_index(o, k));
+  if (matched) validate_mark(v->seen, member_index(o, k));
   return SHORN_OK;
 }
 
-static shorn_code check_members(validator *v, const rule *r, const json_value *o, shorn_error *e,
+static shorn_code validate_check_members(validator *v, const rule *r, const json_value *o, shorn_error *e,
                                 validation_site *site) {
   key_list m;
   if (!sorted_members(v->allocator, o, &m)) return error_nomem(e);
@@ -1100,12 +1100,12 @@ static shorn_code check_members(validator *v, const rule *r, const json_value *o
   for (uint32_t i = 0; i < m.count && !rc; i++) {
     const json_value *k = m.keys[i];
     if (r->kind == RULE_PROPERTIES) {
-      rc = check_member(v, r, o, k, e);
-    } else if (!v->seen || !marked(v->seen, member_index(o, k))) {
+      rc = validate_check_member(v, r, o, k, e);
+    } else if (!v->seen || !validate_marked(v->seen, member_index(o, k))) {
       if (r->u.sub->count == 1 && r->u.sub->rules[0].kind == RULE_NEVER)
         rc = refuse_value(e, "Unexpected property: no keyword evaluates it, and \"unevaluatedProperties\" is false");
-      else if (!(rc = check_below(v, r->u.sub, k + 1, e)))
-        mark(v->seen, member_index(o, k));
+      else if (!(rc = validate_check_below(v, r->u.sub, k + 1, e)))
+        validate_mark(v->seen, member_index(o, k));
     }
     if (rc == SHORN_ERROR_ENCODE) site_at_key(site, k);
   }
@@ -1113,7 +1113,7 @@ static shorn_code check_members(validator *v, const rule *r, const json_value *o
   return rc;
 }
 
-static shorn_code check_items(validator *v, const rule *r, const json_value *a, shorn_error *e,
+static shorn_code validate_check_items(validator *v, const rule *r, const json_value *a, shorn_error *e,
                               validation_site *site) {
   uint32_t matches = 0;
   for (uint32_t i = 0; i < a->length; i++) {
@@ -1121,19 +1121,19 @@ static shorn_code check_items(validator *v, const rule *r, const json_value *a, 
     if (r->kind == RULE_ITEMS)
       sub = i < r->u.items->prefix_count ? r->u.items->prefix[i] : r->u.items->rest;
     else if (r->kind == RULE_UNEVALUATED_ITEMS)
-      sub = v->seen && marked(v->seen, i) ? NULL : r->u.sub;
+      sub = v->seen && validate_marked(v->seen, i) ? NULL : r->u.sub;
     else
       sub = r->u.contains.sub;
     if (!sub) continue;
-    shorn_code rc = check_below(v, sub, &a->u.items[i], e);
+    shorn_code rc = validate_check_below(v, sub, &a->u.items[i], e);
     if (r->kind == RULE_CONTAINS) {
-      if (rc != SHORN_OK && !absorbed(v, rc)) return rc;
-      if (rc == SHORN_OK) matches++, mark(v->seen, i);
+      if (rc != SHORN_OK && !validate_absorbed(v, rc)) return rc;
+      if (rc == SHORN_OK) matches++, validate_mark(v->seen, i);
       continue;
     }
     if (rc == SHORN_ERROR_ENCODE) *site = (validation_site){.kind = SITE_INDEX, .index = i};
     if (rc) return rc;
-    mark(v->seen, i);
+    validate_mark(v->seen, i);
   }
   if (r->kind != RULE_CONTAINS) return SHORN_OK;
   char bound[NUMBER_TEXT_MAX];
@@ -1147,52 +1147,52 @@ static shorn_code check_items(validator *v, const rule *r, const json_value *a, 
   return refuse_value(e, "Too many items matching \"contains\": expected at most %s", bound);
 }
 
-static shorn_code check_applicator(validator *v, const shape *sh, const rule *r, const json_value *x,
+static shorn_code validate_check_applicator(validator *v, const shape *sh, const rule *r, const json_value *x,
                                    shorn_error *e, validation_site *site) {
   bool object = x->type == JSON_OBJECT, array = x->type == JSON_ARRAY;
   switch (r->kind) {
     case RULE_NEVER: return refuse_value(e, "Invalid value: the schema here is false");
-    case RULE_TYPE: return check_type(r, x, e);
-    case RULE_SUBSCHEMA: return check_sub(v, r->u.sub, x, e, site);
+    case RULE_TYPE: return validate_check_type(r, x, e);
+    case RULE_SUBSCHEMA: return validate_check_sub(v, r->u.sub, x, e, site);
     case RULE_NOT: {
       uint64_t *outer = v->seen;
       v->seen = NULL; /* what not evaluates is never evaluated */
-      shorn_code rc = check_tentatively(v, r->u.sub, x, e);
+      shorn_code rc = validate_check_tentatively(v, r->u.sub, x, e);
       v->seen = outer;
-      if (absorbed(v, rc)) return SHORN_OK;
+      if (validate_absorbed(v, rc)) return SHORN_OK;
       return rc ? rc : refuse_value(e, "Invalid value: the schema in \"not\" accepts it");
     }
     case RULE_ANY_OF:
-    case RULE_ONE_OF: return check_branches(v, sh, r, x, e);
-    case RULE_IF: return check_condition(v, r, x, e, site);
+    case RULE_ONE_OF: return validate_check_branches(v, sh, r, x, e);
+    case RULE_IF: return validate_check_condition(v, r, x, e, site);
     case RULE_DEPENDENT_REQUIRED:
-    case RULE_DEPENDENT_SCHEMAS: return object ? check_dependents(v, r, x, e, site) : SHORN_OK;
+    case RULE_DEPENDENT_SCHEMAS: return object ? validate_check_dependents(v, r, x, e, site) : SHORN_OK;
     case RULE_PROPERTIES:
-    case RULE_UNEVALUATED_PROPERTIES: return object ? check_members(v, r, x, e, site) : SHORN_OK;
-    default: return array ? check_items(v, r, x, e, site) : SHORN_OK;
+    case RULE_UNEVALUATED_PROPERTIES: return object ? validate_check_members(v, r, x, e, site) : SHORN_OK;
+    default: return array ? validate_check_items(v, r, x, e, site) : SHORN_OK;
   }
 }
 
 /* The rules in order, the first refusal returned; rules of the place's
  * subschemas mark what they evaluate in v->seen. */
-static shorn_code check_rules(validator *v, const shape *sh, const validation *rules, const json_value *x,
+static shorn_code validate_check_rules(validator *v, const shape *sh, const validation *rules, const json_value *x,
                               shorn_error *e, validation_site *site) {
   if (!(rules->types & TYPE_BIT(x->type))) return SHORN_OK;
   for (uint32_t i = 0; i < rules->count; i++) {
     const rule *r = &rules->rules[i];
     shorn_code rc;
     if (r->kind <= RULE_MULTIPLE_OF)
-      rc = x->type == JSON_NUMBER ? check_number(r, x->u.number, e) : SHORN_OK;
+      rc = x->type == JSON_NUMBER ? validate_check_number(r, x->u.number, e) : SHORN_OK;
     else if (r->kind <= RULE_FORMAT)
-      rc = x->type == JSON_STRING ? check_string(v, r, x, e) : SHORN_OK;
+      rc = x->type == JSON_STRING ? validate_check_string(v, r, x, e) : SHORN_OK;
     else if (r->kind <= RULE_UNIQUE_ITEMS)
-      rc = x->type == JSON_ARRAY ? check_array(v, r, x, e, site) : SHORN_OK;
+      rc = x->type == JSON_ARRAY ? validate_check_array(v, r, x, e, site) : SHORN_OK;
     else if (r->kind <= RULE_REQUIRED)
-      rc = x->type == JSON_OBJECT ? check_object(v, sh, r, x, e, site) : SHORN_OK;
+      rc = x->type == JSON_OBJECT ? validate_check_object(v, sh, r, x, e, site) : SHORN_OK;
     else if (r->kind == RULE_ONE_OF_VALUES)
-      rc = check_one_of(r, v->allocator, x, e);
+      rc = validate_check_one_of(r, v->allocator, x, e);
     else
-      rc = check_applicator(v, sh, r, x, e, site);
+      rc = validate_check_applicator(v, sh, r, x, e, site);
     if (rc) return rc;
   }
   return SHORN_OK;
@@ -1205,7 +1205,7 @@ static shorn_code check_rules(validator *v, const shape *sh, const validation *r
 #define SUBSCHEMA_DEPTH_MAX 256
 #define SUBSCHEMA_STEPS_MAX (UINT64_C(1) << 22)
 
-static shorn_code check_sub(validator *v, const validation *rules, const json_value *x, shorn_error *e,
+static shorn_code validate_check_sub(validator *v, const validation *rules, const json_value *x, shorn_error *e,
                             validation_site *site) {
   if (v->depth == 0) { /* the outermost: a check's bounds start here */
     v->steps = 0;
@@ -1218,7 +1218,7 @@ static shorn_code check_sub(validator *v, const validation *rules, const json_va
   }
   if (!rules->collects || !holds_values(x)) {
     v->depth++;
-    shorn_code rc = check_rules(v, NULL, rules, x, e, site);
+    shorn_code rc = validate_check_rules(v, NULL, rules, x, e, site);
     v->depth--;
     return rc;
   }
@@ -1226,7 +1226,7 @@ static shorn_code check_sub(validator *v, const validation *rules, const json_va
   if (!own) return error_nomem(e);
   v->seen = own;
   v->depth++;
-  shorn_code rc = check_rules(v, NULL, rules, x, e, site);
+  shorn_code rc = validate_check_rules(v, NULL, rules, x, e, site);
   v->depth--;
   v->seen = outer;
   if (rc == SHORN_OK && outer) marks_join(outer, own, x);
@@ -1237,7 +1237,7 @@ static shorn_code check_sub(validator *v, const validation *rules, const json_va
 shorn_code validation_check(validator *v, const shape *sh, const validation *rules, const json_value *value,
                             shorn_error *error, validation_site *site) {
   site->kind = SITE_NONE;
-  return check_rules(v, sh, rules, value, error, site);
+  return validate_check_rules(v, sh, rules, value, error, site);
 }
 
 void validator_release(validator *v) {

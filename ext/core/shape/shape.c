@@ -55,123 +55,123 @@ typedef struct text_writer {
 
 #define HASH_BASE 0x100000001B3ull /* any odd multiplier; this is FNV's */
 
-static bool write_shape(text_writer *w, const shape *sh);
+static bool shape_write_shape(text_writer *w, const shape *sh);
 
-static bool put(text_writer *w, const char *s, size_t n) {
+static bool shape_put(text_writer *w, const char *s, size_t n) {
   if (w->out && !buffer_append(w->out, s, n)) return false;
   w->length += n;
   w->too_large = w->length > SHAPE_TEXT_MAX;
   return !w->too_large;
 }
 
-#define PUT(w, literal) put(w, literal, sizeof literal - 1)
+#define PUT(w, literal) shape_put(w, literal, sizeof literal - 1)
 
 /* Escaped aside, so a measurement counts exactly what a write appends, and
  * a write never reserves past the room measured for it. */
-static bool put_json_string(text_writer *w, const char *s, size_t n) {
+static bool shape_put_json_string(text_writer *w, const char *s, size_t n) {
   w->scratch->length = 0;
   return buffer_json_string(w->scratch, s, n) &&
-         put(w, (const char *)w->scratch->data, w->scratch->length);
+         shape_put(w, (const char *)w->scratch->data, w->scratch->length);
 }
 
-static bool put_count(text_writer *w, uint64_t v) {
+static bool shape_put_count(text_writer *w, uint64_t v) {
   char text[24];
-  return put(w, text, (size_t)snprintf(text, sizeof text, "%llu", (unsigned long long)v));
+  return shape_put(w, text, (size_t)snprintf(text, sizeof text, "%llu", (unsigned long long)v));
 }
 
-static bool put_scalars(text_writer *w, const scalar *list, uint32_t n) {
+static bool shape_put_scalars(text_writer *w, const scalar *list, uint32_t n) {
   for (uint32_t i = 0; i < n; i++)
-    if ((i && !PUT(w, ",")) || !put(w, list[i].json, list[i].json_length)) return false;
+    if ((i && !PUT(w, ",")) || !shape_put(w, list[i].json, list[i].json_length)) return false;
   return true;
 }
 
-static bool put_shapes(text_writer *w, shape *const *list, uint32_t n) {
+static bool shape_put_shapes(text_writer *w, shape *const *list, uint32_t n) {
   for (uint32_t i = 0; i < n; i++)
-    if ((i && !PUT(w, ",")) || !write_shape(w, list[i])) return false;
+    if ((i && !PUT(w, ",")) || !shape_write_shape(w, list[i])) return false;
   return true;
 }
 
 /* A name, quoted: it needs no escape. */
-static bool put_name(text_writer *w, const char *name) {
-  return PUT(w, "\"") && put(w, name, strlen(name)) && PUT(w, "\"");
+static bool shape_put_name(text_writer *w, const char *name) {
+  return PUT(w, "\"") && shape_put(w, name, strlen(name)) && PUT(w, "\"");
 }
 
 /* `{"name":S}`, for a shape of one child. */
-static bool write_wrapped(text_writer *w, const shape *sh, const shape *inner) {
-  return PUT(w, "{") && put_name(w, shape_wires[sh->kind].name) && PUT(w, ":") && write_shape(w, inner) && PUT(w, "}");
+static bool shape_write_wrapped(text_writer *w, const shape *sh, const shape *inner) {
+  return PUT(w, "{") && shape_put_name(w, shape_wires[sh->kind].name) && PUT(w, ":") && shape_write_shape(w, inner) && PUT(w, "}");
 }
 
-static bool write_array(text_writer *w, const shape *sh) {
-  if (!PUT(w, "{\"array\":") || !write_shape(w, sh->u.array.element)) return false;
+static bool shape_write_array(text_writer *w, const shape *sh) {
+  if (!PUT(w, "{\"array\":") || !shape_write_shape(w, sh->u.array.element)) return false;
   if (sh->u.array.length >= 0 &&
-      !(PUT(w, ",\"length\":") && put_count(w, (uint64_t)sh->u.array.length)))
+      !(PUT(w, ",\"length\":") && shape_put_count(w, (uint64_t)sh->u.array.length)))
     return false;
   return PUT(w, "}");
 }
 
-static bool write_tuple(text_writer *w, const shape *sh) {
-  if (!PUT(w, "{\"tuple\":[") || !put_shapes(w, sh->u.tuple.items, sh->u.tuple.count) ||
+static bool shape_write_tuple(text_writer *w, const shape *sh) {
+  if (!PUT(w, "{\"tuple\":[") || !shape_put_shapes(w, sh->u.tuple.items, sh->u.tuple.count) ||
       !PUT(w, "]"))
     return false;
-  if (sh->u.tuple.rest && !(PUT(w, ",\"rest\":") && write_shape(w, sh->u.tuple.rest))) return false;
+  if (sh->u.tuple.rest && !(PUT(w, ",\"rest\":") && shape_write_shape(w, sh->u.tuple.rest))) return false;
   return PUT(w, "}");
 }
 
-static bool write_field(text_writer *w, const field *f) {
-  return PUT(w, "{\"key\":") && put_json_string(w, f->key, f->key_length) &&
+static bool shape_write_field(text_writer *w, const field *f) {
+  return PUT(w, "{\"key\":") && shape_put_json_string(w, f->key, f->key_length) &&
          (f->optional ? PUT(w, ",\"optional\":true,\"value\":")
                       : PUT(w, ",\"optional\":false,\"value\":")) &&
-         write_shape(w, f->value) && PUT(w, "}");
+         shape_write_shape(w, f->value) && PUT(w, "}");
 }
 
-static bool write_object(text_writer *w, const shape *sh) {
+static bool shape_write_object(text_writer *w, const shape *sh) {
   if (!PUT(w, "{\"object\":[")) return false;
   for (uint32_t i = 0; i < sh->u.object.count; i++)
-    if ((i && !PUT(w, ",")) || !write_field(w, &sh->u.object.fields[i])) return false;
+    if ((i && !PUT(w, ",")) || !shape_write_field(w, &sh->u.object.fields[i])) return false;
   if (!PUT(w, "]")) return false;
   /* The reference's key order: object, rejectUnknown, extras. */
   if (w->with_reject_unknown && !(sh->u.object.reject_unknown ? PUT(w, ",\"rejectUnknown\":true")
                                                               : PUT(w, ",\"rejectUnknown\":false")))
     return false;
-  if (sh->u.object.extras && !(PUT(w, ",\"extras\":") && write_shape(w, sh->u.object.extras)))
+  if (sh->u.object.extras && !(PUT(w, ",\"extras\":") && shape_write_shape(w, sh->u.object.extras)))
     return false;
   return PUT(w, "}");
 }
 
-static bool write_union(text_writer *w, const shape *sh) {
+static bool shape_write_union(text_writer *w, const shape *sh) {
   if (sh->u.choice.on) {
-    if (!PUT(w, "{\"on\":") || !put_json_string(w, sh->u.choice.on, sh->u.choice.on_length) ||
-        !PUT(w, ",\"cases\":[") || !put_scalars(w, sh->u.choice.cases, sh->u.choice.count))
+    if (!PUT(w, "{\"on\":") || !shape_put_json_string(w, sh->u.choice.on, sh->u.choice.on_length) ||
+        !PUT(w, ",\"cases\":[") || !shape_put_scalars(w, sh->u.choice.cases, sh->u.choice.count))
       return false;
   } else {
     if (!PUT(w, "{\"types\":[")) return false;
     for (uint32_t i = 0; i < sh->u.choice.count; i++) {
-      if ((i && !PUT(w, ",")) || !put_name(w, json_kind_names[sh->u.choice.types[i]])) return false;
+      if ((i && !PUT(w, ",")) || !shape_put_name(w, json_kind_names[sh->u.choice.types[i]])) return false;
     }
   }
-  return PUT(w, "],\"union\":[") && put_shapes(w, sh->u.choice.branches, sh->u.choice.count) &&
+  return PUT(w, "],\"union\":[") && shape_put_shapes(w, sh->u.choice.branches, sh->u.choice.count) &&
          PUT(w, "]}");
 }
 
-static bool write_body(text_writer *w, const shape *sh) {
+static bool shape_write_body(text_writer *w, const shape *sh) {
   switch (sh->kind) {
     case SHAPE_LITERAL:
-      return PUT(w, "{\"literal\":") && put_scalars(w, &sh->u.literal, 1) && PUT(w, "}");
+      return PUT(w, "{\"literal\":") && shape_put_scalars(w, &sh->u.literal, 1) && PUT(w, "}");
     case SHAPE_ENUM:
       return PUT(w, "{\"enum\":[") &&
-             put_scalars(w, sh->u.enumeration.members, sh->u.enumeration.count) && PUT(w, "]}");
-    case SHAPE_ARRAY: return write_array(w, sh);
-    case SHAPE_SET: return write_wrapped(w, sh, sh->u.array.element);
+             shape_put_scalars(w, sh->u.enumeration.members, sh->u.enumeration.count) && PUT(w, "]}");
+    case SHAPE_ARRAY: return shape_write_array(w, sh);
+    case SHAPE_SET: return shape_write_wrapped(w, sh, sh->u.array.element);
     case SHAPE_MAP:
-      return PUT(w, "{\"map\":[") && write_shape(w, sh->u.map.key) && PUT(w, ",") &&
-             write_shape(w, sh->u.map.value) && PUT(w, "]}");
-    case SHAPE_TUPLE: return write_tuple(w, sh);
-    case SHAPE_OBJECT: return write_object(w, sh);
-    case SHAPE_RECORD: return write_wrapped(w, sh, sh->u.record);
-    case SHAPE_NULLABLE: return write_wrapped(w, sh, sh->u.inner);
-    case SHAPE_UNION: return write_union(w, sh);
-    case SHAPE_REF: return PUT(w, "{\"ref\":") && put_count(w, sh->u.ref.index) && PUT(w, "}");
-    default: return put_name(w, shape_wires[sh->kind].name);
+      return PUT(w, "{\"map\":[") && shape_write_shape(w, sh->u.map.key) && PUT(w, ",") &&
+             shape_write_shape(w, sh->u.map.value) && PUT(w, "]}");
+    case SHAPE_TUPLE: return shape_write_tuple(w, sh);
+    case SHAPE_OBJECT: return shape_write_object(w, sh);
+    case SHAPE_RECORD: return shape_write_wrapped(w, sh, sh->u.record);
+    case SHAPE_NULLABLE: return shape_write_wrapped(w, sh, sh->u.inner);
+    case SHAPE_UNION: return shape_write_union(w, sh);
+    case SHAPE_REF: return PUT(w, "{\"ref\":") && shape_put_count(w, sh->u.ref.index) && PUT(w, "}");
+    default: return shape_put_name(w, shape_wires[sh->kind].name);
   }
 }
 
@@ -189,8 +189,8 @@ static uint64_t power_of_base(size_t exponent) {
   return result;
 }
 
-static bool write_shape(text_writer *w, const shape *sh) {
-  if (!w->spans) return write_body(w, sh);
+static bool shape_write_shape(text_writer *w, const shape *sh) {
+  if (!w->spans) return shape_write_body(w, sh);
   span *spans = w->spans;
   if (w->span_count == w->span_capacity) {
     spans = array_grow(w->out->allocator, w->spans, &w->span_capacity, (size_t)w->span_count + 1,
@@ -201,7 +201,7 @@ static bool write_shape(text_writer *w, const shape *sh) {
   uint32_t i = w->span_count++;
   spans[i].start = w->out->length;
   spans[i].hash = hash_so_far(w);
-  if (!write_body(w, sh)) return false;
+  if (!shape_write_body(w, sh)) return false;
   span *s = &w->spans[i];
   s->end = w->out->length;
   /* The text's hash from the two prefix hashes around it. */
@@ -210,7 +210,7 @@ static bool write_shape(text_writer *w, const shape *sh) {
   return true;
 }
 
-static shorn_code too_large(shorn_error *error) {
+static shorn_code shape_too_large(shorn_error *error) {
   return error_set(error, SHORN_ERROR_SCHEMA,
                    "The schema is too large: the text of its shapes passes %u MiB",
                    (unsigned)(SHAPE_TEXT_MAX >> 20));
@@ -219,11 +219,11 @@ static shorn_code too_large(shorn_error *error) {
 /* Measure what `write` would write into `b` (empty), then make room for it:
  * a text too large is refused before memory is spent on it, where a few
  * shared $refs with long keys expand to gigabytes. */
-static shorn_code reserve_text(shorn_buffer *b, shorn_buffer *scratch, bool with_reject_unknown,
+static shorn_code shape_reserve_text(shorn_buffer *b, shorn_buffer *scratch, bool with_reject_unknown,
                                bool (*write)(text_writer *, const shorn_schema *),
                                const shorn_schema *s, shorn_error *error) {
   text_writer measure = {.scratch = scratch, .with_reject_unknown = with_reject_unknown};
-  if (!write(&measure, s)) return measure.too_large ? too_large(error) : error_nomem(error);
+  if (!write(&measure, s)) return measure.too_large ? shape_too_large(error) : error_nomem(error);
   return buffer_reserve(b, measure.length) ? SHORN_OK : error_nomem(error);
 }
 
@@ -365,7 +365,7 @@ static const span *definition_span(const folder *f, uint32_t d) {
   return &f->writer.spans[f->tops[1 + d]];
 }
 
-static bool same_text(const folder *f, const span *a, const span *b) {
+static bool shape_same_text(const folder *f, const span *a, const span *b) {
   return a->hash == b->hash && a->end - a->start == b->end - b->start &&
          memcmp(f->text.data + a->start, f->text.data + b->start, a->end - a->start) == 0;
 }
@@ -373,7 +373,7 @@ static bool same_text(const folder *f, const span *a, const span *b) {
 /* The first definition whose (unfolded) text is the text of `s`, or -1. */
 static int64_t definition_with_text(const folder *f, const span *s) {
   for (uint32_t i = (uint32_t)s->hash & f->mask; f->by_text[i]; i = (i + 1) & f->mask)
-    if (same_text(f, definition_span(f, f->by_text[i] - 1), s)) return f->by_text[i] - 1;
+    if (shape_same_text(f, definition_span(f, f->by_text[i] - 1), s)) return f->by_text[i] - 1;
   return -1;
 }
 
@@ -386,7 +386,7 @@ static bool index_definitions(folder *f) {
     const span *s = definition_span(f, d);
     uint32_t i = (uint32_t)s->hash & f->mask;
     for (; f->by_text[i]; i = (i + 1) & f->mask)
-      if (same_text(f, definition_span(f, f->by_text[i] - 1), s)) break;
+      if (shape_same_text(f, definition_span(f, f->by_text[i] - 1), s)) break;
     if (!f->by_text[i]) f->by_text[i] = d + 1; /* a repeated text keeps its first definition */
   }
   return true;
@@ -423,10 +423,10 @@ static bool fold_below(folder *f, shape *sh, uint32_t at) {
 
 /* The texts the fold compares, one after another: the root's, then each
  * definition's. */
-static bool write_texts(text_writer *w, const shorn_schema *s) {
-  if (!write_shape(w, s->root)) return false;
+static bool shape_write_texts(text_writer *w, const shorn_schema *s) {
+  if (!shape_write_shape(w, s->root)) return false;
   for (uint32_t d = 0; d < s->def_count; d++)
-    if (!write_shape(w, s->defs[d])) return false;
+    if (!shape_write_shape(w, s->defs[d])) return false;
   return true;
 }
 
@@ -435,7 +435,7 @@ static bool write_texts(text_writer *w, const shorn_schema *s) {
 static bool fold_all(folder *f) {
   shorn_schema *s = f->schema;
   text_writer *w = &f->writer;
-  if (!write_texts(w, s)) return false;
+  if (!shape_write_texts(w, s)) return false;
   f->tops[0] = 0;
   for (uint32_t t = 0; t < s->def_count; t++) f->tops[t + 1] = w->spans[f->tops[t]].next;
   if (!index_definitions(f)) return false;
@@ -467,7 +467,7 @@ shorn_code shape_fold(shorn_schema *s, shorn_error *error) {
   const shorn_allocator *a = s->allocator;
   folder f = {.schema = s, .text = {.allocator = a}};
   shorn_buffer scratch = {.allocator = a};
-  shorn_code rc = reserve_text(&f.text, &scratch, true, write_texts, s, error);
+  shorn_code rc = shape_reserve_text(&f.text, &scratch, true, shape_write_texts, s, error);
   f.writer = (text_writer){
       .out = &f.text, .scratch = &scratch, .with_reject_unknown = true, .span_capacity = 64};
   f.writer.spans = mem_alloc(a, 64 * sizeof *f.writer.spans);
@@ -496,7 +496,7 @@ static uint64_t multiply_saturating(uint64_t a, uint64_t b) {
   return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
-static void measure(shape *sh) {
+static void shape_measure(shape *sh) {
   int64_t fixed = shape_fixed_width(sh);
   uint64_t width = fixed >= 0 ? (uint64_t)fixed : 1, slots = 0;
   switch (sh->kind) {
@@ -554,7 +554,7 @@ static shorn_code refuse_shape(finisher *f, const shape *sh, const char *message
 #define NO_BYTES \
   " must take at least one byte, so that a count cannot outgrow the payload; these take none"
 
-static shorn_code check(finisher *f, const shape *sh) {
+static shorn_code shape_check(finisher *f, const shape *sh) {
   switch (sh->kind) {
     case SHAPE_ARRAY:
       if (sh->u.array.element->min_width) return SHORN_OK;
@@ -726,24 +726,24 @@ static shorn_code finish_shape(finisher *f, shape *sh) {
     if (rc != SHORN_OK) return rc;
   }
   if (!build_tables(f, sh)) return error_nomem(f->error);
-  measure(sh);
-  return check(f, sh);
+  shape_measure(sh);
+  return shape_check(f, sh);
 }
 
 /* docs/format.md#signature: one shape, or {"defs":[…],"root":…} for a
  * recursive document. */
-static bool write_signature_text(text_writer *w, const shorn_schema *s) {
-  if (!s->def_count) return write_shape(w, s->root);
-  return PUT(w, "{\"defs\":[") && put_shapes(w, s->defs, s->def_count) && PUT(w, "],\"root\":") &&
-         write_shape(w, s->root) && PUT(w, "}");
+static bool shape_write_signature_text(text_writer *w, const shorn_schema *s) {
+  if (!s->def_count) return shape_write_shape(w, s->root);
+  return PUT(w, "{\"defs\":[") && shape_put_shapes(w, s->defs, s->def_count) && PUT(w, "],\"root\":") &&
+         shape_write_shape(w, s->root) && PUT(w, "}");
 }
 
-static shorn_code write_signature(finisher *f) {
+static shorn_code shape_write_signature(finisher *f) {
   shorn_schema *s = f->schema;
   shorn_buffer text = {.allocator = s->allocator};
-  shorn_code rc = reserve_text(&text, &f->text, false, write_signature_text, s, f->error);
+  shorn_code rc = shape_reserve_text(&text, &f->text, false, shape_write_signature_text, s, f->error);
   text_writer w = {.out = &text, .scratch = &f->text};
-  if (!rc && !write_signature_text(&w, s)) rc = error_nomem(f->error);
+  if (!rc && !shape_write_signature_text(&w, s)) rc = error_nomem(f->error);
   if (!rc && !(s->signature = arena_strdup(&s->arena, (const char *)text.data, text.length)))
     rc = error_nomem(f->error);
   if (!rc) s->signature_length = text.length;
@@ -764,7 +764,7 @@ shorn_code shape_finish(shorn_schema *s, const shape **refused, shorn_error *err
   /* The reference builds the definitions, then the root. */
   for (uint32_t d = 0; rc == SHORN_OK && d < s->def_count; d++) rc = finish_shape(&f, s->defs[d]);
   if (rc == SHORN_OK) rc = finish_shape(&f, s->root);
-  if (rc == SHORN_OK) rc = write_signature(&f);
+  if (rc == SHORN_OK) rc = shape_write_signature(&f);
   mem_free(s->allocator, admits);
   shorn_buffer_free(&f.text);
   return rc;

@@ -23,8 +23,8 @@
 /* Room for a key quoted in a message; longer ones are cut. */
 #define KEY_QUOTE_MAX 72
 
-static shorn_code fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static shorn_code fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) {
+static shorn_code decode_fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static shorn_code decode_fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   error_vset(d->error, SHORN_ERROR_DECODE, SHORN_WHERE_OFFSET, (long long)(at - d->start), fmt, ap);
@@ -32,8 +32,8 @@ static shorn_code fail_at(decoder *d, const uint8_t *at, const char *fmt, ...) {
   return SHORN_ERROR_DECODE;
 }
 
-static shorn_code end_of_input(decoder *d, const uint8_t *at) {
-  return fail_at(d, at, "Unexpected end of input");
+static shorn_code decode_end_of_input(decoder *d, const uint8_t *at) {
+  return decode_fail_at(d, at, "Unexpected end of input");
 }
 
 static shorn_code decoder_nomem(decoder *d) { return error_nomem(d->error); }
@@ -58,7 +58,7 @@ static shorn_code decoder_nomem(decoder *d) { return error_nomem(d->error); }
  * validating walk decides that before the call.  Written in place, as the
  * buffer's room allows: a copy from a local spelling was a call to memcpy
  * per number. */
-static shorn_code emit_number(decoder *d, double v) {
+static shorn_code decode_emit_number(decoder *d, double v) {
   if (!buffer_reserve(d->out, NUMBER_TEXT_MAX)) return decoder_nomem(d);
   char *o = (char *)d->out->data + d->out->length;
   size_t n;
@@ -81,8 +81,8 @@ static shorn_code emit_number(decoder *d, double v) {
 }
 
 /* A safe integer prints as its digits, so an integer shape skips
- * emit_number's path for doubles. */
-static shorn_code emit_integer(decoder *d, int64_t v) {
+ * decode_emit_number's path for doubles. */
+static shorn_code decode_emit_integer(decoder *d, int64_t v) {
   if (!buffer_reserve(d->out, 21)) return decoder_nomem(d); /* "-" and 20 digits */
   char *o = (char *)d->out->data + d->out->length;
   uint64_t u = (uint64_t)v;
@@ -95,7 +95,7 @@ static shorn_code emit_integer(decoder *d, int64_t v) {
   return SHORN_OK;
 }
 
-static shorn_code emit_string(decoder *d, const uint8_t *s, size_t n) {
+static shorn_code decode_emit_string(decoder *d, const uint8_t *s, size_t n) {
   if (d->out && !buffer_json_string(d->out, (const char *)s, n)) return decoder_nomem(d);
   return SHORN_OK;
 }
@@ -107,7 +107,7 @@ static shorn_code emit_string(decoder *d, const uint8_t *s, size_t n) {
  * its seven-bit groups packed by halving steps rather than a loop that
  * mispredicts its exit.  False for anything else, including a non-canonical last byte,
  * which the byte loops then read and report as the reference does. */
-static inline bool read_varint8(const decoder *d, uint64_t *value, size_t *length) {
+static inline bool decode_read_varint8(const decoder *d, uint64_t *value, size_t *length) {
   if (d->end - d->p < 8) return false;
   uint64_t w = load_le64(d->p), stops = ~w & LANES(0x80);
   if (!stops) return false;
@@ -132,7 +132,7 @@ shorn_code read_uvarint_long(decoder *d, uint64_t *value) {
   }
   uint64_t v;
   size_t n;
-  if (read_varint8(d, &v, &n) && v <= SAFE_INTEGER_MAX) {
+  if (decode_read_varint8(d, &v, &n) && v <= SAFE_INTEGER_MAX) {
     *value = v;
     d->p += n;
     return SHORN_OK;
@@ -140,29 +140,29 @@ shorn_code read_uvarint_long(decoder *d, uint64_t *value) {
   const uint8_t *p = d->p;
   uint64_t total = 0;
   for (int i = 0; i < 8; i++) {
-    if (p >= d->end) return end_of_input(d, p);
+    if (p >= d->end) return decode_end_of_input(d, p);
     uint8_t b = *p++;
     total += (uint64_t)(b & 0x7F) << (7 * i);
     /* The range check comes first: that is the reference's order. */
-    if (total > SAFE_INTEGER_MAX) return fail_at(d, p, "Integer exceeds JavaScript's safe range");
+    if (total > SAFE_INTEGER_MAX) return decode_fail_at(d, p, "Integer exceeds JavaScript's safe range");
     if (!(b & 0x80)) {
-      if (i > 0 && b == 0) return fail_at(d, p, "Non-canonical variable-length integer");
+      if (i > 0 && b == 0) return decode_fail_at(d, p, "Non-canonical variable-length integer");
       *value = total;
       d->p = p;
       return SHORN_OK;
     }
   }
-  return fail_at(d, p, "Invalid or unsafe variable-length integer");
+  return decode_fail_at(d, p, "Invalid or unsafe variable-length integer");
 }
 
 /* A ZigZag varint byte by byte, which also finds and reports every fault. */
-static shorn_code read_zigzag_bytes(decoder *d, uint64_t *zigzag) {
+static shorn_code decode_read_zigzag_bytes(decoder *d, uint64_t *zigzag) {
   const uint8_t *p = d->p;
   uint64_t z = 0;
   bool unsafe = false;
   for (int i = 0;; i++) {
-    if (i == 10) return fail_at(d, p, "Invalid variable-length integer");
-    if (p >= d->end) return end_of_input(d, p);
+    if (i == 10) return decode_fail_at(d, p, "Invalid variable-length integer");
+    if (p >= d->end) return decode_end_of_input(d, p);
     uint8_t b = *p++;
     /* Past 56 bits any value is unsafe; keep reading for the other checks. */
     if (i < 8)
@@ -170,13 +170,13 @@ static shorn_code read_zigzag_bytes(decoder *d, uint64_t *zigzag) {
     else if (b & 0x7F)
       unsafe = true;
     if (!(b & 0x80)) {
-      if (i > 0 && b == 0) return fail_at(d, p, "Non-canonical variable-length integer");
+      if (i > 0 && b == 0) return decode_fail_at(d, p, "Non-canonical variable-length integer");
       break;
     }
   }
   /* A safe value's ZigZag form is at most 2^54 - 2. */
   if (unsafe || z > 2 * SAFE_INTEGER_MAX)
-    return fail_at(d, p, "Integer exceeds JavaScript's safe range");
+    return decode_fail_at(d, p, "Integer exceeds JavaScript's safe range");
   *zigzag = z;
   d->p = p;
   return SHORN_OK;
@@ -188,22 +188,22 @@ shorn_code read_int(decoder *d, int64_t *value) {
   shorn_code rc;
   if (d->p < d->end && *d->p < 0x80)
     z = *d->p++;
-  else if (read_varint8(d, &z, &n) && z <= 2 * SAFE_INTEGER_MAX)
+  else if (decode_read_varint8(d, &z, &n) && z <= 2 * SAFE_INTEGER_MAX)
     d->p += n;
-  else if ((rc = read_zigzag_bytes(d, &z)))
+  else if ((rc = decode_read_zigzag_bytes(d, &z)))
     return rc;
   *value = zigzag_decode(z);
   return SHORN_OK;
 }
 
 /* A length-prefixed body (string, bytes): its limit, then the input left. */
-static inline shorn_code read_body(decoder *d, const uint8_t **body, size_t *length) {
+static inline shorn_code decode_read_body(decoder *d, const uint8_t **body, size_t *length) {
   uint64_t n;
   shorn_code rc = read_uvarint(d, &n);
   if (rc) return rc;
   if (n > SHORN_MAX_BYTES)
-    return fail_at(d, d->p, "Byte length %llu exceeds the limit of %ld", (unsigned long long)n, (long)SHORN_MAX_BYTES);
-  if (n > (uint64_t)(d->end - d->p)) return end_of_input(d, d->p);
+    return decode_fail_at(d, d->p, "Byte length %llu exceeds the limit of %ld", (unsigned long long)n, (long)SHORN_MAX_BYTES);
+  if (n > (uint64_t)(d->end - d->p)) return decode_end_of_input(d, d->p);
   *body = d->p;
   *length = (size_t)n;
   d->p += n;
@@ -211,22 +211,22 @@ static inline shorn_code read_body(decoder *d, const uint8_t **body, size_t *len
 }
 
 shorn_code read_string(decoder *d, const uint8_t **s, size_t *n) {
-  shorn_code rc = read_body(d, s, n);
+  shorn_code rc = decode_read_body(d, s, n);
   if (rc) return rc;
-  if (!utf8_valid(*s, *n, (size_t)(d->end - *s))) return fail_at(d, *s, "Invalid UTF-8");
+  if (!utf8_valid(*s, *n, (size_t)(d->end - *s))) return decode_fail_at(d, *s, "Invalid UTF-8");
   return SHORN_OK;
 }
 
 /* A string value written as it is checked (one pass over the bytes, not
  * two).  Out of line, so that a check, which writes nothing, does not set
  * up its frame. */
-static NOINLINE shorn_code write_string(decoder *d) {
+static NOINLINE shorn_code decode_write_string(decoder *d) {
   const uint8_t *s = NULL;
   size_t n = 0;
-  shorn_code rc = read_body(d, &s, &n);
+  shorn_code rc = decode_read_body(d, &s, &n);
   if (rc) return rc;
   int written = buffer_json_utf8(d->out, s, n, (size_t)(d->end - s));
-  if (written < 0) return fail_at(d, s, "Invalid UTF-8");
+  if (written < 0) return decode_fail_at(d, s, "Invalid UTF-8");
   return written ? SHORN_OK : decoder_nomem(d);
 }
 
@@ -234,7 +234,7 @@ static NOINLINE shorn_code write_string(decoder *d) {
 static shorn_code decode_string(decoder *d) {
   const uint8_t *s = NULL;
   size_t n = 0;
-  return d->out ? write_string(d) : read_string(d, &s, &n);
+  return d->out ? decode_write_string(d) : read_string(d, &s, &n);
 }
 
 /* ---- the walk ----------------------------------------------------------- */
@@ -246,8 +246,8 @@ static inline shorn_code decode_element(decoder *d, const shape *element, int de
   return element ? decode_value(d, element) : decode_dynamic(d, depth);
 }
 
-static shorn_code take(decoder *d, const uint8_t **bytes, size_t n) {
-  if (remaining(d) < n) return end_of_input(d, d->p);
+static shorn_code decode_take(decoder *d, const uint8_t **bytes, size_t n) {
+  if (remaining(d) < n) return decode_end_of_input(d, d->p);
   *bytes = d->p;
   d->p += n;
   return SHORN_OK;
@@ -255,7 +255,7 @@ static shorn_code take(decoder *d, const uint8_t **bytes, size_t n) {
 
 static shorn_code decode_uuid(decoder *d) {
   const uint8_t *b = NULL;
-  shorn_code rc = take(d, &b, 16);
+  shorn_code rc = decode_take(d, &b, 16);
   if (rc || !d->out) return rc;
   char text[38], *o = text;
   *o++ = '"';
@@ -273,7 +273,7 @@ static shorn_code decode_datetime(decoder *d) {
   shorn_code rc = read_int(d, &ms);
   if (rc) return rc;
   if (ms > DATETIME_LIMIT || ms < -DATETIME_LIMIT)
-    return fail_at(d, d->p, "Date-time %lld ms is outside the range of a Date", (long long)ms);
+    return decode_fail_at(d, d->p, "Date-time %lld ms is outside the range of a Date", (long long)ms);
   if (!d->out) return SHORN_OK;
   /* Written in place: a copy from a local text was a call to memcpy. */
   if (!buffer_reserve(d->out, DATETIME_TEXT_MAX + 2)) return decoder_nomem(d);
@@ -290,20 +290,20 @@ static shorn_code decode_bigint(decoder *d) {
   shorn_code rc = read_uvarint(d, &header);
   if (rc) return rc;
   /* A header of 1 would be negative zero: one value, two encodings. */
-  if (header == 1) return fail_at(d, d->p, "Non-canonical bigint");
+  if (header == 1) return decode_fail_at(d, d->p, "Non-canonical bigint");
   uint64_t n = header >> 1;
   if (n > SHORN_MAX_BYTES)
-    return fail_at(d, d->p, "BigInt magnitude of %llu bytes exceeds the limit of %ld", (unsigned long long)n,
+    return decode_fail_at(d, d->p, "BigInt magnitude of %llu bytes exceeds the limit of %ld", (unsigned long long)n,
                    (long)SHORN_MAX_BYTES);
   const uint8_t *magnitude = NULL;
-  if ((rc = take(d, &magnitude, (size_t)n))) return rc;
-  if (n && magnitude[n - 1] == 0) return fail_at(d, d->p, "Non-canonical bigint");
+  if ((rc = decode_take(d, &magnitude, (size_t)n))) return rc;
+  if (n && magnitude[n - 1] == 0) return decode_fail_at(d, d->p, "Non-canonical bigint");
   if (!d->out) return SHORN_OK;
   switch (bigint_json(d->allocator, d->out, header & 1, magnitude, (size_t)n)) {
     case BIGINT_OK: return SHORN_OK;
     /* Only the built-in conversion has a limit below the layout's. */
     case BIGINT_TOO_LARGE:
-      return fail_at(d, magnitude, "BigInt magnitude of %llu bytes exceeds the limit of %ld bytes" BIGINT_LIMIT_NOTE,
+      return decode_fail_at(d, magnitude, "BigInt magnitude of %llu bytes exceeds the limit of %ld bytes" BIGINT_LIMIT_NOTE,
                      (unsigned long long)n, (long)BIGINT_MAX_BYTES);
     default: return decoder_nomem(d);
   }
@@ -312,7 +312,7 @@ static shorn_code decode_bigint(decoder *d) {
 static shorn_code decode_index(decoder *d, uint32_t count, const char *what, uint64_t *index) {
   shorn_code rc = read_uvarint(d, index);
   if (rc) return rc;
-  if (*index >= count) return fail_at(d, d->p, "Unknown %s %llu", what, (unsigned long long)*index);
+  if (*index >= count) return decode_fail_at(d, d->p, "Unknown %s %llu", what, (unsigned long long)*index);
   return SHORN_OK;
 }
 
@@ -326,8 +326,8 @@ static ALWAYS_INLINE int decode_scalar(decoder *d, const shape *s) {
   uint64_t u;
   switch (s->kind) {
     case SHAPE_BOOLEAN:
-      if (d->p >= d->end) return end_of_input(d, d->p);
-      if (*d->p > 1) return fail_at(d, d->p, "Invalid boolean %u", *d->p);
+      if (d->p >= d->end) return decode_end_of_input(d, d->p);
+      if (*d->p > 1) return decode_fail_at(d, d->p, "Invalid boolean %u", *d->p);
       if (d->out) {
         /* Five bytes either way ("true" has its NUL): a fixed-size copy. */
         if (!buffer_reserve(d->out, 5)) return decoder_nomem(d);
@@ -338,19 +338,19 @@ static ALWAYS_INLINE int decode_scalar(decoder *d, const shape *s) {
       return SHORN_OK;
     /* Validating, nothing is written: no call to a writer to find that out. */
     case SHAPE_FLOAT64:
-      if ((rc = take(d, &b, 8)) || !d->out) return rc;
-      return emit_number(d, load_f64_le(b));
+      if ((rc = decode_take(d, &b, 8)) || !d->out) return rc;
+      return decode_emit_number(d, load_f64_le(b));
     case SHAPE_FLOAT32:
-      if ((rc = take(d, &b, 4)) || !d->out) return rc;
-      return emit_number(d, load_f32_le(b));
+      if ((rc = decode_take(d, &b, 4)) || !d->out) return rc;
+      return decode_emit_number(d, load_f32_le(b));
     case SHAPE_INT: {
       int64_t v;
       if ((rc = read_int(d, &v)) || !d->out) return rc;
-      return emit_integer(d, v);
+      return decode_emit_integer(d, v);
     }
     case SHAPE_UINT:
       if ((rc = read_uvarint(d, &u)) || !d->out) return rc;
-      return emit_integer(d, (int64_t)u);
+      return decode_emit_integer(d, (int64_t)u);
     case SHAPE_STRING: return decode_string(d);
     case SHAPE_ENUM:
       if ((rc = decode_index(d, s->u.enumeration.count, "enum index", &u))) return rc;
@@ -373,7 +373,7 @@ static shorn_code decode_elements(decoder *d, const shape *element, int depth, u
     if (unique) {
       int added = unique_add(unique, element, at, (size_t)(d->p - at));
       if (added < 0) return decoder_nomem(d);
-      if (!added) return fail_at(d, at, "Set element repeats an earlier element");
+      if (!added) return decode_fail_at(d, at, "Set element repeats an earlier element");
     }
   }
   return SHORN_OK;
@@ -383,10 +383,10 @@ shorn_code read_count(decoder *d, uint64_t width, const char *what, uint64_t *co
   shorn_code rc = read_uvarint(d, count);
   if (rc) return rc;
   if (*count > SHORN_MAX_ELEMENTS)
-    return fail_at(d, d->p, "%s %llu exceeds the limit of %ld", what, (unsigned long long)*count,
+    return decode_fail_at(d, d->p, "%s %llu exceeds the limit of %ld", what, (unsigned long long)*count,
                    (long)SHORN_MAX_ELEMENTS);
   if (exceeds(d, *count, width))
-    return fail_at(d, d->p, "%s %llu exceeds the remaining input", what, (unsigned long long)*count);
+    return decode_fail_at(d, d->p, "%s %llu exceeds the remaining input", what, (unsigned long long)*count);
   return SHORN_OK;
 }
 
@@ -398,7 +398,7 @@ ALWAYS_INLINE shorn_code read_array_length(decoder *d, const shape *s, uint64_t 
    * than written by hand: it is checked like one read from the wire. */
   *count = (uint64_t)s->u.array.length;
   if (exceeds(d, *count, s->u.array.element->min_width))
-    return fail_at(d, d->p, "Array length %llu exceeds the remaining input", (unsigned long long)*count);
+    return decode_fail_at(d, d->p, "Array length %llu exceeds the remaining input", (unsigned long long)*count);
   return SHORN_OK;
 }
 
@@ -429,7 +429,7 @@ static shorn_code decode_map_entries(decoder *d, const shape *s, uint64_t count,
     if (rc) return rc;
     int added = unique_add(keys, s->u.map.key, at, (size_t)(d->p - at));
     if (added < 0) return decoder_nomem(d);
-    if (!added) return fail_at(d, at, "Map key repeats an earlier key");
+    if (!added) return decode_fail_at(d, at, "Map key repeats an earlier key");
     EMIT_CHAR(d, ',');
     if ((rc = decode_value(d, s->u.map.value))) return rc;
     EMIT_CHAR(d, ']');
@@ -474,19 +474,19 @@ typedef struct key_reader {
   size_t prev_length;
 } key_reader;
 
-static shorn_code read_record_key(decoder *d, key_reader *k, const uint8_t **key, size_t *n) {
+static shorn_code decode_read_record_key(decoder *d, key_reader *k, const uint8_t **key, size_t *n) {
   shorn_code rc = read_string(d, key, n);
   if (rc) return rc;
   if (k->prev && utf16_compare((const char *)k->prev, k->prev_length, (const char *)*key, *n) >= 0)
-    return fail_at(d, d->p, "Record keys are out of canonical order");
+    return decode_fail_at(d, d->p, "Record keys are out of canonical order");
   k->prev = *key;
   k->prev_length = *n;
   return SHORN_OK;
 }
 
-static shorn_code emit_key(decoder *d, const uint8_t *key, size_t n, bool comma) {
+static shorn_code decode_emit_key(decoder *d, const uint8_t *key, size_t n, bool comma) {
   if (comma) EMIT_CHAR(d, ',');
-  shorn_code rc = emit_string(d, key, n);
+  shorn_code rc = decode_emit_string(d, key, n);
   if (rc) return rc;
   EMIT_CHAR(d, ':');
   return SHORN_OK;
@@ -502,8 +502,8 @@ static shorn_code decode_record(decoder *d, const shape *value, int depth) {
   const uint8_t *key = NULL;
   size_t n = 0;
   for (uint64_t i = 0; i < count; i++) {
-    if ((rc = read_record_key(d, &keys, &key, &n))) return rc;
-    if ((rc = emit_key(d, key, n, i > 0))) return rc;
+    if ((rc = decode_read_record_key(d, &keys, &key, &n))) return rc;
+    if ((rc = decode_emit_key(d, key, n, i > 0))) return rc;
     if ((rc = decode_element(d, value, depth))) return rc;
   }
   EMIT_CHAR(d, '}');
@@ -515,10 +515,10 @@ ALWAYS_INLINE shorn_code read_bitmap(decoder *d, const shape *s, const uint8_t *
   *bitmap = NULL;
   if (!k) return SHORN_OK;
   size_t bytes = bitmap_bytes(k);
-  shorn_code rc = take(d, bitmap, bytes);
+  shorn_code rc = decode_take(d, bitmap, bytes);
   if (rc) return rc;
   if ((k & 7) && ((*bitmap)[bytes - 1] >> (k & 7)))
-    return fail_at(d, d->p, "Non-canonical presence bitmap padding");
+    return decode_fail_at(d, d->p, "Non-canonical presence bitmap padding");
   return SHORN_OK;
 }
 
@@ -562,7 +562,7 @@ typedef struct span_list {
   size_t count, capacity;
 } span_list;
 
-static member_span *span_push(const shorn_allocator *a, span_list *l) {
+static member_span *decode_span_push(const shorn_allocator *a, span_list *l) {
   if (l->count == l->capacity) {
     member_span *p = array_grow(a, l->items, &l->capacity, l->count + 1, sizeof *p, NULL);
     if (!p) return NULL;
@@ -571,7 +571,7 @@ static member_span *span_push(const shorn_allocator *a, span_list *l) {
   return &l->items[l->count++];
 }
 
-static shorn_code merge_members(decoder *d, size_t base, const span_list *l, size_t declared) {
+static shorn_code decode_merge_members(decoder *d, size_t base, const span_list *l, size_t declared) {
   shorn_buffer *out = d->out;
   size_t length = out->length - base;
   if (!l->count || !buffer_reserve(out, l->count)) return l->count ? decoder_nomem(d) : SHORN_OK;
@@ -602,7 +602,7 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
     const field *f = &s->u.object.fields[i];
     if (!field_present(f, bitmap)) continue;
     if (d->out) {
-      member_span *m = span_push(d->allocator, spans);
+      member_span *m = decode_span_push(d->allocator, spans);
       if (!m) return decoder_nomem(d);
       m->key = f->key, m->key_length = f->key_length, m->start = d->out->length;
     }
@@ -619,14 +619,14 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
   const uint8_t *key = NULL, *repeated = NULL;
   size_t n = 0, repeated_length = 0;
   for (uint64_t i = 0; i < count; i++) {
-    if ((rc = read_record_key(d, &keys, &key, &n))) return rc;
+    if ((rc = decode_read_record_key(d, &keys, &key, &n))) return rc;
     if (!repeated && object_find_field(s, (const char *)key, n)) repeated = key, repeated_length = n;
     if (d->out) {
-      member_span *m = span_push(d->allocator, spans);
+      member_span *m = decode_span_push(d->allocator, spans);
       if (!m) return decoder_nomem(d);
       m->key = (const char *)key, m->key_length = n, m->start = d->out->length;
     }
-    if ((rc = emit_key(d, key, n, false))) return rc;
+    if ((rc = decode_emit_key(d, key, n, false))) return rc;
     if ((rc = decode_value(d, extras))) return rc;
     if (d->out) spans->items[spans->count - 1].end = d->out->length;
   }
@@ -634,7 +634,7 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
    * error later in the tail is the one a reader sees. */
   char quoted[KEY_QUOTE_MAX];
   if (repeated)
-    return fail_at(d, d->p, "Extra property %s repeats a declared field",
+    return decode_fail_at(d, d->p, "Extra property %s repeats a declared field",
                    text_quote(quoted, sizeof quoted, (const char *)repeated, repeated_length));
   return SHORN_OK;
 }
@@ -644,7 +644,7 @@ static shorn_code decode_open_object(decoder *d, const shape *s, const uint8_t *
   size_t base = d->out ? d->out->length : 0, declared = 0;
   span_list spans = {0};
   shorn_code rc = decode_open_members(d, s, bitmap, &spans, &declared);
-  if (!rc && d->out) rc = merge_members(d, base, &spans, declared);
+  if (!rc && d->out) rc = decode_merge_members(d, base, &spans, declared);
   mem_free(d->allocator, spans.items);
   if (rc) return rc;
   EMIT_CHAR(d, '}');
@@ -659,8 +659,8 @@ static shorn_code decode_object(decoder *d, const shape *s) {
 }
 
 ALWAYS_INLINE shorn_code read_tag(decoder *d, dynamic_tag *tag) {
-  if (d->p >= d->end) return end_of_input(d, d->p);
-  if (*d->p > DYNAMIC_OBJECT) return fail_at(d, d->p, "Unknown dynamic tag %u", *d->p);
+  if (d->p >= d->end) return decode_end_of_input(d, d->p);
+  if (*d->p > DYNAMIC_OBJECT) return decode_fail_at(d, d->p, "Unknown dynamic tag %u", *d->p);
   *tag = (dynamic_tag)*d->p++;
   return SHORN_OK;
 }
@@ -677,24 +677,24 @@ static shorn_code decode_dynamic(decoder *d, int depth) {
     case DYNAMIC_INTEGER: {
       int64_t v;
       if ((rc = read_int(d, &v)) || !d->out) return rc;
-      return emit_integer(d, v);
+      return decode_emit_integer(d, v);
     }
     case DYNAMIC_NUMBER: {
-      if ((rc = take(d, &b, 8))) return rc;
+      if ((rc = decode_take(d, &b, 8))) return rc;
       double v = load_f64_le(b);
       /* Integers are DYNAMIC_INTEGER; a second spelling would break one
        * value, one encoding.  -0 is no integer on the wire, so it stays here. */
       if (v >= -MAX_SAFE_INTEGER && v <= MAX_SAFE_INTEGER && v == (double)(int64_t)v &&
           !(v == 0 && 1 / v < 0))
-        return fail_at(d, d->p, "Non-canonical dynamic number");
-      return d->out ? emit_number(d, v) : SHORN_OK;
+        return decode_fail_at(d, d->p, "Non-canonical dynamic number");
+      return d->out ? decode_emit_number(d, v) : SHORN_OK;
     }
     case DYNAMIC_STRING: return decode_string(d);
     case DYNAMIC_ARRAY:
     case DYNAMIC_OBJECT: break;
   }
   if (depth == SHORN_MAX_DYNAMIC_DEPTH)
-    return fail_at(d, d->p, "Dynamic value nests deeper than %d", SHORN_MAX_DYNAMIC_DEPTH);
+    return decode_fail_at(d, d->p, "Dynamic value nests deeper than %d", SHORN_MAX_DYNAMIC_DEPTH);
   if (tag == DYNAMIC_OBJECT) return decode_record(d, NULL, depth + 1);
   uint64_t count;
   if ((rc = read_count(d, 1, "Array length", &count))) return rc;
@@ -711,7 +711,7 @@ static shorn_code decode_dynamic(decoder *d, int depth) {
  * optional field (the reference allows that) its presence bit must be set.
  * The bit is read ahead of the branch's own bitmap check; a bitmap cut
  * short is left to that check. */
-static shorn_code check_discriminant(decoder *d, const shape *s, uint64_t index) {
+static shorn_code decode_check_discriminant(decoder *d, const shape *s, uint64_t index) {
   const field *f = s->u.choice.holders[index];
   const char *why = "cannot hold";
   if (f) {
@@ -719,19 +719,19 @@ static shorn_code check_discriminant(decoder *d, const shape *s, uint64_t index)
     why = "omits";
   }
   char on[KEY_QUOTE_MAX];
-  return fail_at(d, d->p, "Union branch %llu %s its discriminant %s", (unsigned long long)index, why,
+  return decode_fail_at(d, d->p, "Union branch %llu %s its discriminant %s", (unsigned long long)index, why,
                  text_quote(on, sizeof on, s->u.choice.on, s->u.choice.on_length));
 }
 
 ALWAYS_INLINE shorn_code read_branch(decoder *d, const shape *s, uint64_t *index) {
   shorn_code rc = decode_index(d, s->u.choice.count, "union branch", index);
-  if (!rc && s->u.choice.on) rc = check_discriminant(d, s, *index);
+  if (!rc && s->u.choice.on) rc = decode_check_discriminant(d, s, *index);
   return rc;
 }
 
 ALWAYS_INLINE shorn_code read_marker(decoder *d, bool *present) {
-  if (d->p >= d->end) return end_of_input(d, d->p);
-  if (*d->p > 1) return fail_at(d, d->p, "Invalid nullable marker");
+  if (d->p >= d->end) return decode_end_of_input(d, d->p);
+  if (*d->p > 1) return decode_fail_at(d, d->p, "Invalid nullable marker");
   *present = *d->p++;
   return SHORN_OK;
 }
@@ -739,7 +739,7 @@ ALWAYS_INLINE shorn_code read_marker(decoder *d, bool *present) {
 static shorn_code decode_ref(decoder *d, const shape *s) {
   uint32_t *depth = &d->ref_depth[s->u.ref.index];
   if (*depth == SHORN_MAX_RECURSION)
-    return fail_at(d, d->p, "Recursive value nests deeper than %d", SHORN_MAX_RECURSION);
+    return decode_fail_at(d, d->p, "Recursive value nests deeper than %d", SHORN_MAX_RECURSION);
   ++*depth;
   shorn_code rc = decode_value(d, s->u.ref.target);
   --*depth;
@@ -766,7 +766,7 @@ static shorn_code decode_shape(decoder *d, const shape *s) {
     case SHAPE_BIGINT: return decode_bigint(d);
     case SHAPE_BYTES: {
       size_t n = 0;
-      if ((rc = read_body(d, &b, &n))) return rc;
+      if ((rc = decode_read_body(d, &b, &n))) return rc;
       if (d->out && !base64_json(d->out, b, n)) return decoder_nomem(d);
       return SHORN_OK;
     }
@@ -791,12 +791,12 @@ static shorn_code decode_shape(decoder *d, const shape *s) {
       return decode_value(d, s->u.choice.branches[u]);
     case SHAPE_REF: return decode_ref(d, s);
   }
-  return fail_at(d, d->p, "Unknown shape");
+  return decode_fail_at(d, d->p, "Unknown shape");
 }
 
 shorn_code decode_value(decoder *d, const shape *s) {
   if (unlikely(d->nesting == NESTING_MAX))
-    return fail_at(d, d->p, "Value nests deeper than %d levels", NESTING_MAX);
+    return decode_fail_at(d, d->p, "Value nests deeper than %d levels", NESTING_MAX);
   d->nesting++;
   shorn_code rc = decode_shape(d, s);
   d->nesting--;
@@ -808,11 +808,11 @@ shorn_code read_fingerprint(decoder *d, const shorn_schema *s, int width) {
   uint8_t want[FINGERPRINT_WIDTH_MAX];
   fingerprint_bytes(s, width, want);
   for (int i = 0; i < width; i++) {
-    if (d->p >= d->end) return end_of_input(d, d->p);
+    if (d->p >= d->end) return decode_end_of_input(d, d->p);
     if (*d->p != want[i]) {
       char hex[2 * FINGERPRINT_WIDTH_MAX];
       hex_bytes(hex, want, (size_t)width);
-      return fail_at(d, d->start,
+      return decode_fail_at(d, d->start,
                      "Payload was written by a different schema (expected fingerprint %.*s)",
                      2 * width, hex);
     }
@@ -836,7 +836,7 @@ shorn_code shorn_decode(const shorn_schema *s, const unsigned char *data, size_t
     return error_nomem(error);
   size_t mark = out ? out->length : 0;
   rc = decode_value(&d, s->root);
-  if (!rc && d.p != d.end) rc = fail_at(&d, d.p, "Unexpected trailing data");
+  if (!rc && d.p != d.end) rc = decode_fail_at(&d, d.p, "Unexpected trailing data");
   if (d.ref_depth != depth_here) mem_free(s->allocator, d.ref_depth);
   if (rc && out) out->length = mark;
   return rc;

@@ -27,7 +27,7 @@ enum {
 };
 
 /* A varint from bytes that already decoded successfully. */
-static uint64_t known_varint(const uint8_t **p) {
+static uint64_t unique_known_varint(const uint8_t **p) {
   uint64_t v = 0;
   int shift = 0;
   for (;;) {
@@ -38,88 +38,88 @@ static uint64_t known_varint(const uint8_t **p) {
   }
 }
 
-static double zigzag_value(const uint8_t **p) { return (double)zigzag_decode(known_varint(p)); }
+static double unique_zigzag_value(const uint8_t **p) { return (double)zigzag_decode(unique_known_varint(p)); }
 
-static bool put_identity(shorn_buffer *id, uint8_t kind, const void *bytes, size_t n) {
+static bool unique_put_identity(shorn_buffer *id, uint8_t kind, const void *bytes, size_t n) {
   return buffer_byte(id, kind) && buffer_append(id, bytes, n);
 }
 
-static bool put_number(shorn_buffer *id, double v) {
+static bool unique_put_number(shorn_buffer *id, double v) {
   if (v == 0) v = 0; /* SameValueZero: -0 is 0 */
   if (isnan(v)) v = NAN; /* and every NaN is every other */
   uint64_t bits;
   memcpy(&bits, &v, 8);
-  return put_identity(id, ID_NUMBER, &bits, 8);
+  return unique_put_identity(id, ID_NUMBER, &bits, 8);
 }
 
-static bool put_scalar(shorn_buffer *id, const scalar *s) {
+static bool unique_put_scalar(shorn_buffer *id, const scalar *s) {
   switch (s->type) {
-    case JSON_NULL: return put_identity(id, ID_NULL, NULL, 0);
-    case JSON_FALSE: return put_identity(id, ID_BOOLEAN, "\0", 1);
-    case JSON_TRUE: return put_identity(id, ID_BOOLEAN, "\1", 1);
-    case JSON_NUMBER: return put_number(id, s->number);
-    default: return put_identity(id, ID_STRING, s->string, s->string_length);
+    case JSON_NULL: return unique_put_identity(id, ID_NULL, NULL, 0);
+    case JSON_FALSE: return unique_put_identity(id, ID_BOOLEAN, "\0", 1);
+    case JSON_TRUE: return unique_put_identity(id, ID_BOOLEAN, "\1", 1);
+    case JSON_NUMBER: return unique_put_number(id, s->number);
+    default: return unique_put_identity(id, ID_STRING, s->string, s->string_length);
   }
 }
 
 /* Append the identity of the value encoded at p[0..n): 1 when it is a
  * primitive, 0 when it is not, -1 when out of memory. */
-static int identity(shorn_buffer *id, const shape *s, const uint8_t *p, size_t n) {
+static int unique_identity(shorn_buffer *id, const shape *s, const uint8_t *p, size_t n) {
   const uint8_t *end = p + n, *q = p;
   bool ok;
   switch (s->kind) {
     case SHAPE_ANY:
       switch (*q++) {
-        case DYNAMIC_NULL: ok = put_identity(id, ID_NULL, NULL, 0); break;
-        case DYNAMIC_FALSE: ok = put_identity(id, ID_BOOLEAN, "\0", 1); break;
-        case DYNAMIC_TRUE: ok = put_identity(id, ID_BOOLEAN, "\1", 1); break;
-        case DYNAMIC_INTEGER: ok = put_number(id, zigzag_value(&q)); break;
-        case DYNAMIC_NUMBER: ok = put_number(id, load_f64_le(q)); break;
+        case DYNAMIC_NULL: ok = unique_put_identity(id, ID_NULL, NULL, 0); break;
+        case DYNAMIC_FALSE: ok = unique_put_identity(id, ID_BOOLEAN, "\0", 1); break;
+        case DYNAMIC_TRUE: ok = unique_put_identity(id, ID_BOOLEAN, "\1", 1); break;
+        case DYNAMIC_INTEGER: ok = unique_put_number(id, unique_zigzag_value(&q)); break;
+        case DYNAMIC_NUMBER: ok = unique_put_number(id, load_f64_le(q)); break;
         case DYNAMIC_STRING:
-          known_varint(&q);
-          ok = put_identity(id, ID_STRING, q, (size_t)(end - q));
+          unique_known_varint(&q);
+          ok = unique_put_identity(id, ID_STRING, q, (size_t)(end - q));
           break;
         default: return 0;
       }
       break;
-    case SHAPE_BOOLEAN: ok = put_identity(id, ID_BOOLEAN, p, 1); break;
-    case SHAPE_FLOAT64: ok = put_number(id, load_f64_le(p)); break;
-    case SHAPE_FLOAT32: ok = put_number(id, load_f32_le(p)); break;
-    case SHAPE_INT: ok = put_number(id, zigzag_value(&q)); break;
-    case SHAPE_UINT: ok = put_number(id, (double)known_varint(&q)); break;
+    case SHAPE_BOOLEAN: ok = unique_put_identity(id, ID_BOOLEAN, p, 1); break;
+    case SHAPE_FLOAT64: ok = unique_put_number(id, load_f64_le(p)); break;
+    case SHAPE_FLOAT32: ok = unique_put_number(id, load_f32_le(p)); break;
+    case SHAPE_INT: ok = unique_put_number(id, unique_zigzag_value(&q)); break;
+    case SHAPE_UINT: ok = unique_put_number(id, (double)unique_known_varint(&q)); break;
     case SHAPE_STRING:
-      known_varint(&q);
-      ok = put_identity(id, ID_STRING, q, (size_t)(end - q));
+      unique_known_varint(&q);
+      ok = unique_put_identity(id, ID_STRING, q, (size_t)(end - q));
       break;
-    case SHAPE_UUID: ok = put_identity(id, ID_UUID, p, n); break;
-    case SHAPE_DATETIME: ok = put_identity(id, ID_DATETIME, p, n); break;
-    case SHAPE_BIGINT: ok = put_identity(id, ID_BIGINT, p, n); break;
-    case SHAPE_LITERAL: ok = put_scalar(id, &s->u.literal); break;
-    case SHAPE_ENUM: ok = put_scalar(id, &s->u.enumeration.members[known_varint(&q)]); break;
+    case SHAPE_UUID: ok = unique_put_identity(id, ID_UUID, p, n); break;
+    case SHAPE_DATETIME: ok = unique_put_identity(id, ID_DATETIME, p, n); break;
+    case SHAPE_BIGINT: ok = unique_put_identity(id, ID_BIGINT, p, n); break;
+    case SHAPE_LITERAL: ok = unique_put_scalar(id, &s->u.literal); break;
+    case SHAPE_ENUM: ok = unique_put_scalar(id, &s->u.enumeration.members[unique_known_varint(&q)]); break;
     case SHAPE_NULLABLE:
       if (*p == 0) {
-        ok = put_identity(id, ID_NULL, NULL, 0);
+        ok = unique_put_identity(id, ID_NULL, NULL, 0);
         break;
       }
-      return identity(id, s->u.inner, p + 1, n - 1);
+      return unique_identity(id, s->u.inner, p + 1, n - 1);
     case SHAPE_UNION: {
       /* One branch per JSON type, so equal primitives share a branch. */
-      uint64_t branch = known_varint(&q);
-      return identity(id, s->u.choice.branches[branch], q, (size_t)(end - q));
+      uint64_t branch = unique_known_varint(&q);
+      return unique_identity(id, s->u.choice.branches[branch], q, (size_t)(end - q));
     }
-    case SHAPE_REF: return identity(id, s->u.ref.target, p, n);
+    case SHAPE_REF: return unique_identity(id, s->u.ref.target, p, n);
     default: return 0; /* bytes, arrays, objects and the rest are objects */
   }
   return ok ? 1 : -1;
 }
 
-static const uint8_t *entry(const unique_set *u, uint32_t i, uint32_t *length) {
+static const uint8_t *unique_entry(const unique_set *u, uint32_t i, uint32_t *length) {
   const uint8_t *at = u->identities.data + u->offsets[i];
   memcpy(length, at, 4);
   return at + 4;
 }
 
-static bool rehash(unique_set *u) {
+static bool unique_rehash(unique_set *u) {
   const shorn_allocator *a = u->identities.allocator;
   uint32_t size = u->mask ? (u->mask + 1) * 2 : 16;
   uint32_t *slots = mem_calloc(a, size, sizeof *slots);
@@ -132,7 +132,7 @@ static bool rehash(unique_set *u) {
   u->offsets = offsets;
   for (uint32_t i = 0; i < u->count; i++) {
     uint32_t length;
-    const uint8_t *bytes = entry(u, i, &length);
+    const uint8_t *bytes = unique_entry(u, i, &length);
     uint32_t h = fnv1a32(bytes, length) & (size - 1);
     while (slots[h]) h = (h + 1) & (size - 1);
     slots[h] = i + 1;
@@ -147,7 +147,7 @@ int unique_add(unique_set *u, const shape *s, const uint8_t *bytes, size_t n) {
   size_t start = u->identities.length;
   uint32_t placeholder = 0;
   if (!buffer_append(&u->identities, &placeholder, 4)) return -1;
-  int primitive = identity(&u->identities, s, bytes, n);
+  int primitive = unique_identity(&u->identities, s, bytes, n);
   if (primitive <= 0) {
     u->identities.length = start;
     return primitive < 0 ? -1 : 1;
@@ -156,13 +156,13 @@ int unique_add(unique_set *u, const shape *s, const uint8_t *bytes, size_t n) {
   memcpy(u->identities.data + start, &length, 4);
   const uint8_t *id = u->identities.data + start + 4;
   if (u->count >= (u->mask + 1) / 2) {
-    if (!rehash(u)) return -1;
+    if (!unique_rehash(u)) return -1;
     id = u->identities.data + start + 4;
   }
   uint32_t h = fnv1a32(id, length) & u->mask;
   for (; u->slots[h]; h = (h + 1) & u->mask) {
     uint32_t other_length;
-    const uint8_t *other = entry(u, u->slots[h] - 1, &other_length);
+    const uint8_t *other = unique_entry(u, u->slots[h] - 1, &other_length);
     if (other_length == length && memcmp(other, id, length) == 0) {
       u->identities.length = start;
       return 0;
