@@ -173,7 +173,7 @@ static inline decimal decimal_strip(uint64_t d, int e) {
 /* The shortest decimal in the rounding interval of c * 2^q, the nearest of
  * those on a tie of length.  `irregular` is c = 2^52 above the smallest
  * exponent, where the gap to the double below is half the gap above. */
-static decimal shortest(uint64_t c, int q, bool irregular) {
+static ALWAYS_INLINE decimal shortest(uint64_t c, int q, bool irregular) {
   /* In quarter units the interval is [cb - 2, cb + 2], or [cb - 1, cb + 2];
    * k makes it between 1 and 10 units of 10^k wide once scaled by 10^-k. */
   uint64_t cb = c << 2, cbl, cbr = cb + 2;
@@ -213,7 +213,7 @@ static decimal shortest(uint64_t c, int q, bool irregular) {
 }
 
 /* Lay out digits * 10^exponent as Number::toString does; returns the length. */
-static size_t spell(char *p, uint64_t digits, int exponent) {
+static ALWAYS_INLINE size_t spell(char *p, uint64_t digits, int exponent) {
   int length = decimal_length(digits);
   int point = length + exponent; /* the spec's n */
   if (exponent >= 0 && point <= 21) {
@@ -269,6 +269,56 @@ static size_t spell(char *p, uint64_t digits, int exponent) {
   return n;
 }
 
+/* number_format past the safe integers, which it answers without the
+ * registers that digit generation needs saved. */
+static NOINLINE size_t number_format_fraction(double v, char out[NUMBER_TEXT_MAX]) {
+  char *p = out;
+  /* A number of one to three decimals below 10^12 (a price, a reading):
+   * when the double nearest m / 1000 is v, m / 1000 less its trailing
+   * zeros is v's shortest spelling, since no other multiple of 10^-3 is
+   * as near (10^-3 is more than v's unit) and a spelling with fewer digits
+   * would be one.  m is v * 1000 rounded, off by under a quarter, and
+   * m / 1000, both exact, rounds as the decimal reads (Clinger), so the
+   * test is exact, and much cheaper than generating digits. */
+  uint64_t digits;
+  int exponent;
+  double scaled = v * 1000;
+  double m = (double)(int64_t)(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
+  if (v > -1e12 && v < 1e12 && m / 1000 == v) {
+    digits = (uint64_t)(m < 0 ? -m : m);
+    exponent = -3;
+    for (; digits % 10 == 0; digits /= 10) exponent++; /* v is no integer: below 0 */
+    if (m < 0) *p++ = '-';
+  } else {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    uint64_t c = bits & ((UINT64_C(1) << 52) - 1);
+    int biased = (int)(bits >> 52) & 0x7FF;
+    if (bits >> 63) *p++ = '-';
+    if (unlikely(biased == 0x7FF)) {
+      if (c) {
+        memcpy(out, "NaN", 4);
+        return 3;
+      }
+      memcpy(p, "Infinity", 9);
+      return (size_t)(p - out) + 8;
+    }
+    /* One call of each below, so that both are inlined: a call saved and
+     * restored most of the registers. */
+    int q = -1074;
+    bool irregular = false;
+    if (biased) {
+      irregular = c == 0 && biased > 1;
+      c |= UINT64_C(1) << 52;
+      q = biased - 1075;
+    }
+    decimal d = shortest(c, q, irregular);
+    digits = d.digits;
+    exponent = d.exponent;
+  }
+  return (size_t)(p - out) + spell(p, digits, exponent);
+}
+
 size_t number_format(double v, char out[NUMBER_TEXT_MAX]) {
   char *p = out;
   /* Safe integers, by far the most common numbers, skip digit generation.
@@ -287,40 +337,7 @@ size_t number_format(double v, char out[NUMBER_TEXT_MAX]) {
       return (size_t)(p - out) + (size_t)length;
     }
   }
-  /* A number of one to three decimals below 10^12 (a price, a reading):
-   * when the double nearest m / 1000 is v, m / 1000 less its trailing
-   * zeros is v's shortest spelling, since no other multiple of 10^-3 is
-   * as near (10^-3 is more than v's unit) and a spelling with fewer digits
-   * would be one.  m is v * 1000 rounded, off by under a quarter, and
-   * m / 1000, both exact, rounds as the decimal reads (Clinger), so the
-   * test is exact, and much cheaper than generating digits. */
-  if (v > -1e12 && v < 1e12) {
-    double scaled = v * 1000;
-    double m = (double)(int64_t)(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
-    if (m / 1000 == v) {
-      uint64_t digits = (uint64_t)(m < 0 ? -m : m);
-      int exponent = -3;
-      for (; digits % 10 == 0; digits /= 10) exponent++; /* v is no integer: below 0 */
-      if (m < 0) *p++ = '-';
-      return (size_t)(p - out) + spell(p, digits, exponent);
-    }
-  }
-  uint64_t bits;
-  memcpy(&bits, &v, sizeof bits);
-  uint64_t fraction = bits & ((UINT64_C(1) << 52) - 1);
-  int biased = (int)(bits >> 52) & 0x7FF;
-  if (bits >> 63) *p++ = '-';
-  if (unlikely(biased == 0x7FF)) {
-    if (fraction) {
-      memcpy(out, "NaN", 4);
-      return 3;
-    }
-    memcpy(p, "Infinity", 9);
-    return (size_t)(p - out) + 8;
-  }
-  decimal d = biased ? shortest(fraction | UINT64_C(1) << 52, biased - 1075, fraction == 0 && biased > 1)
-                     : shortest(fraction, -1074, false);
-  return (size_t)(p - out) + spell(p, d.digits, d.exponent);
+  return number_format_fraction(v, out);
 }
 
 /* ---- number_parse ------------------------------------------------------------ */
