@@ -579,25 +579,51 @@ static double parse_slow(const char *s, size_t n) {
   return negative ? -v : v;
 }
 
+/* The run of digits at p into *value, ten times it and the digit for each
+ * (wrapping past 19 digits, where the caller reads the text again), eight
+ * at a time while eight bytes can be loaded: a digit's lane less '0' is 0
+ * to 9, and adding 0x76 sets the top bit of any other's.  The lanes are
+ * then joined in pairs, fours and eights by multiply-and-shift. */
+static const char *number_digit_run(const char *p, const char *end, uint64_t *value) {
+  uint64_t v = *value;
+  while (end - p >= 8) {
+    uint64_t lanes = load_le64((const uint8_t *)p) - LANES('0');
+    uint64_t others = (lanes | (lanes + LANES(0x76))) & LANES(0x80);
+    size_t n = others ? first_lane(others) : 8;
+    if (n) {
+      lanes <<= 64 - 8 * n; /* the digits, highest lanes, zeros below them */
+      lanes = (lanes * 2561) >> 8 & 0x00FF00FF00FF00FFull;
+      lanes = (lanes * 6553601) >> 16 & 0x0000FFFF0000FFFFull;
+      v = v * POW10_U64[n] + ((lanes * 42949672960001ull) >> 32);
+    }
+    p += n;
+    if (n < 8) break;
+  }
+  for (; p < end && is_digit(*p); p++) v = v * 10 + (uint64_t)(*p - '0');
+  *value = v;
+  return p;
+}
+
 double number_parse(const char *s, size_t n) {
   const char *p = s, *end = s + n;
   bool negative = p < end && *p == '-';
   p += negative;
+  const char *first = p;
   uint64_t man = 0;
-  int digits = 0; /* significant ones in man */
+  p = number_digit_run(p, end, &man);
+  size_t digits = (size_t)(p - first);
   int64_t exponent = 0;
-  for (; p < end && is_digit(*p); p++) {
-    if (man == 0 && *p == '0') continue;
-    if (++digits > 19) return parse_slow(s, n);
-    man = man * 10 + (uint64_t)(*p - '0');
-  }
   if (p < end && *p == '.') {
-    for (p++; p < end && is_digit(*p); p++) {
-      exponent--;
-      if (man == 0 && *p == '0') continue;
-      if (++digits > 19) return parse_slow(s, n);
-      man = man * 10 + (uint64_t)(*p - '0');
-    }
+    const char *fraction = ++p;
+    p = number_digit_run(p, end, &man);
+    exponent = -(int64_t)(p - fraction);
+    digits -= (size_t)exponent;
+  }
+  /* Past 19 digits man has wrapped, unless the excess is leading zeros
+   * ("0.000..."), which add nothing to it. */
+  if (digits > 19) {
+    for (const char *z = first; z < p && (*z == '0' || *z == '.'); z++) digits -= *z == '0';
+    if (digits > 19) return parse_slow(s, n);
   }
   return number_from_decimal(s, n, negative, man, exponent + read_exponent(p, end));
 }
