@@ -6,6 +6,7 @@
  *
  *   bench-numbers [--count N] [--reps N]   ns a number, the median of the repetitions
  *   bench-numbers --instructions [--count N]   one pass each for callgrind to count
+ *   bench-numbers --differential N   N random doubles of each kind printed and read back
  *
  * The references come from Debian's packages, through
  * scripts/bench-numbers-ref.cc (built only when BENCH_NUMBERS_REFERENCES is
@@ -20,6 +21,12 @@
  * Before anything is measured, every printer's text must read back to its
  * double, shorn's must equal the ECMAScript converter's, and every reader
  * must agree with strtod, on every number of every set.
+ *
+ * --differential compares number_format with double-conversion's ECMAScript
+ * converter, byte for byte, and number_parse and json_read_number with
+ * fast_float on that text, over N random bit patterns and N random short
+ * decimals (1 to 17 digits, any exponent): a differential far longer than
+ * the unit tests can afford, against an implementation of its own.
  *
  * --instructions runs each implementation once over each set, warmed by an
  * untimed pass, and callgrind dumps its count at the end under the name
@@ -329,6 +336,36 @@ static void time_passes(size_t count, int reps) {
   }
 }
 
+#ifdef BENCH_NUMBERS_REFERENCES
+static void differential(uint64_t n) {
+  char text[SLOT], want[SLOT];
+  uint64_t failures = 0;
+  for (uint64_t i = 0; i < 2 * n; i++) {
+    double v;
+    if (i < n) {
+      v = make_bits();
+    } else {
+      char decimal[48];
+      uint64_t m = next() % 100000000000000000u >> (next() % 57);
+      snprintf(decimal, sizeof decimal, "%s%" PRIu64 "e%d", next() & 1 ? "-" : "", m, (int)below(660) - 340);
+      v = strtod(decimal, NULL);
+      if (!isfinite(v)) v = 0; /* too large a decimal: zero stands in */
+    }
+    memset(text, 0, sizeof text);
+    size_t length = number_format(v, text);
+    ref_dc_format(v, want);
+    double back = ref_ff_parse(text, length);
+    if (strcmp(text, want) || length != strlen(text) || (v != 0 && back != v) ||
+        number_parse(text, length) != back || read_json(text, length) != back) {
+      if (failures++ < 10) fprintf(stderr, "%a: shorn \"%s\", double-conversion \"%s\"\n", v, text, want);
+    }
+  }
+  printf("differential: %" PRIu64 " random bit patterns and %" PRIu64 " random decimals, %" PRIu64 " differ\n",
+         n, n, failures);
+  if (failures) exit(1);
+}
+#endif
+
 int main(int argc, char **argv) {
   bool instructions = false;
   size_t count = 0;
@@ -338,10 +375,16 @@ int main(int argc, char **argv) {
       instructions = true;
     else if (!strcmp(argv[i], "--count") && i + 1 < argc)
       count = (size_t)atol(argv[++i]);
+#ifdef BENCH_NUMBERS_REFERENCES
+    else if (!strcmp(argv[i], "--differential") && i + 1 < argc) {
+      differential((uint64_t)atoll(argv[++i]));
+      return 0;
+    }
+#endif
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
     else
-      die("usage: bench-numbers [--instructions] [--count N] [--reps N]", "");
+      die("usage: bench-numbers [--instructions | --differential N] [--count N] [--reps N]", "");
   }
   if (!count) count = instructions ? 10000 : 200000;
   if (reps < 1 || reps > REPS_MAX) die("--reps is 1 to 64", "");
