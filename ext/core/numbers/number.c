@@ -82,7 +82,7 @@ static inline uint64_t eight_digits(uint32_t v) {
  * 10^6 up; its excess, carried through three multiplications by 100,
  * stays below a unit of the last pair, as a run over every v below 10^8
  * confirmed.  Cheaper than the lanes when all eight digits are wanted. */
-static inline void write_eight(char *p, uint32_t v) {
+static inline void number_write_eight(char *p, uint32_t v) {
   const uint64_t fraction = (UINT64_C(1) << 48) - 1;
   uint64_t t = (uint64_t)v * 281474977u;
   write_pair(p, (uint32_t)(t >> 48));
@@ -97,7 +97,7 @@ static inline void write_eight(char *p, uint32_t v) {
 /* write_digits past eight digits: two blocks of eight, the first with
  * what is left above the second.  Out of line, so that the short numbers
  * of write_digits' first test save no registers for it. */
-static NOINLINE void write_long_digits(char *p, uint64_t d, int length) {
+static NOINLINE void number_write_long_digits(char *p, uint64_t d, int length) {
   uint8_t *o = (uint8_t *)p;
   uint64_t high = d / 100000000;
   uint32_t low = (uint32_t)(d - high * 100000000);
@@ -108,13 +108,13 @@ static NOINLINE void write_long_digits(char *p, uint64_t d, int length) {
     write_pair(p, (uint32_t)high);
   else if (length == 17) {
     o[0] = (uint8_t)('0' + high / 100000000);
-    write_eight(p + 1, (uint32_t)(high % 100000000));
+    number_write_eight(p + 1, (uint32_t)(high % 100000000));
   } else if (length == 16) {
-    write_eight(p, (uint32_t)high);
+    number_write_eight(p, (uint32_t)high);
   } else {
     store_le64(o, eight_digits((uint32_t)high) >> (8 * (16 - length)));
   }
-  write_eight(p + length - 8, low);
+  number_write_eight(p + length - 8, low);
 }
 
 /* Write the `length` digits of d < 10^17 at p, and clobber p[length..17):
@@ -124,7 +124,7 @@ static inline void write_digits(char *p, uint64_t d, int length) {
   if (length <= 8)
     store_le64((uint8_t *)p, eight_digits((uint32_t)d) >> (8 * (8 - length)));
   else
-    write_long_digits(p, d, length);
+    number_write_long_digits(p, d, length);
 }
 
 size_t integer_format(uint64_t u, char out[20]) {
