@@ -22,8 +22,8 @@
 #   make check-bindings   the npm and Python packages installed as a user would, and tested (in test)
 #   make cluster-test     shorn in a dqlite cluster through two failovers, and in sqld with replicas (in test)
 #   make fuzz             every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (clang)
-#   make bench            shorn against JSONB, SQLite 3.40's JSON text and PCRE2: scripts/bench-results.md
-#   make bench-instructions  instructions a row under callgrind, codec and SQL functions (in bench)
+#   make bench            shorn against JSONB, SQLite 3.40's JSON text, PCRE2, and number printing and parsing libraries: scripts/bench-results.md
+#   make bench-instructions  instructions under callgrind: a row of the codec and SQL functions, a number printed and parsed (in bench)
 #   make bench-node       the Node helpers beside the SQL route they wrap (in bench)
 #   make bench-wasm       sqlite-shorn/wasm beside JSONB and native; sqlite-shorn/codec beside SQL (in bench)
 #   make amalgamation     build/amalgamation/shorn.c and shorn.h: everything in one C file, to embed
@@ -672,11 +672,22 @@ $(BUILD)/bench-patterns: scripts/bench-patterns.c $(BUILD)/core.a
 	@scripts/install-deps.sh libpcre2-dev
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lpcre2-16 $(LIBS) -o $@
 
+# Number printing and parsing alone beside the fastest published ones:
+# fmt (Dragonbox), double-conversion and fast_float, Debian's packages,
+# linked into the benchmark only.
+BENCH_NUMBERS_SRC := scripts/bench-numbers.c scripts/bench-numbers-digits.c
+$(BUILD)/bench-numbers: $(BENCH_NUMBERS_SRC) scripts/bench-numbers-ref.cc scripts/bench_time.h $(BUILD)/core.a
+	@scripts/install-deps.sh libfmt-dev libdouble-conversion-dev libfast-float-dev
+	$(CXX) $(CFLAGS) -std=c++17 -c scripts/bench-numbers-ref.cc -o $(BUILD)/bench-numbers-ref.o
+	$(CC) $(CFLAGS) $(WARN) $(BENCH_FLAGS) -DBENCH_NUMBERS_REFERENCES -Iext -Iscripts $(BENCH_NUMBERS_SRC) \
+	  $(BUILD)/bench-numbers-ref.o $(BUILD)/core.a -lfmt -ldouble-conversion -lstdc++ $(LIBS) -o $@
+
 # Instructions a row of the codec alone, counted by callgrind: the same on
-# every run, unlike times on a shared machine.
-bench-instructions: $(BUILD)/bench-system $(BUILD)/bench $(EXTENSION)
+# every run, unlike times on a shared machine; and a number's, printed and
+# parsed.
+bench-instructions: $(BUILD)/bench-system $(BUILD)/bench $(BUILD)/bench-numbers $(EXTENSION)
 	scripts/bench-instructions.py $(BUILD)/bench-system $(BUILD)/bench $(abspath $(BUILD)/shorn) \
-	  > $(BUILD)/bench-instructions.md
+	  --numbers $(BUILD)/bench-numbers > $(BUILD)/bench-instructions.md
 	cat $(BUILD)/bench-instructions.md
 
 # better-sqlite3 for bench-node, installed once and compiled from source
@@ -710,16 +721,18 @@ bench-wasm: $(WASM_MODULE) $(EXTENSION) $(WASM_TEST)/node_modules/.shorn-$(SQLIT
 	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) $(abspath $(WASM_CODEC)) > $(abspath $(BUILD)/bench-wasm.md)
 	cat $(BUILD)/bench-wasm.md
 
-bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns $(BUILD)/bench-versions bench-instructions bench-node \
-  bench-wasm
+bench: all $(BUILD)/bench $(BUILD)/bench-system $(BUILD)/bench-patterns $(BUILD)/bench-versions $(BUILD)/bench-numbers \
+  bench-instructions bench-node bench-wasm
 	./$(BUILD)/bench --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-jsonb.md
 	./$(BUILD)/bench-system --text --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench.db > $(BUILD)/bench-text.md
 	./$(BUILD)/bench-patterns > $(BUILD)/bench-patterns.md
 	./$(BUILD)/bench --types --reps 3 --extension $(abspath $(BUILD)/shorn) --db $(BUILD)/bench-types.db \
 	  > $(BUILD)/bench-types.md
 	./$(BUILD)/bench-versions --extension $(abspath $(BUILD)/shorn) > $(BUILD)/bench-versions.md
+	./$(BUILD)/bench-numbers > $(BUILD)/bench-numbers.md
 	cat $(BUILD)/bench-jsonb.md $(BUILD)/bench-instructions.md $(BUILD)/bench-text.md $(BUILD)/bench-patterns.md \
-	  $(BUILD)/bench-types.md $(BUILD)/bench-versions.md $(BUILD)/bench-node.md $(BUILD)/bench-wasm.md \
+	  $(BUILD)/bench-types.md $(BUILD)/bench-versions.md $(BUILD)/bench-numbers.md $(BUILD)/bench-node.md \
+	  $(BUILD)/bench-wasm.md \
 	  | tee scripts/bench-results.md
 
 PREFIX ?= /usr/local

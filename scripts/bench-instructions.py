@@ -10,9 +10,12 @@ asks it to, printed as Markdown:
   strings are most of the work;
 - `bench --calls` (count_calls): the SQL functions, each query of the
   JSONB comparisons over every row of its fixture in SQLite 3.53, per row,
-  shorn's against SQLite's, whole queries and above each one's floor.
+  shorn's against SQLite's, whole queries and above each one's floor;
+- `bench-numbers --instructions`, with --numbers: number printing and
+  parsing alone, per number, shorn's beside the reference implementations,
+  on each set of doubles (scripts/bench-numbers.c).
 
-    scripts/bench-instructions.py BENCH_SYSTEM BENCH EXTENSION [ROWS]
+    scripts/bench-instructions.py BENCH_SYSTEM BENCH EXTENSION [ROWS] [--numbers BENCH_NUMBERS]
 """
 import glob
 import os
@@ -104,12 +107,48 @@ def calls(bench, extension, rows):
                   f"| {a / b:.2f}× | {above:.2f}× |")
 
 
+def numbers(bench_numbers):
+    with tempfile.TemporaryDirectory() as d:
+        found, _ = run_dumps([bench_numbers, "--instructions"], d)
+    # "numbers KIND SET IMPLEMENTATION COUNT": less the loop's own count.
+    counts, kinds = {}, {}
+    for (_, kind, number_set, implementation, n), total in found:
+        counts[(kind, number_set, implementation)] = total / int(n)
+        kinds.setdefault(kind, {}).setdefault(number_set, []).append(implementation)
+    titles = {"print": "printing a double (JavaScript's spelling for shorn and double-conversion, "
+                       "C++'s for fmt; glibc's %.17g is not the shortest)",
+              "digits": "the shortest digits alone (Schubfach, Grisu3, Dragonbox), nothing written",
+              "parse": "reading a number's shortest text (shorn-json is the encoder's reader)"}
+    print("\n## Instructions a number: printing and parsing (callgrind)\n")
+    print("`build/bench-numbers --instructions`: each implementation over 10,000 numbers of each set, "
+          "instructions a number, less what the same loop costs around a call that does nothing. "
+          "The sets are in scripts/bench-numbers.c.")
+    for kind, by_set in kinds.items():
+        implementations = [i for i in next(iter(by_set.values())) if i != "loop"]
+        print(f"\n{titles.get(kind, kind)}\n")
+        print("| set | " + " | ".join(implementations) + " |")
+        print("| --- |" + " ---: |" * len(implementations))
+        for number_set, names in by_set.items():
+            loop = counts[(kind, number_set, "loop")]
+            print(f"| {number_set} | " + " | ".join(f"{counts[(kind, number_set, i)] - loop:,.0f}"
+                                                 for i in implementations) + " |")
+
+
 def main():
-    if len(sys.argv) < 4:
+    args = sys.argv[1:]
+    bench_numbers = None
+    if "--numbers" in args:
+        at = args.index("--numbers")
+        bench_numbers = args[at + 1]
+        del args[at:at + 2]
+    if len(args) < 3:
         sys.exit(__doc__)
-    rows = int(sys.argv[4]) if len(sys.argv) > 4 else 1000
-    codec(sys.argv[1], rows)
-    calls(sys.argv[2], sys.argv[3], rows)
+    rows = int(args[3]) if len(args) > 3 else 1000
+    if args[0] != "-":
+        codec(args[0], rows)
+        calls(args[1], args[2], rows)
+    if bench_numbers:
+        numbers(bench_numbers)
 
 
 if __name__ == "__main__":
