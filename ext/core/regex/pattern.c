@@ -2,7 +2,8 @@
  * pattern.c — JSON Schema patterns: compiled by regex_compile.c, matched
  * here by a backtracking machine, or by a table when the pattern is one
  * class repeated over the whole string, or, for a string of ASCII bytes, by
- * the DFA regex_dfa.c built when the program has one.
+ * the DFA regex_dfa.c built when the program has one, or else by the lazy
+ * DFA regex_dfa.c builds state by state as the string needs them.
  *
  * A pattern is JavaScript's regular expression syntax, as `new
  * RegExp(source)` reads a string without flags.  Without the `u` flag
@@ -598,12 +599,31 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
 
 bool pattern_has_dfa(const pattern *p) { return p->dfa.next != NULL; }
 
+bool pattern_has_lazy_dfa(const pattern *p) { return p->dfa.next == NULL && p->dfa.lazy; }
+
+static pattern_result lazy_result(regex_dfa_answer a) {
+  return a == REGEX_DFA_MATCH ? PATTERN_MATCH : a == REGEX_DFA_NO_MATCH ? PATTERN_NO_MATCH
+                               : a == REGEX_DFA_NOMEM  ? PATTERN_NOMEM
+                                                       : PATTERN_LIMIT;
+}
+
+pattern_result pattern_test_lazy(pattern_matcher *m, const pattern *p, const char *s, size_t n) {
+  m->engine = p->engine;
+  m->allocator = p->engine->allocator;
+  return lazy_result(regex_lazy_match(&m->lazy, m->allocator, &p->program, &p->dfa, s, n, m->lazy_states));
+}
+
 pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s, size_t n, bool lone_surrogate) {
   if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
   if (p->run.read) return match_class_run(&p->run, s, n);
   if (pattern_has_dfa(p)) {
     regex_dfa_answer a = regex_dfa_match(&p->dfa, s, n);
     if (a != REGEX_DFA_NOT_ASCII) return a == REGEX_DFA_MATCH ? PATTERN_MATCH : PATTERN_NO_MATCH;
+  } else if (p->dfa.lazy) {
+    /* A byte past ASCII, or a match past the lazy DFA's work, goes to the
+     * backtracker, which answers or reaches its own limits. */
+    pattern_result r = pattern_test_lazy(m, p, s, n);
+    if (r != PATTERN_LIMIT) return r;
   }
   return pattern_test_backtracking(m, p, s, n, lone_surrogate);
 }
@@ -632,5 +652,6 @@ void pattern_matcher_release(pattern_matcher *m) {
   mem_free(m->allocator, m->units);
   mem_free(m->allocator, m->stack);
   mem_free(m->allocator, m->slots);
-  *m = (pattern_matcher){0};
+  regex_lazy_free(m->lazy);
+  *m = (pattern_matcher){.lazy_states = m->lazy_states};
 }
