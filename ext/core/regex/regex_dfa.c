@@ -71,7 +71,8 @@ enum { AT_PC, AT_TAKEN, AT_LOOPS };
 
 typedef struct position_set {
   uint32_t *words;
-  size_t count, capacity; /* positions */
+  size_t count;    /* positions */
+  size_t capacity; /* words: a cache serves programs of other widths */
 } position_set;
 
 typedef struct builder {
@@ -124,18 +125,16 @@ static ALWAYS_INLINE bool same_position(const uint32_t *x, const uint32_t *y, ui
 }
 
 static bool set_room(builder *b, position_set *s) {
-  if (s->count < s->capacity) return true;
+  if ((s->count + 1) * b->width <= s->capacity) return true;
   if (s->count >= DFA_SET_MAX) return b->too_large = true, false;
-  size_t words = s->capacity * b->width;
-  uint32_t *grown = array_grow(b->allocator, s->words, &words, (s->count + 1) * b->width, sizeof *grown, NULL);
+  uint32_t *grown = array_grow(b->allocator, s->words, &s->capacity, (s->count + 1) * b->width, sizeof *grown, NULL);
   if (!grown) return b->nomem = true, false;
   s->words = grown;
-  s->capacity = words / b->width;
   return true;
 }
 
 static ALWAYS_INLINE bool push_position(builder *b, position_set *s, const uint32_t *position) {
-  if (unlikely(s->count == s->capacity) && !set_room(b, s)) return false;
+  if (unlikely((s->count + 1) * b->width > s->capacity) && !set_room(b, s)) return false;
   copy_position(s->words + s->count++ * b->width, position, b->width);
   return true;
 }
