@@ -197,14 +197,20 @@ static bool takes_byte(const regex_program *p, const regex_instr *in, uint32_t c
  * it was reached from, changed) at `pc`: onto the closure's stack. */
 static bool go(builder *b, const uint32_t *from, uint32_t pc) {
   /* Instructions whose moves are fixed are made here, not positions of the
-   * closure, which need no more than the loops and the reading
-   * instructions to end each walk: the ones that go forwards cannot
-   * loop, a SPLIT's second way is left on the stack, and LOOP_NEXT goes
-   * back to its LOOP, which is a position. */
+   * closure, which needs no more than the reading instructions and the
+   * loops that choose to end each walk: the instructions that go forwards
+   * cannot loop, a SPLIT's second way is left on the stack, and a LOOP
+   * that has no choice either goes forwards or counts an iteration more,
+   * which it does only up to its minimum. */
   uint32_t to[AT_LOOPS + DFA_LOOPS_MAX];
   copy_position(to, from, b->width);
   for (const regex_instr *code = b->program->code;;) {
     const regex_instr *in = &code[pc];
+    uint32_t *count = NULL;
+    /* A walk through counted loops can be long: each step is work. */
+    if (!spend(b, 1)) return false;
+    if (in->op == OP_LOOP_INIT || in->op == OP_LOOP || in->op == OP_LOOP_NEXT)
+      count = &to[AT_LOOPS + (in->a - b->first_loop_slot) / 2];
     if (in->op == OP_SAVE || in->op == OP_RESET || in->op == OP_LOOP_BODY) {
       pc++;
     } else if (in->op == OP_JUMP && in->a > pc) {
@@ -214,14 +220,16 @@ static bool go(builder *b, const uint32_t *from, uint32_t pc) {
       if (!push_position(b, &b->stack, to)) return false;
       pc = in->a;
     } else if (in->op == OP_LOOP_INIT) {
-      to[AT_LOOPS + (in->a - b->first_loop_slot) / 2] = 0;
+      *count = 0;
       pc++;
     } else if (in->op == OP_LOOP_NEXT) {
-      uint32_t *count = &to[AT_LOOPS + (in->a - b->first_loop_slot) / 2];
       if (*count < count_cap(code[in->c].b, code[in->c].c)) ++*count;
       pc = in->c;
-      to[AT_PC] = pc;
-      return push_position(b, &b->stack, to);
+    } else if (in->op == OP_LOOP && *count < in->b) {
+      pc++;
+    } else if (in->op == OP_LOOP && !is_infinite(in->c) && *count >= in->c) {
+      *count = 0;
+      pc = in->d;
     } else {
       break;
     }
@@ -380,16 +388,14 @@ static uint32_t state_after(builder *b, uint32_t s, uint32_t c) {
     if (in->op == OP_REPEAT_ONE) {
       if (!takes_byte(p, in + 1, c)) continue;
       if (to[AT_TAKEN] < count_cap(in->a, in->b)) to[AT_TAKEN]++;
-    } else if (in->op == OP_END || !takes_byte(p, in, c)) {
-      continue;
-    } else {
-      to[AT_PC]++;
+      if (!push_position(b, &b->stack, to)) return UINT32_MAX;
+    } else if (in->op != OP_END && takes_byte(p, in, c) && !go(b, to, to[AT_PC] + 1)) {
+      return UINT32_MAX;
     }
-    if (!push_position(b, &b->stack, to)) return UINT32_MAX;
   }
   bool matched;
   memset(to, 0, b->width * sizeof *to);
-  if ((!p->anchored && !push_position(b, &b->stack, to)) || !close_over(b, false, false, &matched)) return UINT32_MAX;
+  if ((!p->anchored && !go(b, to, 0)) || !close_over(b, false, false, &matched)) return UINT32_MAX;
   return matched ? STATE_MATCH : state_of_closure(b, false);
 }
 
@@ -459,7 +465,7 @@ static bool build(builder *b, uint32_t *start) {
   b->states = STATE_FIRST;
   b->next = array_grow(b->allocator, NULL, &b->next_capacity, STATE_FIRST * b->columns, sizeof *b->next, NULL);
   if (!b->next) return b->nomem = true, false;
-  if (!push_position(b, &b->stack, zero) || !close_over(b, true, false, &matched)) return false;
+  if (!go(b, zero, 0) || !close_over(b, true, false, &matched)) return false;
   *start = matched ? STATE_MATCH : state_of_closure(b, true);
   if (*start == UINT32_MAX) return false;
   for (uint32_t s = STATE_FIRST; s < b->states; s++) {
@@ -611,7 +617,7 @@ regex_dfa_answer regex_lazy_match(regex_lazy **cache, const shorn_allocator *all
   builder *b = &(*cache)->b;
   uint32_t zero[AT_LOOPS + DFA_LOOPS_MAX] = {0}, columns = b->columns, stop = STATE_FIRST * columns;
   bool matched;
-  if (!push_position(b, &b->stack, zero) || !close_over(b, true, false, &matched)) return lazy_failure(b);
+  if (!go(b, zero, 0) || !close_over(b, true, false, &matched)) return lazy_failure(b);
   uint32_t state = matched ? STATE_MATCH : state_of_closure(b, true);
   if (state == UINT32_MAX) return lazy_failure(b);
   uint32_t at = state * columns;
