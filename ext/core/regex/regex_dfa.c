@@ -47,16 +47,26 @@
 #define DFA_LAZY_WORDS_MAX (1u << 18)
 /* The work one lazy match may spend building states, in the words of
  * positions read and moved as the construction counts them: a fixed part
- * and so much a byte of the string.  A pattern whose states each cost more
- * than a byte's share, over a string that keeps reaching new ones, gives up
- * to the backtracker rather than run for minutes. */
+ * and so much a byte of the string, up to a ceiling.  Transitions already
+ * built cost nothing, so a pattern whose strings keep to states it has
+ * built runs over any length; one whose states each cost more than a
+ * byte's share, or that keeps building new states past the ceiling, gives
+ * up to the backtracker rather than run for minutes. */
+#ifndef DFA_LAZY_WORK_FIXED
 #define DFA_LAZY_WORK_FIXED (1u << 20)
+#endif
+#ifndef DFA_LAZY_WORK_PER_BYTE
 #define DFA_LAZY_WORK_PER_BYTE 4096
+#endif
+#define DFA_LAZY_WORK_MAX (1u << 27)
 
 /* The states every automaton starts with, each of which it never leaves;
  * STATE_UNKNOWN is where the lazy automaton's transitions not yet built
  * lead, so that matching finds them with the same test as the others. */
 enum { STATE_DEAD, STATE_MATCH, STATE_NOT_ASCII, STATE_UNKNOWN, STATE_FIRST };
+
+_Static_assert(DFA_LAZY_STATES_MAX > STATE_FIRST && DFA_LAZY_STATES_MAX <= DFA_STATES_MAX,
+               "the lazy cache holds a state, in the builder's arrays");
 
 /* A state's at_end before the lazy automaton has asked. */
 #define AT_END_UNKNOWN 2
@@ -599,7 +609,8 @@ static bool lazy_ready(regex_lazy **cache, const shorn_allocator *allocator, con
   b->states_max = states_max >= STATE_FIRST + 1 && states_max < DFA_LAZY_STATES_MAX ? states_max
                                                                                     : DFA_LAZY_STATES_MAX;
   b->words_max = DFA_LAZY_WORDS_MAX;
-  b->work_left = DFA_LAZY_WORK_FIXED + (uint64_t)n * DFA_LAZY_WORK_PER_BYTE;
+  uint64_t work = DFA_LAZY_WORK_FIXED + (uint64_t)n * DFA_LAZY_WORK_PER_BYTE;
+  b->work_left = work < DFA_LAZY_WORK_MAX ? work : DFA_LAZY_WORK_MAX;
   b->stack.count = 0;
   b->nomem = b->too_large = false;
   return true;
