@@ -602,14 +602,14 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
 #define PATTERN_TRIAL_STEPS_FIXED 1024
 #define PATTERN_TRIAL_STEPS_PER_BYTE 32
 
-static pattern_result backtrack_within(pattern_matcher *m, const pattern *p, const char *s, size_t n,
+static pattern_result pattern_backtrack_within(pattern_matcher *m, const pattern *p, const char *s, size_t n,
                                        bool lone_surrogate, uint64_t steps);
 
 bool pattern_has_dfa(const pattern *p) { return p->dfa.next != NULL; }
 
 bool pattern_has_lazy_dfa(const pattern *p) { return p->dfa.next == NULL && p->dfa.lazy; }
 
-static pattern_result lazy_result(regex_dfa_answer a) {
+static pattern_result pattern_lazy_result(regex_dfa_answer a) {
   return a == REGEX_DFA_MATCH ? PATTERN_MATCH : a == REGEX_DFA_NO_MATCH ? PATTERN_NO_MATCH
                                : a == REGEX_DFA_NOMEM  ? PATTERN_NOMEM
                                                        : PATTERN_LIMIT;
@@ -618,7 +618,9 @@ static pattern_result lazy_result(regex_dfa_answer a) {
 pattern_result pattern_test_lazy(pattern_matcher *m, const pattern *p, const char *s, size_t n) {
   m->engine = p->engine;
   m->allocator = p->engine->allocator;
-  return lazy_result(regex_lazy_match(&m->lazy, m->allocator, &p->program, &p->dfa, s, n, m->lazy_states));
+  regex_dfa_answer a = regex_lazy_match(&m->lazy, m->allocator, &p->program, &p->dfa, s, n, m->lazy_states);
+  m->lazy_flushes = regex_lazy_flushes(m->lazy);
+  return pattern_lazy_result(a);
 }
 
 pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s, size_t n, bool lone_surrogate) {
@@ -627,7 +629,7 @@ pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s,
   if (pattern_has_dfa(p)) {
     regex_dfa_answer a = regex_dfa_match(&p->dfa, s, n);
     if (a != REGEX_DFA_NOT_ASCII) return a == REGEX_DFA_MATCH ? PATTERN_MATCH : PATTERN_NO_MATCH;
-  } else if (p->dfa.lazy) {
+  } else if (pattern_has_lazy_dfa(p)) {
     /* The backtracker answers most strings, short ones above all, within
      * a few steps a character, faster than the lazy DFA builds their
      * states: it is tried first, on such a budget, so that only the
@@ -636,7 +638,7 @@ pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s,
      * backtracker with all its steps, which answers or reaches its
      * limits.  Each answers by the pattern and string alone. */
     uint64_t trial = PATTERN_TRIAL_STEPS_FIXED + (uint64_t)n * PATTERN_TRIAL_STEPS_PER_BYTE;
-    pattern_result r = backtrack_within(m, p, s, n, lone_surrogate, trial < PATTERN_MATCH_LIMIT ? trial
+    pattern_result r = pattern_backtrack_within(m, p, s, n, lone_surrogate, trial < PATTERN_MATCH_LIMIT ? trial
                                                                                               : PATTERN_MATCH_LIMIT);
     if (r != PATTERN_LIMIT) return r;
     if ((r = pattern_test_lazy(m, p, s, n)) != PATTERN_LIMIT) return r;
@@ -646,10 +648,10 @@ pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s,
 
 pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, const char *s, size_t n,
                                          bool lone_surrogate) {
-  return backtrack_within(m, p, s, n, lone_surrogate, PATTERN_MATCH_LIMIT);
+  return pattern_backtrack_within(m, p, s, n, lone_surrogate, PATTERN_MATCH_LIMIT);
 }
 
-static pattern_result backtrack_within(pattern_matcher *m, const pattern *p, const char *s, size_t n,
+static pattern_result pattern_backtrack_within(pattern_matcher *m, const pattern *p, const char *s, size_t n,
                                        bool lone_surrogate, uint64_t steps) {
   if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
   pattern_engine *e = p->engine;
@@ -674,5 +676,5 @@ void pattern_matcher_release(pattern_matcher *m) {
   mem_free(m->allocator, m->stack);
   mem_free(m->allocator, m->slots);
   regex_lazy_free(m->lazy);
-  *m = (pattern_matcher){.lazy_states = m->lazy_states};
+  *m = (pattern_matcher){.lazy_states = m->lazy_states, .lazy_flushes = m->lazy_flushes};
 }

@@ -14,12 +14,12 @@ typedef struct pattern pattern;
 typedef struct pattern_engine pattern_engine;
 
 /* What one backtracking match may spend (a DFA's has no limit to reach, a
- * lazy DFA's is in regex_dfa.c): a
- * pattern that backtracks catastrophically refuses the value rather than
- * run for hours or hold gigabytes.  Steps are the matcher's instructions
- * and characters read by a repeat; its memory to backtrack in is bounded as
- * the rest of an encode is, by what the string is long: a fixed part and so
- * much per byte, up to a ceiling. */
+ * lazy DFA's is in regex_dfa.c): a pattern that backtracks
+ * catastrophically refuses the value rather than run for hours or hold
+ * gigabytes.  Steps are the matcher's instructions and characters read by
+ * a repeat; its memory to backtrack in is bounded as the rest of an encode
+ * is, by what the string is long: a fixed part and so much per byte, up to
+ * a ceiling. */
 #define PATTERN_MATCH_LIMIT 10000000
 #define PATTERN_HEAP_FIXED_KIB 64
 #define PATTERN_HEAP_PER_BYTE 512
@@ -52,7 +52,8 @@ typedef struct pattern_matcher {
   size_t *slots;
   size_t slot_capacity;
   struct regex_lazy *lazy;
-  uint32_t lazy_states; /* a test's hook: the lazy DFA's cache holds at most this many states, when set */
+  uint32_t lazy_states;  /* a test's hook: the lazy DFA's cache holds at most this many states, when set */
+  uint64_t lazy_flushes; /* the times the lazy DFA's cache was flushed for being full, for the tests to see */
 } pattern_matcher;
 
 typedef enum pattern_result {

@@ -18,7 +18,7 @@
  * construction run lazily instead, as RE2's and Rust's regex do: a state is
  * built the first time a string reaches it, in a cache of the matcher's
  * own (the compiled pattern stays shared and read-only), and the cache is
- * flushed when full, the current state built again after it.  Each byte
+ * flushed when full, the state being built kept as the first of the new.  Each byte
  * builds at most one state, and a state's construction is bounded by the
  * pattern, so the time is linear in the string; the work every match may
  * spend is bounded too (see regex_lazy_match), and past it the match gives
@@ -69,7 +69,7 @@ _Static_assert(DFA_LAZY_STATES_MAX > STATE_FIRST && DFA_LAZY_STATES_MAX <= DFA_S
                "the lazy cache holds a state, in the builder's arrays");
 
 /* A state's at_end before the lazy automaton has asked. */
-#define AT_END_UNKNOWN 2
+#define DFA_AT_END_UNKNOWN 2
 
 /* A position of the NFA is `width` words: the program counter, how many
  * characters the REPEAT_ONE there has taken, then each counted loop's
@@ -122,14 +122,14 @@ typedef struct builder {
 
 /* Positions are at least DFA_WIDTH_LEAST words, the ones past the program's
  * always zero, so that the common widths copy and compare as constants. */
-static ALWAYS_INLINE void copy_position(uint32_t *to, const uint32_t *from, uint32_t width) {
+static ALWAYS_INLINE void dfa_copy_position(uint32_t *to, const uint32_t *from, uint32_t width) {
   if (width == DFA_WIDTH_LEAST)
     memcpy(to, from, DFA_WIDTH_LEAST * sizeof *to);
   else
     memcpy(to, from, width * sizeof *to);
 }
 
-static ALWAYS_INLINE bool same_position(const uint32_t *x, const uint32_t *y, uint32_t width) {
+static ALWAYS_INLINE bool dfa_same_position(const uint32_t *x, const uint32_t *y, uint32_t width) {
   if (width == DFA_WIDTH_LEAST) return memcmp(x, y, DFA_WIDTH_LEAST * sizeof *x) == 0;
   return memcmp(x, y, width * sizeof *x) == 0;
 }
@@ -145,7 +145,7 @@ static bool set_room(builder *b, position_set *s) {
 
 static ALWAYS_INLINE bool push_position(builder *b, position_set *s, const uint32_t *position) {
   if (unlikely((s->count + 1) * b->width > s->capacity) && !set_room(b, s)) return false;
-  copy_position(s->words + s->count++ * b->width, position, b->width);
+  dfa_copy_position(s->words + s->count++ * b->width, position, b->width);
   return true;
 }
 
@@ -171,11 +171,11 @@ static ALWAYS_INLINE uint32_t hash_words(const uint32_t *w, size_t n) {
  * positions are found again by a table of their indexes, whose entries
  * count as the closure's only while their stamp is the closure's, so that
  * a new closure starts empty at no cost. */
-static bool insert_new(builder *b, position_set *s, const uint32_t *position) {
+static bool dfa_insert_new(builder *b, position_set *s, const uint32_t *position) {
   if (!spend(b, b->cost_width)) return false;
   uint32_t mask = DFA_SEEN_SLOTS - 1, hash = hash_words(position, b->width), slot = hash & mask;
   for (; b->seen_stamp[slot] == b->stamp; slot = (slot + 1) & mask)
-    if (same_position(s->words + (size_t)b->seen_index[slot] * b->width, position, b->width)) return false;
+    if (dfa_same_position(s->words + (size_t)b->seen_index[slot] * b->width, position, b->width)) return false;
   if (!push_position(b, s, position)) return false;
   b->seen_stamp[slot] = b->stamp;
   b->seen_index[slot] = (uint32_t)(s->count - 1);
@@ -184,10 +184,10 @@ static bool insert_new(builder *b, position_set *s, const uint32_t *position) {
 }
 
 /* Is the position in the closure? */
-static bool in_closure(const builder *b, const uint32_t *position) {
+static bool dfa_in_closure(const builder *b, const uint32_t *position) {
   uint32_t mask = DFA_SEEN_SLOTS - 1, slot = hash_words(position, b->width) & mask;
   for (; b->seen_stamp[slot] == b->stamp; slot = (slot + 1) & mask)
-    if (same_position(b->closure.words + (size_t)b->seen_index[slot] * b->width, position, b->width)) return true;
+    if (dfa_same_position(b->closure.words + (size_t)b->seen_index[slot] * b->width, position, b->width)) return true;
   return false;
 }
 
@@ -203,8 +203,9 @@ static bool takes_byte(const regex_program *p, const regex_instr *in, uint32_t c
   return p->classes[in->a].ascii[c / 32] >> (c % 32) & 1;
 }
 
-/* A position reached without reading a character, `to` (a copy of the one
- * it was reached from, changed) at `pc`: onto the closure's stack. */
+/* A position reached without reading a character, at `pc` with the counts
+ * of `from`, the one it was reached from: onto the closure's stack, once
+ * the moves that need no choice are made. */
 static bool go(builder *b, const uint32_t *from, uint32_t pc) {
   /* Instructions whose moves are fixed are made here, not positions of the
    * closure, which needs no more than the reading instructions and the
@@ -213,7 +214,7 @@ static bool go(builder *b, const uint32_t *from, uint32_t pc) {
    * that has no choice either goes forwards or counts an iteration more,
    * which it does only up to its minimum. */
   uint32_t to[AT_LOOPS + DFA_LOOPS_MAX];
-  copy_position(to, from, b->width);
+  dfa_copy_position(to, from, b->width);
   for (const regex_instr *code = b->program->code;;) {
     const regex_instr *in = &code[pc];
     uint32_t *count = NULL;
@@ -254,7 +255,7 @@ static bool go(builder *b, const uint32_t *from, uint32_t pc) {
 static bool follow(builder *b, const uint32_t *position, bool at_start, bool at_end, bool *matched) {
   const regex_instr *in = &b->program->code[position[AT_PC]];
   uint32_t to[AT_LOOPS + DFA_LOOPS_MAX], pc = position[AT_PC];
-  copy_position(to, position, b->width);
+  dfa_copy_position(to, position, b->width);
   bool counts = in->op == OP_LOOP_INIT || in->op == OP_LOOP || in->op == OP_LOOP_NEXT;
   uint32_t *count = counts ? &to[AT_LOOPS + (in->a - b->first_loop_slot) / 2] : NULL;
   switch (in->op) {
@@ -296,8 +297,8 @@ static bool close_over(builder *b, bool at_start, bool at_end, bool *matched) {
   *matched = false;
   uint32_t position[AT_LOOPS + DFA_LOOPS_MAX];
   while (b->stack.count) {
-    copy_position(position, b->stack.words + --b->stack.count * b->width, b->width);
-    if (insert_new(b, &b->closure, position)) {
+    dfa_copy_position(position, b->stack.words + --b->stack.count * b->width, b->width);
+    if (dfa_insert_new(b, &b->closure, position)) {
       if (!follow(b, position, at_start, at_end, matched)) return false;
     } else if (b->too_large || b->nomem) {
       return false;
@@ -317,7 +318,7 @@ static bool reads(const builder *b, const uint32_t *position) {
 /* ---- states --------------------------------------------------------------------- */
 
 /* Empty the lazy automaton's cache of states: the special states stay. */
-static void lazy_flush(builder *b) {
+static void dfa_lazy_flush(builder *b) {
   for (uint32_t s = STATE_FIRST; s < b->states; s++)
     if (b->slot[s] != UINT32_MAX) b->hash[b->slot[s]] = 0;
   b->states = STATE_FIRST;
@@ -337,7 +338,7 @@ static uint32_t state_of_closure(builder *b, bool first) {
   for (size_t i = 0; i < b->closure.count; i++) {
     const uint32_t *position = b->closure.words + i * b->width;
     if (!reads(b, position)) continue;
-    copy_position(words + from + n++ * b->width, position, b->width);
+    dfa_copy_position(words + from + n++ * b->width, position, b->width);
     sum += b->closure_hash[i];
   }
   if (!n) return STATE_DEAD;
@@ -354,13 +355,13 @@ static uint32_t state_of_closure(builder *b, bool first) {
       continue;
     }
     size_t k = 0;
-    while (k < n && in_closure(b, b->state_words + at + k)) k += b->width;
+    while (k < n && dfa_in_closure(b, b->state_words + at + k)) k += b->width;
     if (k == n) return s;
   }
   bool full = b->states == b->states_max || (size_t)(b->states + 1) * b->columns > DFA_TABLE_MAX;
   if (full || (b->lazy && from + n > b->words_max)) {
     if (!b->lazy) return b->too_large = true, UINT32_MAX;
-    lazy_flush(b);
+    dfa_lazy_flush(b);
     b->flushes++;
     memmove(b->state_words, b->state_words + from, n * sizeof *b->state_words);
     from = 0;
@@ -379,7 +380,7 @@ static uint32_t state_of_closure(builder *b, bool first) {
     uint32_t *row = next + (size_t)b->states * b->columns;
     for (uint32_t k = 0; k + 1 < b->columns; k++) row[k] = STATE_UNKNOWN * b->columns;
     row[b->columns - 1] = STATE_NOT_ASCII * b->columns;
-    b->at_end[b->states] = AT_END_UNKNOWN;
+    b->at_end[b->states] = DFA_AT_END_UNKNOWN;
   }
   b->state_words_count = from + n;
   b->state_start[++b->states] = b->state_words_count;
@@ -394,7 +395,7 @@ static uint32_t state_after(builder *b, uint32_t s, uint32_t c) {
   if (!spend(b, (b->state_start[s + 1] - b->state_start[s]) / b->width * b->cost_width)) return UINT32_MAX;
   for (size_t at = b->state_start[s]; at < b->state_start[s + 1]; at += b->width) {
     const regex_instr *in = &p->code[b->state_words[at + AT_PC]];
-    copy_position(to, b->state_words + at, b->width);
+    dfa_copy_position(to, b->state_words + at, b->width);
     if (in->op == OP_REPEAT_ONE) {
       if (!takes_byte(p, in + 1, c)) continue;
       if (to[AT_TAKEN] < count_cap(in->a, in->b)) to[AT_TAKEN]++;
@@ -495,14 +496,14 @@ static bool build(builder *b, uint32_t *start) {
 
 /* What a builder is for a program: its positions' width, and its columns
  * made (false when the work budget ran out making them). */
-static uint32_t position_width(uint32_t loops) {
+static uint32_t dfa_position_width(uint32_t loops) {
   return AT_LOOPS + loops > DFA_WIDTH_LEAST ? AT_LOOPS + loops : DFA_WIDTH_LEAST;
 }
 
-static bool builder_start(builder *b, const shorn_allocator *allocator, const regex_program *p, uint32_t loops) {
+static bool dfa_builder_start(builder *b, const shorn_allocator *allocator, const regex_program *p, uint32_t loops) {
   b->allocator = allocator;
   b->program = p;
-  b->width = position_width(loops);
+  b->width = dfa_position_width(loops);
   b->cost_width = AT_LOOPS + loops;
   b->first_loop_slot = 2 * p->groups;
   b->states_max = DFA_STATES_MAX;
@@ -513,7 +514,7 @@ static bool builder_start(builder *b, const shorn_allocator *allocator, const re
   return make_columns(b);
 }
 
-static void builder_free(builder *b) {
+static void dfa_builder_free(builder *b) {
   mem_free(b->allocator, b->closure.words);
   mem_free(b->allocator, b->stack.words);
   mem_free(b->allocator, b->state_words);
@@ -528,7 +529,7 @@ shorn_code regex_dfa_build(const shorn_allocator *allocator, const regex_program
   builder *b = mem_calloc(allocator, 1, sizeof *b);
   if (!b) return SHORN_ERROR_NOMEM;
   uint32_t start;
-  if (builder_start(b, allocator, p, loops)) {
+  if (dfa_builder_start(b, allocator, p, loops)) {
     /* Columns are all the lazy automaton needs of the compile. */
     out->lazy = true;
     memcpy(out->column, b->column, sizeof out->column);
@@ -549,7 +550,7 @@ shorn_code regex_dfa_build(const shorn_allocator *allocator, const regex_program
     }
   }
   shorn_code rc = b->nomem ? SHORN_ERROR_NOMEM : SHORN_OK;
-  builder_free(b);
+  dfa_builder_free(b);
   return rc;
 }
 
@@ -577,7 +578,7 @@ struct regex_lazy {
  * what a match spends, and so whether it gives up, depends on its pattern
  * and string alone, never on the strings matched before.  False when
  * memory or the columns' budget failed. */
-static bool lazy_ready(regex_lazy **cache, const shorn_allocator *allocator, const regex_program *p,
+static bool dfa_lazy_ready(regex_lazy **cache, const shorn_allocator *allocator, const regex_program *p,
                        const regex_dfa *d, size_t n, uint32_t states_max) {
   builder *b = *cache ? &(*cache)->b : NULL;
   if (!b) {
@@ -588,12 +589,12 @@ static bool lazy_ready(regex_lazy **cache, const shorn_allocator *allocator, con
     b->allocator = allocator;
     b->states = STATE_FIRST;
   }
-  lazy_flush(b);
+  dfa_lazy_flush(b);
   /* The pattern's part is set again each match: the cache may have served
    * another pattern since, even one freed and made again at that address. */
   uint32_t loops = (p->slots - 2 * p->groups) / 2;
   b->program = p;
-  b->width = position_width(loops);
+  b->width = dfa_position_width(loops);
   b->cost_width = AT_LOOPS + loops;
   b->first_loop_slot = 2 * p->groups;
   b->columns = d->columns;
@@ -617,20 +618,20 @@ static bool lazy_ready(regex_lazy **cache, const shorn_allocator *allocator, con
 }
 
 /* The failure that stopped a construction, as an answer. */
-static regex_dfa_answer lazy_failure(const builder *b) {
+static regex_dfa_answer dfa_lazy_failure(const builder *b) {
   return b->nomem ? REGEX_DFA_NOMEM : REGEX_DFA_GAVE_UP;
 }
 
 regex_dfa_answer regex_lazy_match(regex_lazy **cache, const shorn_allocator *allocator, const regex_program *p,
                                   const regex_dfa *d, const char *s, size_t n, uint32_t states_max) {
   if (!d->lazy) return REGEX_DFA_GAVE_UP;
-  if (!lazy_ready(cache, allocator, p, d, n, states_max)) return REGEX_DFA_NOMEM;
+  if (!dfa_lazy_ready(cache, allocator, p, d, n, states_max)) return REGEX_DFA_NOMEM;
   builder *b = &(*cache)->b;
   uint32_t zero[AT_LOOPS + DFA_LOOPS_MAX] = {0}, columns = b->columns, stop = STATE_FIRST * columns;
   bool matched;
-  if (!go(b, zero, 0) || !close_over(b, true, false, &matched)) return lazy_failure(b);
+  if (!go(b, zero, 0) || !close_over(b, true, false, &matched)) return dfa_lazy_failure(b);
   uint32_t state = matched ? STATE_MATCH : state_of_closure(b, true);
-  if (state == UINT32_MAX) return lazy_failure(b);
+  if (state == UINT32_MAX) return dfa_lazy_failure(b);
   uint32_t at = state * columns;
   for (size_t i = 0; i < n && at >= stop; i++) {
     uint32_t k = b->column[(unsigned char)s[i]], to = b->next[at + k];
@@ -639,7 +640,7 @@ regex_dfa_answer regex_lazy_match(regex_lazy **cache, const shorn_allocator *all
        * the cache, which took the row it would go in. */
       uint64_t flushes = b->flushes;
       uint32_t built = state_after(b, at / columns, b->representative[k]);
-      if (built == UINT32_MAX) return lazy_failure(b);
+      if (built == UINT32_MAX) return dfa_lazy_failure(b);
       to = built * columns;
       if (b->flushes == flushes) b->next[at + k] = to;
     }
@@ -648,10 +649,10 @@ regex_dfa_answer regex_lazy_match(regex_lazy **cache, const shorn_allocator *all
   if (at < stop)
     return at == STATE_MATCH * columns ? REGEX_DFA_MATCH : at == 0 ? REGEX_DFA_NO_MATCH : REGEX_DFA_NOT_ASCII;
   state = at / columns;
-  if (b->at_end[state] == AT_END_UNKNOWN) {
+  if (b->at_end[state] == DFA_AT_END_UNKNOWN) {
     /* Only the first state is at the start of the string: no transition
      * leads back to it, so it is where an empty string ends. */
-    if (!accepts_at_end(b, state, n == 0, &matched)) return lazy_failure(b);
+    if (!accepts_at_end(b, state, n == 0, &matched)) return dfa_lazy_failure(b);
     b->at_end[state] = matched;
   }
   return b->at_end[state] ? REGEX_DFA_MATCH : REGEX_DFA_NO_MATCH;
@@ -660,5 +661,5 @@ regex_dfa_answer regex_lazy_match(regex_lazy **cache, const shorn_allocator *all
 uint64_t regex_lazy_flushes(const regex_lazy *cache) { return cache ? cache->b.flushes : 0; }
 
 void regex_lazy_free(regex_lazy *cache) {
-  if (cache) builder_free(&cache->b);
+  if (cache) dfa_builder_free(&cache->b);
 }
