@@ -603,7 +603,7 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
 #define PATTERN_TRIAL_STEPS_PER_BYTE 32
 
 static pattern_result pattern_backtrack_within(pattern_matcher *m, const pattern *p, const char *s, size_t n,
-                                       bool lone_surrogate, uint64_t steps);
+                                               bool lone_surrogate, uint64_t steps);
 
 bool pattern_has_dfa(const pattern *p) { return p->dfa.next != NULL; }
 
@@ -638,8 +638,8 @@ pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s,
      * backtracker with all its steps, which answers or reaches its
      * limits.  Each answers by the pattern and string alone. */
     uint64_t trial = PATTERN_TRIAL_STEPS_FIXED + (uint64_t)n * PATTERN_TRIAL_STEPS_PER_BYTE;
-    pattern_result r = pattern_backtrack_within(m, p, s, n, lone_surrogate, trial < PATTERN_MATCH_LIMIT ? trial
-                                                                                              : PATTERN_MATCH_LIMIT);
+    if (trial > PATTERN_MATCH_LIMIT) trial = PATTERN_MATCH_LIMIT;
+    pattern_result r = pattern_backtrack_within(m, p, s, n, lone_surrogate, trial);
     if (r != PATTERN_LIMIT) return r;
     if ((r = pattern_test_lazy(m, p, s, n)) != PATTERN_LIMIT) return r;
   }
@@ -652,7 +652,7 @@ pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, c
 }
 
 static pattern_result pattern_backtrack_within(pattern_matcher *m, const pattern *p, const char *s, size_t n,
-                                       bool lone_surrogate, uint64_t steps) {
+                                               bool lone_surrogate, uint64_t steps) {
   if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
   pattern_engine *e = p->engine;
   m->engine = e;
