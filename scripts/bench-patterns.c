@@ -10,10 +10,11 @@
  * every answer must be the same from both.  Prints a Markdown table: time a
  * match (the median of paired repetitions), and PCRE2's time over shorn's.
  *
- * Then (a|b)*a(a|b){20}$, whose whole DFA has two million states, so that
- * shorn matches it by its lazy DFA, on strings of a and b of 1,000 to
- * 100,000 characters, one it accepts and one it refuses at each length:
- * the time of one match by each, or the error PCRE2 gives up with.
+ * Then (a|b)*a(a|b){20}$, whose whole DFA has two million states, on
+ * strings of a and b of 1,000 to 100,000 characters, one it accepts and one
+ * it refuses at each length: the time of one match by pattern_test (the
+ * backtracker within a few steps a character, then the lazy DFA), by the
+ * lazy DFA alone, and by PCRE2, or the error PCRE2 gives up with.
  *
  *   bench-patterns          (make bench runs it; links -lpcre2-16)
  */
@@ -132,11 +133,11 @@ static char *ab_string(size_t n, char at) {
 
 #define LAZY_PATTERN "(a|b)*a(a|b){20}$"
 
-/* The median time of one match of s[0..n) in seconds, by shorn (pcre2
- * NULL) or PCRE2; *answer is what it said (PCRE2's error code when it
- * gave up). */
-static double time_long(pattern_matcher *m, const pattern *p, pcre2_code *code, pcre2_match_data *data,
-                        const char *s, const uint16_t *units, size_t n, int *answer) {
+/* The median time of one match of s[0..n) in seconds, by shorn (code
+ * NULL: pattern_test, or the lazy DFA alone when `lazy`) or PCRE2;
+ * *answer is what it said (PCRE2's error code when it gave up). */
+static double time_long(pattern_matcher *m, const pattern *p, bool lazy, pcre2_code *code,
+                        pcre2_match_data *data, const char *s, const uint16_t *units, size_t n, int *answer) {
   int rounds = n >= 100000 ? 3 : n >= 10000 ? 20 : 200, reps = 5;
   double t[REPS_MAX];
   for (int r = 0; r < reps; r++) {
@@ -146,7 +147,7 @@ static double time_long(pattern_matcher *m, const pattern *p, pcre2_code *code, 
         int rc = pcre2_jit_match(code, units, n, 0, 0, data, NULL);
         *answer = rc >= 0 ? PATTERN_MATCH : rc == PCRE2_ERROR_NOMATCH ? PATTERN_NO_MATCH : rc;
       } else {
-        *answer = (int)pattern_test(m, p, s, n, false);
+        *answer = (int)(lazy ? pattern_test_lazy(m, p, s, n) : pattern_test(m, p, s, n, false));
       }
     }
     t[r] = (cpu_seconds() - t0) / rounds;
@@ -155,10 +156,11 @@ static double time_long(pattern_matcher *m, const pattern *p, pcre2_code *code, 
 }
 
 static void bench_lazy(void) {
-  printf("\n`%s`, its whole DFA past the bound, by shorn's lazy DFA; strings of `a` and `b`, one it "
+  printf("\n`%s`, its whole DFA past the bound: shorn's matcher (the backtracker within a few steps a "
+         "character, then the lazy DFA), the lazy DFA alone, and PCRE2's JIT; strings of `a` and `b`, one it "
          "accepts and one it refuses at each length, thread CPU time a match, the median of 5.\n\n", LAZY_PATTERN);
-  printf("| characters | accepted | shorn, ms a match | PCRE2 JIT, ms a match |\n");
-  printf("| ---: | --- | ---: | ---: |\n");
+  printf("| characters | accepted | shorn, ms a match | lazy DFA alone, ms | PCRE2 JIT, ms a match |\n");
+  printf("| ---: | --- | ---: | ---: | ---: |\n");
   pattern_engine *engine = pattern_engine_new(NULL);
   const pattern *p;
   char why[256] = "out of memory";
@@ -181,10 +183,12 @@ static void bench_lazy(void) {
       uint16_t *units = malloc(n * sizeof *units);
       if (!units) die("out of memory");
       for (size_t i = 0; i < n; i++) units[i] = (uint8_t)s[i];
-      int ours, theirs;
-      double shorn_time = time_long(&m, p, NULL, NULL, s, units, n, &ours);
-      double pcre2_time = time_long(NULL, NULL, code, data, s, units, n, &theirs);
-      if (ours != (accepted ? PATTERN_MATCH : PATTERN_NO_MATCH)) die("shorn did not answer the long string");
+      int ours, lazily, theirs;
+      double shorn_time = time_long(&m, p, false, NULL, NULL, s, units, n, &ours);
+      double lazy_time = time_long(&m, p, true, NULL, NULL, s, units, n, &lazily);
+      double pcre2_time = time_long(NULL, NULL, false, code, data, s, units, n, &theirs);
+      if (ours != (accepted ? PATTERN_MATCH : PATTERN_NO_MATCH) || lazily != ours)
+        die("shorn did not answer the long string");
       char theirs_text[160];
       if (theirs == ours) {
         snprintf(theirs_text, sizeof theirs_text, "%.3f", pcre2_time * 1e3);
@@ -199,7 +203,8 @@ static void bench_lazy(void) {
       } else {
         die("shorn and PCRE2 answer differently");
       }
-      printf("| %zu | %s | %.3f | %s |\n", n, accepted ? "yes" : "no", shorn_time * 1e3, theirs_text);
+      printf("| %zu | %s | %.3f | %.3f | %s |\n", n, accepted ? "yes" : "no", shorn_time * 1e3, lazy_time * 1e3,
+             theirs_text);
       free(units);
       free(s);
     }
