@@ -10,6 +10,12 @@
  * every answer must be the same from both.  Prints a Markdown table: time a
  * match (the median of paired repetitions), and PCRE2's time over shorn's.
  *
+ * Then (a|b)*a(a|b){20}$, whose whole DFA has two million states, on
+ * strings of a and b of 1,000 to 100,000 characters, one it accepts and one
+ * it refuses at each length: the time of one match by pattern_test (the
+ * backtracker within a few steps a character, then the lazy DFA), by the
+ * lazy DFA alone, and by PCRE2, or the error PCRE2 gives up with.
+ *
  *   bench-patterns          (make bench runs it; links -lpcre2-16)
  */
 #define _POSIX_C_SOURCE 200809L
@@ -116,6 +122,99 @@ static int pcre2_matches(pcre2_code *code, pcre2_match_data *data, const strings
   return matched;
 }
 
+/* A string of n a's and b's, whose character n - 21 is `at`. */
+static char *ab_string(size_t n, char at) {
+  char *s = malloc(n);
+  if (!s) die("out of memory");
+  for (size_t i = 0; i < n; i++) s[i] = "ab"[below(2)];
+  if (n >= 21) s[n - 21] = at;
+  return s;
+}
+
+#define LAZY_PATTERN "(a|b)*a(a|b){20}$"
+
+/* The median time of one match of s[0..n) in seconds, by shorn (code
+ * NULL: pattern_test, or the lazy DFA alone when `lazy`) or PCRE2;
+ * *answer is what it said (PCRE2's error code when it gave up). */
+static double time_long(pattern_matcher *m, const pattern *p, bool lazy, pcre2_code *code,
+                        pcre2_match_data *data, const char *s, const uint16_t *units, size_t n, int *answer) {
+  int rounds = n >= 100000 ? 3 : n >= 10000 ? 20 : 200, reps = 5;
+  double t[REPS_MAX];
+  for (int r = 0; r < reps; r++) {
+    double t0 = cpu_seconds();
+    for (int k = 0; k < rounds; k++) {
+      if (code) {
+        int rc = pcre2_jit_match(code, units, n, 0, 0, data, NULL);
+        *answer = rc >= 0 ? PATTERN_MATCH : rc == PCRE2_ERROR_NOMATCH ? PATTERN_NO_MATCH : rc;
+      } else {
+        *answer = (int)(lazy ? pattern_test_lazy(m, p, s, n) : pattern_test(m, p, s, n, false));
+      }
+    }
+    t[r] = (cpu_seconds() - t0) / rounds;
+  }
+  return median(t, reps);
+}
+
+static void bench_lazy(void) {
+  printf("\n`%s`, its whole DFA past the bound: shorn's matcher (the backtracker within a few steps a "
+         "character, then the lazy DFA), the lazy DFA alone, and PCRE2's JIT; strings of `a` and `b`, one it "
+         "accepts and one it refuses at each length, thread CPU time a match, the median of 5.\n\n", LAZY_PATTERN);
+  printf("| characters | accepted | shorn, ms a match | lazy DFA alone, ms | PCRE2 JIT, ms a match |\n");
+  printf("| ---: | --- | ---: | ---: | ---: |\n");
+  pattern_engine *engine = pattern_engine_new(NULL);
+  const pattern *p;
+  char why[256] = "out of memory";
+  if (!engine || pattern_compile(engine, LAZY_PATTERN, strlen(LAZY_PATTERN), &p, why, sizeof why)) die(why);
+  if (!pattern_has_lazy_dfa(p)) die("the pattern has its whole DFA");
+  uint16_t source[64];
+  size_t source_n = strlen(LAZY_PATTERN);
+  for (size_t i = 0; i < source_n; i++) source[i] = (uint8_t)LAZY_PATTERN[i];
+  int error;
+  PCRE2_SIZE offset;
+  pcre2_code *code = pcre2_compile(source, source_n, 0, &error, &offset, NULL);
+  pcre2_match_data *data = code ? pcre2_match_data_create(4, NULL) : NULL;
+  if (!data || pcre2_jit_compile(code, PCRE2_JIT_COMPLETE)) die("PCRE2 cannot compile the pattern");
+  pattern_matcher m = {0};
+  static const size_t lengths[] = {1000, 10000, 100000};
+  for (size_t k = 0; k < sizeof lengths / sizeof *lengths; k++) {
+    for (int accepted = 1; accepted >= 0; accepted--) {
+      size_t n = lengths[k];
+      char *s = ab_string(n, accepted ? 'a' : 'b');
+      uint16_t *units = malloc(n * sizeof *units);
+      if (!units) die("out of memory");
+      for (size_t i = 0; i < n; i++) units[i] = (uint8_t)s[i];
+      int ours, lazily, theirs;
+      double shorn_time = time_long(&m, p, false, NULL, NULL, s, units, n, &ours);
+      double lazy_time = time_long(&m, p, true, NULL, NULL, s, units, n, &lazily);
+      double pcre2_time = time_long(NULL, NULL, false, code, data, s, units, n, &theirs);
+      if (ours != (accepted ? PATTERN_MATCH : PATTERN_NO_MATCH) || lazily != ours)
+        die("shorn did not answer the long string");
+      char theirs_text[160];
+      if (theirs == ours) {
+        snprintf(theirs_text, sizeof theirs_text, "%.3f", pcre2_time * 1e3);
+      } else if (theirs < 0) {
+        char message[120];
+        pcre2_get_error_message(theirs, (PCRE2_UCHAR *)message, sizeof message / 2);
+        char plain[64];
+        size_t i = 0;
+        for (const uint16_t *u = (const uint16_t *)message; *u && i + 1 < sizeof plain; u++) plain[i++] = (char)*u;
+        plain[i] = 0;
+        snprintf(theirs_text, sizeof theirs_text, "gives up after %.3f: %s", pcre2_time * 1e3, plain);
+      } else {
+        die("shorn and PCRE2 answer differently");
+      }
+      printf("| %zu | %s | %.3f | %.3f | %s |\n", n, accepted ? "yes" : "no", shorn_time * 1e3, lazy_time * 1e3,
+             theirs_text);
+      free(units);
+      free(s);
+    }
+  }
+  pattern_matcher_release(&m);
+  pattern_engine_free(engine);
+  pcre2_match_data_free(data);
+  pcre2_code_free(code);
+}
+
 int main(void) {
   static strings s;
   printf("\n## Patterns: shorn's matcher against PCRE2's JIT\n\n");
@@ -161,5 +260,6 @@ int main(void) {
     pcre2_match_data_free(data);
     pcre2_code_free(code);
   }
+  bench_lazy();
   return 0;
 }

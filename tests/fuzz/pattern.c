@@ -4,8 +4,12 @@
  *
  * Any pattern compiles or is refused, never a crash, a hang or a leak; a
  * string gets the same answer from pattern_test, which matches an ASCII
- * string by the pattern's DFA when it has one, as from the backtracking
- * machine alone, unless the backtracker gave up; and the DFA never gives up.
+ * string by the pattern's DFA when it has one, or its lazy DFA, as from the
+ * backtracking machine alone, unless the backtracker gave up; the DFA never
+ * gives up; and the lazy DFA, run alone on any pattern without
+ * backreferences, lookarounds or \b, with its cache and with a cache of
+ * one state flushed at every state, answers as the backtracker unless one
+ * of them gave up.
  */
 #include "fuzz.h"
 
@@ -36,6 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pattern_result fast = pattern_test(&m, p, text, n, false);
     FUZZ_CHECK(fast == slow || slow == PATTERN_LIMIT);
     FUZZ_CHECK(!pattern_has_dfa(p) || fast == PATTERN_MATCH || fast == PATTERN_NO_MATCH);
+    pattern_matcher tiny = {.lazy_states = 5};
+    pattern_result lazy = pattern_test_lazy(&m, p, text, n), flushing = pattern_test_lazy(&tiny, p, text, n);
+    FUZZ_CHECK(lazy == slow || lazy == PATTERN_LIMIT || slow == PATTERN_LIMIT);
+    FUZZ_CHECK(flushing == lazy || flushing == PATTERN_LIMIT); /* flushing, it builds more */
+    pattern_matcher_release(&tiny);
     pattern_matcher_release(&m);
   }
   pattern_engine_free(engine);

@@ -129,17 +129,22 @@ static workload workloads[] = {
      NULL},
     /* Validation keywords: patterns compiled with the schema (one with a
      * backreference that backtracks deep on a long string, its backtrack
-     * stack on the heap; one whose DFA's tables grow a few times), allOf,
+     * stack on the heap; one whose DFA's tables grow a few times; one whose
+     * whole DFA passes its bounds, on a string the backtracker's trial
+     * leaves to the lazy DFA, its cache made and grown), allOf,
      * propertyNames, uniqueItems. */
     {"validation keywords",
      "{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\",\"allOf\":[{\"pattern\":\"^(?:(a)|b|\\\\1)*$\"},"
      "{\"maxLength\":300}]},\"r\":{\"type\":\"object\",\"propertyNames\":{\"pattern\":\"^k\"},"
      "\"additionalProperties\":{\"type\":\"array\",\"uniqueItems\":true,\"items\":{\"type\":\"integer\"}}},"
-     "\"d\":{\"type\":\"string\",\"pattern\":\"^\\\\d{4}-\\\\d\\\\d-\\\\d\\\\dT\\\\d\\\\d:\\\\d\\\\d(?::\\\\d\\\\d(?:\\\\.\\\\d+)?)?Z$\"}},"
+     "\"d\":{\"type\":\"string\",\"pattern\":\"^\\\\d{4}-\\\\d\\\\d-\\\\d\\\\dT\\\\d\\\\d:\\\\d\\\\d(?::\\\\d\\\\d(?:\\\\.\\\\d+)?)?Z$\"},"
+     "\"l\":{\"type\":\"string\",\"pattern\":\"a(a|b){12}c\"}},"
      "\"required\":[\"s\",\"r\",\"d\"]}",
      "{\"s\":\"abababababababababababababababababababababababababababababababababababababababababababababab"
      "ababababababababababababababababababababababababababababababababababababababababababababababab\","
-     "\"r\":{\"k1\":[1,2,3],\"k2\":[4,5]},\"d\":\"2026-09-03T12:00:07.5Z\"}",
+     "\"r\":{\"k1\":[1,2,3],\"k2\":[4,5]},\"d\":\"2026-09-03T12:00:07.5Z\","
+     "\"l\":\"bbabaaaabbabaaaabbabaaabaaaaaaaabbaaaabbabbaababbababbbbbabbaababbabbbabaaaaabbbbbabbabaabbabbabbb"
+     "aaabbaaabaabbbbaaabbaaaababababababc\"}",
      NULL},
     /* Keywords no wire shape reads: subschemas compiled whole, and marks
      * of what each evaluated for unevaluatedProperties. */

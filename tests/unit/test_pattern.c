@@ -1092,17 +1092,37 @@ static void check_bounds(void) {
 
 /* ---- the automaton against the backtracker ---------------------------------- */
 
+/* The lazy DFA's answer with a cache of one state, flushed at every state
+ * it builds: the matcher's own cache is left as it was. */
+static pattern_matcher tiny_cache = {.lazy_states = 5};
+static pattern_result lazy_flushing(const pattern *p, const char *s, size_t n) {
+  return pattern_test_lazy(&tiny_cache, p, s, n);
+}
+
 /* Does pattern_test (the automaton, for a pattern that has one and ASCII
- * text) answer as the backtracking machine?  A string the backtracker
- * gives up on is not compared; false on the first that disagrees. */
+ * text) answer as the backtracking machine?  And the lazy DFA, for a
+ * pattern without backreferences, lookarounds or \b, with its cache and
+ * with one flushed at every state?  A string the backtracker gives up on
+ * is not compared; false on the first that disagrees. */
 static bool agrees(pattern_matcher *m, const pattern *p, const char *source, const char *s, size_t n,
                    unsigned long *compared) {
   pattern_result slow = pattern_test_backtracking(m, p, s, n, false);
   if (slow == PATTERN_LIMIT) return true;
   pattern_result fast = pattern_test(m, p, s, n, false);
   ++*compared;
-  if (fast == slow) return true;
-  fprintf(stderr, "  /%s/ on \"%.*s\": %d, the backtracker %d\n", source, (int)n, s, (int)fast, (int)slow);
+  if (fast != slow) {
+    fprintf(stderr, "  /%s/ on \"%.*s\": %d, the backtracker %d\n", source, (int)n, s, (int)fast, (int)slow);
+    return false;
+  }
+  if (!pattern_has_dfa(p) && !pattern_has_lazy_dfa(p)) {
+    /* No lazy DFA either, unless the whole DFA's bounds alone stopped it. */
+    pattern_result lazy = pattern_test_lazy(m, p, s, n);
+    return lazy == slow || lazy == PATTERN_LIMIT;
+  }
+  pattern_result lazy = pattern_test_lazy(m, p, s, n), flushing = lazy_flushing(p, s, n);
+  if (lazy == slow && flushing == slow) return true;
+  fprintf(stderr, "  /%s/ on \"%.*s\": lazily %d, flushing %d, the backtracker %d\n", source, (int)n, s, (int)lazy,
+          (int)flushing, (int)slow);
   return false;
 }
 
@@ -1349,6 +1369,73 @@ static void check_dfa_bounds(void) {
   pattern_engine_free(engine);
 }
 
+/* ---- the lazy automaton ------------------------------------------------------- */
+
+/* A string of n a's and b's, pseudo-random, whose character n - 21 from
+ * the start is `at`: (a|b)*a(a|b){20}$ matches it when that is an a. */
+static char *ab_string(size_t n, char at) {
+  char *s = malloc(n + 1);
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (size_t i = 0; i < n; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    s[i] = "ab"[x & 1];
+  }
+  if (n >= 21) s[n - 21] = at;
+  s[n] = 0;
+  return s;
+}
+
+/* A pattern whose whole DFA has 2^21 states answers in one pass of the
+ * lazy DFA on long strings, where the backtracker gives up; with a cache
+ * of one state, flushed at each state it builds, it answers the same. */
+static void check_lazy_dfa(void) {
+  pattern_engine *engine = pattern_engine_new(NULL);
+  pattern_matcher m = {0}, tiny = {.lazy_states = 5}, fresh = {0};
+  const pattern *p, *wide;
+  char why[128];
+  const char *source = "(a|b)*a(a|b){20}$";
+  CHECK(pattern_compile(engine, source, strlen(source), &p, why, sizeof why) == SHORN_OK);
+  CHECK(!pattern_has_dfa(p) && pattern_has_lazy_dfa(p));
+  static const size_t lengths[] = {21, 1000, 10000, 100000};
+  for (size_t i = 0; i < COUNT_OF(lengths); i++) {
+    size_t n = lengths[i];
+    char *yes = ab_string(n, 'a'), *no = ab_string(n, 'b');
+    CHECK(pattern_test(&m, p, yes, n, false) == PATTERN_MATCH);
+    CHECK(pattern_test(&m, p, no, n, false) == PATTERN_NO_MATCH);
+    CHECK(pattern_test_lazy(&tiny, p, yes, n) == PATTERN_MATCH);
+    CHECK(pattern_test_lazy(&tiny, p, no, n) == PATTERN_NO_MATCH);
+    /* A string's answer is the same from a cache another string filled. */
+    CHECK(pattern_test(&fresh, p, no, n, false) == PATTERN_NO_MATCH);
+    pattern_matcher_release(&fresh);
+    if (n == 10000) CHECK(pattern_test_backtracking(&m, p, no, n, false) == PATTERN_LIMIT);
+    /* A byte past ASCII before the end hands the string to the backtracker. */
+    yes[0] = (char)0xC3, yes[1] = (char)0xA9;
+    if (n == 1000) CHECK(pattern_test(&m, p, yes, n, false) == PATTERN_MATCH);
+    free(yes);
+    free(no);
+  }
+  CHECK(tiny.lazy_flushes > 100000);
+  CHECK(m.lazy_flushes > 0); /* 100,000 states built, more than the cache holds */
+  /* Past its work, the lazy DFA gives up to the backtracker: this one's
+   * states grow to hundreds of positions on a long string, and past a
+   * state of DFA_SET_MAX positions it gives up at once. */
+  source = "(a|b)*a(a|b){500}$";
+  CHECK(pattern_compile(engine, source, strlen(source), &wide, why, sizeof why) == SHORN_OK);
+  CHECK(pattern_has_lazy_dfa(wide));
+  char *s = ab_string(3000, 'a');
+  CHECK(pattern_test_lazy(&m, wide, s, 1000) == PATTERN_MATCH);
+  CHECK(pattern_test_lazy(&m, wide, s, 3000) == PATTERN_LIMIT);
+  CHECK(pattern_test(&m, wide, s, 3000, false) == pattern_test_backtracking(&m, wide, s, 3000, false));
+  source = "(a|b)*a(a|b){1000}$";
+  CHECK(pattern_compile(engine, source, strlen(source), &wide, why, sizeof why) == SHORN_OK);
+  CHECK(pattern_test_lazy(&m, wide, s, 400) == PATTERN_NO_MATCH);
+  CHECK(pattern_test_lazy(&m, wide, s, 1000) == PATTERN_LIMIT);
+  free(s);
+  pattern_matcher_release(&m);
+  pattern_matcher_release(&tiny);
+  pattern_engine_free(engine);
+}
+
 int main(void) {
   check_cases();
   check_bounds();
@@ -1357,5 +1444,8 @@ int main(void) {
   check_dfa_on_validators();
   check_dfa_on_generated();
   check_dfa_bounds();
+  check_lazy_dfa();
+  CHECK(tiny_cache.lazy_flushes > 10000);
+  pattern_matcher_release(&tiny_cache);
   return check_report("pattern");
 }

@@ -2,7 +2,8 @@
  * pattern.c — JSON Schema patterns: compiled by regex_compile.c, matched
  * here by a backtracking machine, or by a table when the pattern is one
  * class repeated over the whole string, or, for a string of ASCII bytes, by
- * the DFA regex_dfa.c built when the program has one.
+ * the DFA regex_dfa.c built when the program has one, or else by the lazy
+ * DFA regex_dfa.c builds state by state as the string needs them.
  *
  * A pattern is JavaScript's regular expression syntax, as `new
  * RegExp(source)` reads a string without flags.  Without the `u` flag
@@ -385,13 +386,13 @@ static bool pattern_may_start(const regex_program *p, const uint16_t *s, size_t 
 }
 
 static pattern_result regex_match(pattern_matcher *pm, const regex_program *p, const uint16_t *s, size_t n,
-                                  size_t bytes) {
+                                  size_t bytes, uint64_t steps) {
   backtrack_entry first_block[ENTRIES_HERE];
   size_t slots_here[SLOTS_HERE];
   size_t most_kib = PATTERN_HEAP_FIXED_KIB + ((uint64_t)bytes * PATTERN_HEAP_PER_BYTE + 1023) / 1024;
   machine m = {.program = p, .s = s, .n = n, .unicode = p->unicode, .slots = slots_here, .stack = first_block,
                .capacity = ENTRIES_HERE, .first_block = first_block, .matcher = pm,
-               .steps_left = PATTERN_MATCH_LIMIT, .failure = PATTERN_NO_MATCH,
+               .steps_left = steps, .failure = PATTERN_NO_MATCH,
                .most_bytes = (most_kib < PATTERN_HEAP_LIMIT_KIB ? most_kib : PATTERN_HEAP_LIMIT_KIB) * 1024};
   if (p->slots > SLOTS_HERE) {
     if (pm->slot_capacity < p->slots) {
@@ -596,7 +597,31 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
 /* A string this short is matched from the C stack. */
 #define UNITS_HERE 256
 
+/* The backtracker's steps for a string of a pattern the lazy DFA matches,
+ * before the lazy DFA is asked: a fixed part and so many a byte. */
+#define PATTERN_TRIAL_STEPS_FIXED 1024
+#define PATTERN_TRIAL_STEPS_PER_BYTE 32
+
+static pattern_result pattern_backtrack_within(pattern_matcher *m, const pattern *p, const char *s, size_t n,
+                                               bool lone_surrogate, uint64_t steps);
+
 bool pattern_has_dfa(const pattern *p) { return p->dfa.next != NULL; }
+
+bool pattern_has_lazy_dfa(const pattern *p) { return p->dfa.next == NULL && p->dfa.lazy; }
+
+static pattern_result pattern_lazy_result(regex_dfa_answer a) {
+  return a == REGEX_DFA_MATCH ? PATTERN_MATCH : a == REGEX_DFA_NO_MATCH ? PATTERN_NO_MATCH
+                               : a == REGEX_DFA_NOMEM  ? PATTERN_NOMEM
+                                                       : PATTERN_LIMIT;
+}
+
+pattern_result pattern_test_lazy(pattern_matcher *m, const pattern *p, const char *s, size_t n) {
+  m->engine = p->engine;
+  m->allocator = p->engine->allocator;
+  regex_dfa_answer a = regex_lazy_match(&m->lazy, m->allocator, &p->program, &p->dfa, s, n, m->lazy_states);
+  m->lazy_flushes = regex_lazy_flushes(m->lazy);
+  return pattern_lazy_result(a);
+}
 
 pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s, size_t n, bool lone_surrogate) {
   if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
@@ -604,12 +629,30 @@ pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s,
   if (pattern_has_dfa(p)) {
     regex_dfa_answer a = regex_dfa_match(&p->dfa, s, n);
     if (a != REGEX_DFA_NOT_ASCII) return a == REGEX_DFA_MATCH ? PATTERN_MATCH : PATTERN_NO_MATCH;
+  } else if (pattern_has_lazy_dfa(p)) {
+    /* The backtracker answers most strings, short ones above all, within
+     * a few steps a character, faster than the lazy DFA builds their
+     * states: it is tried first, on such a budget, so that only the
+     * strings that would take it longer cost it that much more.  A byte
+     * past ASCII, or a match past the lazy DFA's work, goes to the
+     * backtracker with all its steps, which answers or reaches its
+     * limits.  Each answers by the pattern and string alone. */
+    uint64_t trial = PATTERN_TRIAL_STEPS_FIXED + (uint64_t)n * PATTERN_TRIAL_STEPS_PER_BYTE;
+    if (trial > PATTERN_MATCH_LIMIT) trial = PATTERN_MATCH_LIMIT;
+    pattern_result r = pattern_backtrack_within(m, p, s, n, lone_surrogate, trial);
+    if (r != PATTERN_LIMIT) return r;
+    if ((r = pattern_test_lazy(m, p, s, n)) != PATTERN_LIMIT) return r;
   }
   return pattern_test_backtracking(m, p, s, n, lone_surrogate);
 }
 
 pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, const char *s, size_t n,
                                          bool lone_surrogate) {
+  return pattern_backtrack_within(m, p, s, n, lone_surrogate, PATTERN_MATCH_LIMIT);
+}
+
+static pattern_result pattern_backtrack_within(pattern_matcher *m, const pattern *p, const char *s, size_t n,
+                                               bool lone_surrogate, uint64_t steps) {
   if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
   pattern_engine *e = p->engine;
   m->engine = e;
@@ -624,7 +667,7 @@ pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, c
     }
     units = m->units;
   }
-  return regex_match(m, &p->program, units, wtf8_to_utf16(s, n, units), n);
+  return regex_match(m, &p->program, units, wtf8_to_utf16(s, n, units), n, steps);
 }
 
 void pattern_matcher_release(pattern_matcher *m) {
@@ -632,5 +675,6 @@ void pattern_matcher_release(pattern_matcher *m) {
   mem_free(m->allocator, m->units);
   mem_free(m->allocator, m->stack);
   mem_free(m->allocator, m->slots);
-  *m = (pattern_matcher){0};
+  regex_lazy_free(m->lazy);
+  *m = (pattern_matcher){.lazy_states = m->lazy_states, .lazy_flushes = m->lazy_flushes};
 }

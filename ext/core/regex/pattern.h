@@ -13,12 +13,13 @@ typedef struct pattern pattern;
  * with it. */
 typedef struct pattern_engine pattern_engine;
 
-/* What one backtracking match may spend (a DFA's has no limit to reach): a
- * pattern that backtracks catastrophically refuses the value rather than
- * run for hours or hold gigabytes.  Steps are the matcher's instructions
- * and characters read by a repeat; its memory to backtrack in is bounded as
- * the rest of an encode is, by what the string is long: a fixed part and so
- * much per byte, up to a ceiling. */
+/* What one backtracking match may spend (a DFA's has no limit to reach, a
+ * lazy DFA's is in regex_dfa.c): a pattern that backtracks
+ * catastrophically refuses the value rather than run for hours or hold
+ * gigabytes.  Steps are the matcher's instructions and characters read by
+ * a repeat; its memory to backtrack in is bounded as the rest of an encode
+ * is, by what the string is long: a fixed part and so much per byte, up to
+ * a ceiling. */
 #define PATTERN_MATCH_LIMIT 10000000
 #define PATTERN_HEAP_FIXED_KIB 64
 #define PATTERN_HEAP_PER_BYTE 512
@@ -38,9 +39,9 @@ SHORN_PRIVATE shorn_code pattern_compile(pattern_engine *engine, const char *sou
 
 /* One encode's scratch for matching, for what does not fit on the C
  * stack: the UTF-16 form of a long string, the backtrack stack of a match
- * that goes deep, the slots of a pattern with many groups and loops.  The
- * compiled pattern is only read, so threads share a schema.  Start it
- * zeroed. */
+ * that goes deep, the slots of a pattern with many groups and loops, the
+ * lazy DFA's cache of states.  The compiled pattern is only read, so
+ * threads share a schema.  Start it zeroed. */
 typedef struct pattern_matcher {
   pattern_engine *engine; /* set by a match that used the rest */
   const shorn_allocator *allocator;
@@ -50,6 +51,9 @@ typedef struct pattern_matcher {
   size_t stack_capacity;
   size_t *slots;
   size_t slot_capacity;
+  struct regex_lazy *lazy;
+  uint32_t lazy_states;  /* a test's hook: the lazy DFA's cache holds at most this many states, when set */
+  uint64_t lazy_flushes; /* the times the lazy DFA's cache was flushed for being full, for the tests to see */
 } pattern_matcher;
 
 typedef enum pattern_result {
@@ -68,8 +72,15 @@ SHORN_PRIVATE pattern_result pattern_test(pattern_matcher *m, const pattern *p, 
  * the table: for the tests that compare them. */
 SHORN_PRIVATE pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, const char *s, size_t n,
                                                        bool lone_surrogate);
+/* pattern_test by the lazy DFA alone, for a pattern without
+ * backreferences, lookarounds or word boundaries, whether or not its whole
+ * DFA was built: PATTERN_LIMIT when it cannot answer (no lazy DFA, a byte
+ * past ASCII, or its work passed).  For the tests that compare them. */
+SHORN_PRIVATE pattern_result pattern_test_lazy(pattern_matcher *m, const pattern *p, const char *s, size_t n);
 /* Has the pattern a DFA, for strings of ASCII bytes? */
 SHORN_PRIVATE bool pattern_has_dfa(const pattern *p);
+/* Is the pattern matched by the lazy DFA, its whole DFA past the bounds? */
+SHORN_PRIVATE bool pattern_has_lazy_dfa(const pattern *p);
 SHORN_PRIVATE void pattern_matcher_release(pattern_matcher *m);
 
 #endif

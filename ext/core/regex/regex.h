@@ -72,16 +72,27 @@ SHORN_PRIVATE void regex_program_free(const shorn_allocator *allocator, regex_pr
 
 /* The program as a deterministic automaton over ASCII bytes, for a program
  * without backreferences, lookarounds or word boundaries whose automaton is
- * small enough; `next` is NULL for any other. */
+ * small enough; `next` is NULL for any other.  `lazy` says the program may
+ * be matched by the lazy automaton (regex_lazy_match), which needs only
+ * the columns: every program without backreferences, lookarounds or word
+ * boundaries, whether its whole automaton was small enough or not. */
 typedef struct regex_dfa {
   uint32_t *next;    /* by a state's row and a byte's column: the next state's row, its first entry */
   uint8_t *at_end;   /* by state: does the string match when it ends there */
   uint8_t column[256];
+  uint8_t representative[129]; /* a byte of each column */
+  bool lazy;
   uint32_t columns;
   uint32_t start;    /* the first state's row */
 } regex_dfa;
 
-typedef enum regex_dfa_answer { REGEX_DFA_NO_MATCH, REGEX_DFA_MATCH, REGEX_DFA_NOT_ASCII } regex_dfa_answer;
+typedef enum regex_dfa_answer {
+  REGEX_DFA_NO_MATCH,
+  REGEX_DFA_MATCH,
+  REGEX_DFA_NOT_ASCII, /* a byte past ASCII came before the answer */
+  REGEX_DFA_GAVE_UP,   /* the lazy automaton passed its bound of work */
+  REGEX_DFA_NOMEM
+} regex_dfa_answer;
 
 /* Build p's automaton into *out, or none (SHORN_OK either way);
  * SHORN_ERROR_NOMEM. */
@@ -90,5 +101,22 @@ SHORN_PRIVATE shorn_code regex_dfa_build(const shorn_allocator *allocator, const
  * byte past ASCII came before the answer. */
 SHORN_PRIVATE regex_dfa_answer regex_dfa_match(const regex_dfa *d, const char *s, size_t n);
 SHORN_PRIVATE void regex_dfa_free(const shorn_allocator *allocator, regex_dfa *d);
+
+/* The lazy automaton's cache of states, a matcher's own: made by the
+ * first match that needs it, kept for the next, freed with
+ * regex_lazy_free. */
+typedef struct regex_lazy regex_lazy;
+
+/* Does p, whose regex_dfa d says `lazy`, match somewhere in s[0..n)?  The
+ * states it reaches are built into *cache, of at most states_max states
+ * (the default when 0: a test's hook to make it flush).  REGEX_DFA_GAVE_UP
+ * when the match passed its work, REGEX_DFA_NOT_ASCII as regex_dfa_match,
+ * REGEX_DFA_NOMEM. */
+SHORN_PRIVATE regex_dfa_answer regex_lazy_match(regex_lazy **cache, const shorn_allocator *allocator,
+                                                const regex_program *p, const regex_dfa *d, const char *s,
+                                                size_t n, uint32_t states_max);
+/* How many times the cache was flushed for being full, over its matches. */
+SHORN_PRIVATE uint64_t regex_lazy_flushes(const regex_lazy *cache);
+SHORN_PRIVATE void regex_lazy_free(regex_lazy *cache);
 
 #endif
