@@ -624,11 +624,16 @@ $(BUILD)/bench-patterns: scripts/bench-patterns.c $(BUILD)/core.a
 	@scripts/install-deps.sh libpcre2-dev
 	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a -lpcre2-16 $(LIBS) -o $@
 
+# The codec over one long string of each kind of text, on each string
+# path, for bench-instructions' instructions a byte.
+$(BUILD)/bench-strings: scripts/bench-strings.c $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
+
 # Instructions a row of the codec alone, counted by callgrind: the same on
 # every run, unlike times on a shared machine.
-bench-instructions: $(BUILD)/bench-system $(BUILD)/bench $(EXTENSION)
+bench-instructions: $(BUILD)/bench-system $(BUILD)/bench $(BUILD)/bench-strings $(EXTENSION)
 	scripts/bench-instructions.py $(BUILD)/bench-system $(BUILD)/bench $(abspath $(BUILD)/shorn) \
-	  > $(BUILD)/bench-instructions.md
+	  --strings $(BUILD)/bench-strings > $(BUILD)/bench-instructions.md
 	cat $(BUILD)/bench-instructions.md
 
 # better-sqlite3 for bench-node, installed once and compiled from source

@@ -10,9 +10,12 @@ asks it to, printed as Markdown:
   strings are most of the work;
 - `bench --calls` (count_calls): the SQL functions, each query of the
   JSONB comparisons over every row of its fixture in SQLite 3.53, per row,
-  shorn's against SQLite's, whole queries and above each one's floor.
+  shorn's against SQLite's, whole queries and above each one's floor;
+- with --strings, `bench-strings` (scripts/bench-strings.c): the codec over
+  one long string of escape-free, escape-dense and CJK text, on each string
+  path, in instructions a byte of the string's value.
 
-    scripts/bench-instructions.py BENCH_SYSTEM BENCH EXTENSION [ROWS]
+    scripts/bench-instructions.py BENCH_SYSTEM BENCH EXTENSION [ROWS] [--strings BENCH_STRINGS]
 """
 import glob
 import os
@@ -104,12 +107,38 @@ def calls(bench, extension, rows):
                   f"| {a / b:.2f}× | {above:.2f}× |")
 
 
+def strings(bench_strings):
+    with tempfile.TemporaryDirectory() as d:
+        found, _ = run_dumps([bench_strings], d)
+    table = {}
+    for (_, path, text, what, rows, n, escaped), total in found:
+        table.setdefault((text, int(n), int(escaped)), {}).setdefault(path, {})[what] = total / int(rows) / int(n)
+    paths = list(dict.fromkeys(p for by_path in table.values() for p in by_path))
+    print("\n## Instructions a string byte, by kind of text (callgrind)\n")
+    print("`shorn_decode` and `shorn_encode` from C, the schema a bare string, over one string value of each "
+          "text (scripts/bench-strings.c), on each string path `SHORN_SIMD` forces: instructions a byte of "
+          "the value, the call's few included. Escaped: how many of its bytes JSON escapes.\n")
+    print("| text | bytes | escaped | " + " | ".join(f"{p} decode | {p} encode" for p in paths) + " |")
+    print("| --- | ---: | ---: | " + " | ".join("---: | ---:" for _ in paths) + " |")
+    for (text, n, escaped), by_path in table.items():
+        cells = " | ".join(f"{by_path[p]['decode']:.2f} | {by_path[p]['encode']:.2f}" for p in paths)
+        print(f"| {text} | {n:,} | {escaped:,} | {cells} |")
+
+
 def main():
-    if len(sys.argv) < 4:
+    args = sys.argv[1:]
+    bench_strings = None
+    if "--strings" in args:
+        k = args.index("--strings")
+        bench_strings = args[k + 1]
+        del args[k:k + 2]
+    if len(args) < 3:
         sys.exit(__doc__)
-    rows = int(sys.argv[4]) if len(sys.argv) > 4 else 1000
-    codec(sys.argv[1], rows)
-    calls(sys.argv[2], sys.argv[3], rows)
+    rows = int(args[3]) if len(args) > 3 else 1000
+    codec(args[0], rows)
+    calls(args[1], args[2], rows)
+    if bench_strings:
+        strings(bench_strings)
 
 
 if __name__ == "__main__":
