@@ -58,7 +58,13 @@ static uint8_t *escape_utf8_portable(uint8_t *o, const uint8_t *s, size_t n, siz
       o += len;
       i += len;
     } else {
-      o = c < 0x20 || c == '"' || c == '\\' ? json_escape_ascii(o, c) : (*o = c, o + 1);
+      if (c < 0x20 || c == '"' || c == '\\') {
+        uint64_t word = text_escape_word(c);
+        store_le64(o, word);
+        o += word >> 56;
+      } else {
+        *o++ = c;
+      }
       i++;
     }
   }
@@ -140,19 +146,26 @@ typedef chunk (*chunk_scan)(const uint8_t *s, uint8_t *copy, bool fresh, bool hi
 typedef uint64_t (*fault_scan)(const uint8_t *s, bool fresh);
 
 /* The escapes of a chunk whose bytes (len of them, each stop among them)
- * were stored at o: each stop's escape written in its place and the bytes
- * after it moved up behind it, sixteen at a time. */
-static ALWAYS_INLINE uint8_t *escape_stops(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len) {
-  size_t from = 0;
-  do {
-    size_t at = (size_t)__builtin_ctzll(stops);
+ * were stored at o: each stop's escape written in its place, then the run
+ * of plain bytes up to the next stop (or the chunk's end) copied behind
+ * it, sixteen at a time.  Each run is copied once, from the input, so
+ * escape-dense text costs a few instructions an escape rather than a move
+ * of the rest of the chunk for each; the stores that run past a run's end
+ * are overwritten by what follows, or fall in the output's slack. */
+static ALWAYS_INLINE uint8_t *simd_escape_stops(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len) {
+  size_t at = (size_t)__builtin_ctzll(stops);
+  o += at;
+  for (;;) {
+    uint64_t word = text_escape_word(s[at]);
+    store_le64(o, word);
+    o += word >> 56;
     stops &= stops - 1;
-    o += at - from;
-    o = json_escape_ascii(o, s[at]);
-    from = at + 1;
-    for (size_t k = from; k < len; k += 16) memcpy(o + (k - from), s + k, 16);
-  } while (stops);
-  return o + (len - from);
+    size_t from = at + 1, next = stops ? (size_t)__builtin_ctzll(stops) : len;
+    for (size_t k = from; k < next; k += 16) memcpy(o + (k - from), s + k, 16);
+    o += next - from;
+    if (!stops) return o;
+    at = next;
+  }
 }
 
 /* The first chunk start past those from which `need` bytes can be read. */
@@ -174,7 +187,7 @@ static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t
     chunk c = scan(s + i, o, fresh && i == 0, *high_before, ~0ull);
     if (c.faulty) return NULL;
     *high_before = c.high;
-    o = c.stops ? escape_stops(o, s + i, c.stops, CHUNK) : o + CHUNK;
+    o = c.stops ? simd_escape_stops(o, s + i, c.stops, CHUNK) : o + CHUNK;
   }
   if (i < end) {
     size_t len = n - i;
@@ -183,7 +196,7 @@ static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t
     if (c.faulty) return NULL;
     *high_before = c.high;
     uint64_t stops = c.stops & inside;
-    o = stops ? escape_stops(o, s + i, stops, len) : o + len;
+    o = stops ? simd_escape_stops(o, s + i, stops, len) : o + len;
     i += CHUNK;
   }
   *at = i;
@@ -211,7 +224,7 @@ static ALWAYS_INLINE uint8_t *escape_padded_tail(uint8_t *o, const uint8_t *s, s
     *high_before = c.high;
     uint64_t stops = c.stops & inside;
     size_t part = len - j < CHUNK ? len - j : CHUNK;
-    o = stops ? escape_stops(o, t + j, stops, part) : o + part;
+    o = stops ? simd_escape_stops(o, t + j, stops, part) : o + part;
   }
   return o;
 }
