@@ -483,7 +483,7 @@ static const uint8_t utf8_tables[3][16] = {
  * stop's letter.  The shuffle of a group is the row of its eight stops'
  * mask in simd_expand_shuffles: the group's lanes 0 to 7 in order, lane 8
  * (a backslash) before each stop's; its length is in simd_expand_lengths.
- * The rows are made by the rule in test_simd.c, which checks them. */
+ * test_simd.c writes a group of every mask through each path. */
 #if defined(SIMD_HAVE_AVX2) || defined(SIMD_HAVE_NEON)
 static const uint8_t simd_expand_shuffles[256][16] = {
     {0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0},
