@@ -334,6 +334,13 @@ static void test_unescape_dense(void) {
         }
         for (size_t k = 0; k < before % 5; k++) memcpy(s + n, fillers[f].bytes, fillers[f].length), n += fillers[f].length;
         check_unescape(s, n);
+        /* The parser's scan over the same text, and with a quote, a
+         * control byte or an escape that is none at its end. */
+        if (before % 2) continue;
+        static const char *const endings[] = {"", "\"", "\n", "\\x", "\\u12G4", "\\"};
+        const char *ending = endings[(before / 2 + run) % 6];
+        memcpy(s + n, ending, strlen(ending));
+        check_string(s, n + strlen(ending), run % 2 ? 0 : 80);
       }
 }
 

@@ -145,6 +145,14 @@ typedef chunk (*chunk_scan)(const uint8_t *s, uint8_t *copy, bool fresh, bool hi
  * count.  Faults are rare, so the scan says only whether there is one. */
 typedef uint64_t (*fault_scan)(const uint8_t *s, bool fresh);
 
+/* Whether a chunk has four stops or more: from there the paths with a byte
+ * shuffle write and check its escapes at once, not one at a time. */
+static inline bool simd_stops_many(uint64_t stops) {
+  uint64_t fourth = stops & (stops - 1);
+  fourth &= fourth - 1;
+  return (fourth & (fourth - 1)) != 0;
+}
+
 /* The escapes of a chunk where its stops are many, for a path with a byte
  * shuffle (NULL for one without): the chunk written again from its first
  * block with a stop, each block expanded at once (simd_expand below). */
@@ -175,11 +183,7 @@ static inline uint8_t *simd_escape_block_bytes(uint8_t *o, const uint8_t *s, uin
  * are overwritten by what follows, or fall in the output's slack. */
 static ALWAYS_INLINE uint8_t *simd_escape_stops(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len,
                                                 chunk_expand expand) {
-  /* From four stops a chunk, the shuffle writes them for less than a
-   * stop at a time does. */
-  uint64_t fourth = stops & (stops - 1);
-  fourth &= fourth - 1;
-  if (expand && (fourth & (fourth - 1))) return expand(o, s, stops, len);
+  if (expand && simd_stops_many(stops)) return expand(o, s, stops, len);
   size_t at = (size_t)__builtin_ctzll(stops);
   o += at;
   for (;;) {
@@ -296,17 +300,70 @@ static ALWAYS_INLINE bool utf8_valid_chunks(const uint8_t *s, size_t n, size_t r
   return !utf8_ends_open(s, n);
 }
 
+/* The lanes of the chunk at s that hold a backslash, a byte that may
+ * follow one in a two-byte escape ("\\/bfnrt), and a 'u', for a path with
+ * a byte shuffle to class them (NULL for one without). */
+typedef struct escape_lanes {
+  uint64_t backslash, simple, u;
+} escape_lanes;
+typedef escape_lanes (*escape_scan)(const uint8_t *s);
+/* simd_escapes_end below for one path, out of line: inlined, its tables
+ * and masks crowd the registers of the chunk loop, which escape-free text
+ * pays for. */
+typedef size_t (*escapes_end_scan)(const uint8_t *s, uint64_t stops, uint64_t lanes);
+
+/* The nibble tables of escape_scan: a byte's class is the AND of the
+ * entries of its high and its low nibble, a bit for each high nibble that
+ * holds one of the eight, so that only those eight have a bit set. */
+#if defined(SIMD_HAVE_AVX2) || defined(SIMD_HAVE_NEON)
+static const uint8_t simd_escape_high[16] = {0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0};
+static const uint8_t simd_escape_low[16] = {0, 0, 1 | 4 | 8, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1};
+#endif
+
+/* string_end's end in a chunk's `lanes` (those of the text), where stops
+ * are many and no escape runs into the chunk from before it: the
+ * escapes checked all at once rather than one at a time.  The escaped
+ * lanes are found from the backslashes by a subtraction's carries
+ * (simdjson's way: in a run of backslashes every other one escapes the
+ * next), each escape's second byte checked against its class; the end is
+ * the first escape that is none, or the first quote or control byte not
+ * escaped.  Returns that lane, or CHUNK when the chunk holds no end, or
+ * CHUNK + 1 when the loop must say: a \u escape, whose hex digits the
+ * classes do not check, or an escape that runs past the chunk. */
+static ALWAYS_INLINE size_t simd_escapes_end(const uint8_t *s, uint64_t stops, uint64_t lanes, escape_scan classify) {
+  const uint64_t odd = 0xAAAAAAAAAAAAAAAAull;
+  escape_lanes e = classify(s);
+  uint64_t backslash = e.backslash & lanes;
+  uint64_t code = (((backslash << 1) | odd) - backslash) ^ odd;
+  uint64_t escaped = code ^ backslash, starts = code & backslash;
+  if ((starts >> 63) || (escaped & e.u)) return CHUNK + 1;
+  uint64_t ends = (starts & ~((e.simple & lanes) >> 1)) | (stops & ~backslash & ~escaped);
+  return ends ? (size_t)__builtin_ctzll(ends) : CHUNK;
+}
+
 /* string_end's chunks from *at while a chunk can be read: true when the
  * scan ended, *at then where. */
 static ALWAYS_INLINE bool end_chunks(const uint8_t *s, size_t n, size_t readable, size_t *at, bool *fresh,
                                      bool *high_before, bool *escaped, bool *bad_utf8, chunk_scan scan,
-                                     fault_scan faults) {
+                                     fault_scan faults, escapes_end_scan escapes_end) {
   size_t i = *at, end = chunks_end(n, readable, CHUNK);
   while (i < end) {
     uint64_t inside = lanes_before(n - i);
     chunk c = scan(s + i, NULL, *fresh, *high_before, inside);
     uint64_t stops = c.stops & inside;
     size_t next = CHUNK; /* where the scan goes on, from i */
+    /* From four stops, the first a backslash, the chunk's escapes are
+     * checked at once where the path can class them, and the loop below
+     * is left the stop that ends the string, if any.  The first escape,
+     * the chunk's first backslash, was passed over when the end is past
+     * it. */
+    if (escapes_end && stops && s[i + (size_t)__builtin_ctzll(stops)] == '\\' && simd_stops_many(stops)) {
+      size_t stop = escapes_end(s + i, stops, inside);
+      if (stop <= CHUNK) {
+        *escaped |= stop > (size_t)__builtin_ctzll(stops);
+        stops = stop < CHUNK ? 1ull << stop : 0;
+      }
+    }
     while (stops) {
       size_t stop = (size_t)__builtin_ctzll(stops);
       size_t len = s[i + stop] == '\\' ? json_escape_length(s + i + stop, n - i - stop) : 0;
@@ -334,10 +391,10 @@ static ALWAYS_INLINE bool end_chunks(const uint8_t *s, size_t n, size_t readable
 }
 
 static ALWAYS_INLINE size_t string_end_chunks(const uint8_t *s, size_t n, bool *escaped, bool *bad_utf8,
-                                              chunk_scan scan, fault_scan faults) {
+                                              chunk_scan scan, fault_scan faults, escapes_end_scan escapes_end) {
   size_t i = 0;
   bool fresh = true, high_before = false;
-  if (end_chunks(s, n, n, &i, &fresh, &high_before, escaped, bad_utf8, scan, faults)) {
+  if (end_chunks(s, n, n, &i, &fresh, &high_before, escaped, bad_utf8, scan, faults, escapes_end)) {
     if (i >= n && utf8_ends_open(s, n)) *bad_utf8 = true;
     return i < n ? i : n;
   }
@@ -346,7 +403,8 @@ static ALWAYS_INLINE size_t string_end_chunks(const uint8_t *s, size_t n, bool *
   size_t j = 0;
   if (!fresh) memcpy(pad, s + i - 4, 4);
   memcpy(pad + 4, s + i, n - i);
-  end_chunks(pad + 4, n - i, sizeof pad - 4, &j, &fresh, &high_before, escaped, bad_utf8, scan, faults);
+  end_chunks(pad + 4, n - i, sizeof pad - 4, &j, &fresh, &high_before, escaped, bad_utf8, scan, faults,
+             escapes_end);
   if (j >= n - i) {
     if (utf8_ends_open(s, n)) *bad_utf8 = true;
     return n;
@@ -418,7 +476,7 @@ static uint8_t *escape_utf8_sse2(uint8_t *o, const uint8_t *s, size_t n, size_t 
 }
 
 static size_t string_end_sse2(const uint8_t *s, size_t n, bool *escaped, bool *bad_utf8) {
-  return string_end_chunks(s, n, escaped, bad_utf8, sse2_chunk, sse2_faults);
+  return string_end_chunks(s, n, escaped, bad_utf8, sse2_chunk, sse2_faults, NULL);
 }
 
 static bool utf8_valid_sse2(const uint8_t *s, size_t n, size_t readable) {
@@ -779,8 +837,28 @@ AVX2 static uint8_t *escape_utf8_avx2(uint8_t *o, const uint8_t *s, size_t n, si
   return escape_utf8_chunks(o, s, n, readable, avx2_chunk, avx2_expand);
 }
 
+AVX2 static ALWAYS_INLINE escape_lanes avx2_escape_lanes(const uint8_t *s) {
+  const __m256i high = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)simd_escape_high));
+  const __m256i low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)simd_escape_low));
+  const __m256i nibble = SPLAT(SPLAT_NIBBLE);
+  escape_lanes e = {0, 0, 0};
+  for (int k = 0; k < 2; k++) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(s + 32 * k));
+    __m256i class = _mm256_and_si256(_mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+                                     _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble)));
+    e.backslash |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, SPLAT(SPLAT_BACKSLASH))) << (32 * k);
+    e.u |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('u'))) << (32 * k);
+    e.simple |= avx2_nonzero(class) << (32 * k);
+  }
+  return e;
+}
+
+AVX2 static NOINLINE size_t avx2_escapes_end(const uint8_t *s, uint64_t stops, uint64_t lanes) {
+  return simd_escapes_end(s, stops, lanes, avx2_escape_lanes);
+}
+
 AVX2 static size_t string_end_avx2(const uint8_t *s, size_t n, bool *escaped, bool *bad_utf8) {
-  return string_end_chunks(s, n, escaped, bad_utf8, avx2_chunk, avx2_faults);
+  return string_end_chunks(s, n, escaped, bad_utf8, avx2_chunk, avx2_faults, avx2_escapes_end);
 }
 
 AVX2 static bool utf8_valid_avx2(const uint8_t *s, size_t n, size_t readable) {
@@ -883,8 +961,25 @@ static uint8_t *escape_utf8_neon(uint8_t *o, const uint8_t *s, size_t n, size_t 
   return escape_utf8_chunks(o, s, n, readable, neon_chunk, neon_expand);
 }
 
+static ALWAYS_INLINE escape_lanes neon_escape_lanes(const uint8_t *s) {
+  uint8x16_t high = vld1q_u8(simd_escape_high), low = vld1q_u8(simd_escape_low);
+  uint8x16_t backslash[4], u[4], simple[4];
+  for (int k = 0; k < 4; k++) {
+    uint8x16_t v = vld1q_u8(s + 16 * k);
+    backslash[k] = vceqq_u8(v, vdupq_n_u8('\\'));
+    u[k] = vceqq_u8(v, vdupq_n_u8('u'));
+    simple[k] = vtstq_u8(vqtbl1q_u8(high, vshrq_n_u8(v, 4)), vqtbl1q_u8(low, vandq_u8(v, vdupq_n_u8(0x0F))));
+  }
+  return (escape_lanes){neon_mask(backslash[0], backslash[1], backslash[2], backslash[3]),
+                        neon_mask(simple[0], simple[1], simple[2], simple[3]), neon_mask(u[0], u[1], u[2], u[3])};
+}
+
+static NOINLINE size_t neon_escapes_end(const uint8_t *s, uint64_t stops, uint64_t lanes) {
+  return simd_escapes_end(s, stops, lanes, neon_escape_lanes);
+}
+
 static size_t string_end_neon(const uint8_t *s, size_t n, bool *escaped, bool *bad_utf8) {
-  return string_end_chunks(s, n, escaped, bad_utf8, neon_chunk, neon_faults);
+  return string_end_chunks(s, n, escaped, bad_utf8, neon_chunk, neon_faults, neon_escapes_end);
 }
 
 static bool utf8_valid_neon(const uint8_t *s, size_t n, size_t readable) {
