@@ -156,7 +156,7 @@ static inline bool simd_stops_many(uint64_t stops) {
 /* The escapes of a chunk where its stops are many, for a path with a byte
  * shuffle (NULL for one without): the chunk written again from its first
  * block with a stop, each block expanded at once (simd_expand below). */
-typedef uint8_t *(*chunk_expand)(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len);
+typedef uint8_t *(*simd_chunk_expand)(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len);
 
 /* The escape of each stop of the sixteen bytes at s that `stops` flags,
  * and the other bytes as they are, all sixteen of them: a block with a
@@ -182,7 +182,7 @@ static inline uint8_t *simd_escape_block_bytes(uint8_t *o, const uint8_t *s, uin
  * of the rest of the chunk for each; the stores that run past a run's end
  * are overwritten by what follows, or fall in the output's slack. */
 static ALWAYS_INLINE uint8_t *simd_escape_stops(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len,
-                                                chunk_expand expand) {
+                                                simd_chunk_expand expand) {
   if (expand && simd_stops_many(stops)) return expand(o, s, stops, len);
   size_t at = (size_t)__builtin_ctzll(stops);
   o += at;
@@ -208,7 +208,8 @@ static inline size_t chunks_end(size_t n, size_t readable, size_t need) {
 /* escape_utf8's chunks from *at while CHUNK_READ bytes can be read: NULL
  * at a fault. */
 static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t n, size_t readable, size_t *at,
-                                            bool fresh, bool *high_before, chunk_scan scan, chunk_expand expand) {
+                                            bool fresh, bool *high_before, chunk_scan scan,
+                                            simd_chunk_expand expand) {
   size_t i = *at, end = chunks_end(n, readable, CHUNK_READ);
   /* Whole chunks first, then the string's last, whose lanes past its end
    * do not count. */
@@ -238,7 +239,7 @@ static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t
  * what can be read: its chunks in a padded copy, after the four bytes
  * before it. */
 static ALWAYS_INLINE uint8_t *escape_padded_tail(uint8_t *o, const uint8_t *s, size_t n, size_t at, bool *high_before,
-                                                 chunk_scan scan, chunk_expand expand) {
+                                                 chunk_scan scan, simd_chunk_expand expand) {
   /* The chunks read only the lanes past the tail that are zeroed here;
    * the rest of the pad, past them, is only ever copied along behind an
    * escape, so it need not be set. */
@@ -261,7 +262,7 @@ static ALWAYS_INLINE uint8_t *escape_padded_tail(uint8_t *o, const uint8_t *s, s
 }
 
 static ALWAYS_INLINE uint8_t *escape_utf8_chunks(uint8_t *o, const uint8_t *s, size_t n, size_t readable,
-                                                 chunk_scan scan, chunk_expand expand) {
+                                                 chunk_scan scan, simd_chunk_expand expand) {
   size_t i = 0;
   bool high_before = false;
   if (!(o = escape_chunks(o, s, n, readable, &i, true, &high_before, scan, expand))) return NULL;
@@ -301,18 +302,18 @@ static ALWAYS_INLINE bool utf8_valid_chunks(const uint8_t *s, size_t n, size_t r
 }
 
 /* The lanes of the chunk at s that hold a backslash, a byte that may
- * follow one in a two-byte escape ("\\/bfnrt), and a 'u', for a path with
- * a byte shuffle to class them (NULL for one without). */
-typedef struct escape_lanes {
+ * follow one in a two-byte escape ("\\/bfnrt), and a 'u': what a path with
+ * a byte shuffle classes for simd_escapes_end. */
+typedef struct simd_escape_lanes {
   uint64_t backslash, simple, u;
-} escape_lanes;
-typedef escape_lanes (*escape_scan)(const uint8_t *s);
+} simd_escape_lanes;
+typedef simd_escape_lanes (*simd_escape_scan)(const uint8_t *s);
 /* simd_escapes_end below for one path, out of line: inlined, its tables
  * and masks crowd the registers of the chunk loop, which escape-free text
  * pays for. */
-typedef size_t (*escapes_end_scan)(const uint8_t *s, uint64_t stops, uint64_t lanes);
+typedef size_t (*simd_escapes_end_scan)(const uint8_t *s, uint64_t stops, uint64_t lanes);
 
-/* The nibble tables of escape_scan: a byte's class is the AND of the
+/* The nibble tables of simd_escape_scan: a byte's class is the AND of the
  * entries of its high and its low nibble, a bit for each high nibble that
  * holds one of the eight, so that only those eight have a bit set. */
 #if defined(SIMD_HAVE_AVX2) || defined(SIMD_HAVE_NEON)
@@ -330,9 +331,10 @@ static const uint8_t simd_escape_low[16] = {0, 0, 1 | 4 | 8, 0, 8, 0, 4, 0, 0, 0
  * escaped.  Returns that lane, or CHUNK when the chunk holds no end, or
  * CHUNK + 1 when the loop must say: a \u escape, whose hex digits the
  * classes do not check, or an escape that runs past the chunk. */
-static ALWAYS_INLINE size_t simd_escapes_end(const uint8_t *s, uint64_t stops, uint64_t lanes, escape_scan classify) {
+static ALWAYS_INLINE size_t simd_escapes_end(const uint8_t *s, uint64_t stops, uint64_t lanes,
+                                             simd_escape_scan classify) {
   const uint64_t odd = 0xAAAAAAAAAAAAAAAAull;
-  escape_lanes e = classify(s);
+  simd_escape_lanes e = classify(s);
   uint64_t backslash = e.backslash & lanes;
   uint64_t code = (((backslash << 1) | odd) - backslash) ^ odd;
   uint64_t escaped = code ^ backslash, starts = code & backslash;
@@ -345,7 +347,7 @@ static ALWAYS_INLINE size_t simd_escapes_end(const uint8_t *s, uint64_t stops, u
  * scan ended, *at then where. */
 static ALWAYS_INLINE bool end_chunks(const uint8_t *s, size_t n, size_t readable, size_t *at, bool *fresh,
                                      bool *high_before, bool *escaped, bool *bad_utf8, chunk_scan scan,
-                                     fault_scan faults, escapes_end_scan escapes_end) {
+                                     fault_scan faults, simd_escapes_end_scan escapes_end) {
   size_t i = *at, end = chunks_end(n, readable, CHUNK);
   while (i < end) {
     uint64_t inside = lanes_before(n - i);
@@ -391,7 +393,8 @@ static ALWAYS_INLINE bool end_chunks(const uint8_t *s, size_t n, size_t readable
 }
 
 static ALWAYS_INLINE size_t string_end_chunks(const uint8_t *s, size_t n, bool *escaped, bool *bad_utf8,
-                                              chunk_scan scan, fault_scan faults, escapes_end_scan escapes_end) {
+                                              chunk_scan scan, fault_scan faults,
+                                              simd_escapes_end_scan escapes_end) {
   size_t i = 0;
   bool fresh = true, high_before = false;
   if (end_chunks(s, n, n, &i, &fresh, &high_before, escaped, bad_utf8, scan, faults, escapes_end)) {
@@ -674,14 +677,22 @@ static const uint8_t simd_expand_shuffles[256][16] = {
     {0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, 8, 6, 8, 7},
 };
 static const uint8_t simd_expand_lengths[256] = {
-    8, 9, 9, 10, 9, 10, 10, 11, 9, 10, 10, 11, 10, 11, 11, 12, 9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13,
-    9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13, 10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
-    9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13, 10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
-    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14, 11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15,
-    9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13, 10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
-    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14, 11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15,
-    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14, 11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15,
-    11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15, 12, 13, 13, 14, 13, 14, 14, 15, 13, 14, 14, 15, 14, 15, 15, 16,
+    8, 9, 9, 10, 9, 10, 10, 11, 9, 10, 10, 11, 10, 11, 11, 12,
+    9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13,
+    9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15,
+    9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15,
+    11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15,
+    12, 13, 13, 14, 13, 14, 14, 15, 13, 14, 14, 15, 14, 15, 15, 16,
 };
 /* The letter of each control byte's short escape, by its value; zero for
  * those that only \u00xx escapes. */
@@ -690,14 +701,14 @@ static const uint8_t simd_expand_letters[16] = {0, 0, 0, 0, 0, 0, 0, 0, 'b', 't'
 /* A path's writer of a block of sixteen bytes at s with stops (the mask
  * block_stops, not zero) that all take a short escape: returns the end of
  * what it wrote. */
-typedef uint8_t *(*block_expand)(uint8_t *o, const uint8_t *s, uint32_t block_stops);
+typedef uint8_t *(*simd_block_expand)(uint8_t *o, const uint8_t *s, uint32_t block_stops);
 
-/* The chunk_expand that each shuffle path shares: the chunk's blocks
+/* The simd_chunk_expand that each shuffle path shares: the chunk's blocks
  * written again from the first with a stop, one with none copied as it
- * is.  The bytes past len, none
- * a stop, were written one for one, and are taken back at the end. */
+ * is.  The bytes past len, none a stop, were written one for one, and are
+ * taken back at the end. */
 static ALWAYS_INLINE uint8_t *simd_expand(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len,
-                                          block_expand block) {
+                                          simd_block_expand block) {
   size_t b = (size_t)__builtin_ctzll(stops) / 16 * 16;
   o += b;
   for (; b < len; b += 16) {
@@ -837,11 +848,11 @@ AVX2 static uint8_t *escape_utf8_avx2(uint8_t *o, const uint8_t *s, size_t n, si
   return escape_utf8_chunks(o, s, n, readable, avx2_chunk, avx2_expand);
 }
 
-AVX2 static ALWAYS_INLINE escape_lanes avx2_escape_lanes(const uint8_t *s) {
+AVX2 static ALWAYS_INLINE simd_escape_lanes avx2_escape_lanes(const uint8_t *s) {
   const __m256i high = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)simd_escape_high));
   const __m256i low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)simd_escape_low));
   const __m256i nibble = SPLAT(SPLAT_NIBBLE);
-  escape_lanes e = {0, 0, 0};
+  simd_escape_lanes e = {0, 0, 0};
   for (int k = 0; k < 2; k++) {
     __m256i v = _mm256_loadu_si256((const __m256i *)(s + 32 * k));
     __m256i class = _mm256_and_si256(_mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
@@ -961,7 +972,7 @@ static uint8_t *escape_utf8_neon(uint8_t *o, const uint8_t *s, size_t n, size_t 
   return escape_utf8_chunks(o, s, n, readable, neon_chunk, neon_expand);
 }
 
-static ALWAYS_INLINE escape_lanes neon_escape_lanes(const uint8_t *s) {
+static ALWAYS_INLINE simd_escape_lanes neon_escape_lanes(const uint8_t *s) {
   uint8x16_t high = vld1q_u8(simd_escape_high), low = vld1q_u8(simd_escape_low);
   uint8x16_t backslash[4], u[4], simple[4];
   for (int k = 0; k < 4; k++) {
@@ -970,7 +981,7 @@ static ALWAYS_INLINE escape_lanes neon_escape_lanes(const uint8_t *s) {
     u[k] = vceqq_u8(v, vdupq_n_u8('u'));
     simple[k] = vtstq_u8(vqtbl1q_u8(high, vshrq_n_u8(v, 4)), vqtbl1q_u8(low, vandq_u8(v, vdupq_n_u8(0x0F))));
   }
-  return (escape_lanes){neon_mask(backslash[0], backslash[1], backslash[2], backslash[3]),
+  return (simd_escape_lanes){neon_mask(backslash[0], backslash[1], backslash[2], backslash[3]),
                         neon_mask(simple[0], simple[1], simple[2], simple[3]), neon_mask(u[0], u[1], u[2], u[3])};
 }
 
