@@ -146,6 +146,22 @@ static void check_all_reads(const uint8_t *s, size_t n) {
 
 /* ---- the generated strings ------------------------------------------------------ */
 
+/* A piece at s + n; returns the length after it. */
+static size_t put_piece(uint8_t *s, size_t n, const piece *p) {
+  memcpy(s + n, p->bytes, p->length);
+  return n + p->length;
+}
+
+/* `before` bytes or a little fewer at s: a few ASCII bytes, so that what
+ * follows lands on every byte of a block, then whole characters of the
+ * filler; returns how many. */
+static size_t put_filler(uint8_t *s, size_t before, const piece *filler) {
+  size_t n = 0;
+  while (n < before % 4) s[n++] = 'y';
+  while (n + filler->length <= before) n = put_piece(s, n, filler);
+  return n;
+}
+
 /* Each piece after `before` bytes of a filler (a few ASCII bytes first, so
  * that it lands on every byte of a block), the string then going on with
  * the filler for `after` bytes: every position up to past the second
@@ -155,15 +171,11 @@ static void test_positions(void) {
   for (size_t f = 0; f < sizeof fillers / sizeof *fillers; f++)
     for (size_t p = 0; p < PIECES; p++)
       for (size_t before = 0; before < 140; before++) {
-        size_t n = 0;
-        while (n < before % 4) s[n++] = 'y';
-        while (n + fillers[f].length <= before) memcpy(s + n, fillers[f].bytes, fillers[f].length), n += fillers[f].length;
-        memcpy(s + n, pieces[p].bytes, pieces[p].length);
-        n += pieces[p].length;
+        size_t n = put_piece(s, put_filler(s, before, &fillers[f]), &pieces[p]);
         /* Ends right after the piece, and a few characters later. */
         for (int more = 0; more < 3; more++) {
           check_all_reads(s, n);
-          for (int k = 0; k < 1 + more * 7; k++) memcpy(s + n, fillers[f].bytes, fillers[f].length), n += fillers[f].length;
+          for (int k = 0; k < 1 + more * 7; k++) n = put_piece(s, n, &fillers[f]);
         }
       }
 }
@@ -216,18 +228,16 @@ static void test_dense(void) {
     for (size_t fault = 0; fault < sizeof faults / sizeof *faults; fault++)
       for (size_t before = 0; before < 136; before++)
         for (size_t run = 1; run <= 70; run += run < 8 ? 1 : 9) {
-          size_t n = 0;
-          while (n < before % 4) s[n++] = 'y';
-          while (n + fillers[f].length <= before) memcpy(s + n, fillers[f].bytes, fillers[f].length), n += fillers[f].length;
+          size_t n = put_filler(s, before, &fillers[f]);
           for (size_t k = 0; k < run; k++) {
             /* The long escapes in one run in three. */
             size_t choices = (before + run) % 3 ? SHORT_ESCAPES : sizeof escaped_bytes;
             s[n++] = escaped_bytes[(k * 5 + before) % choices];
-            if ((k + before) % 4 == 3) memcpy(s + n, fillers[f].bytes, fillers[f].length), n += fillers[f].length;
-            if (k == run / 2 && fault && before % 2) memcpy(s + n, faults[fault].bytes, faults[fault].length), n += faults[fault].length;
+            if ((k + before) % 4 == 3) n = put_piece(s, n, &fillers[f]);
+            if (k == run / 2 && fault && before % 2) n = put_piece(s, n, &faults[fault]);
           }
-          if (fault && !(before % 2)) memcpy(s + n, faults[fault].bytes, faults[fault].length), n += faults[fault].length;
-          for (int k = 0; k < 3; k++) memcpy(s + n, fillers[f].bytes, fillers[f].length), n += fillers[f].length;
+          if (fault && !(before % 2)) n = put_piece(s, n, &faults[fault]);
+          for (int k = 0; k < 3; k++) n = put_piece(s, n, &fillers[f]);
           check_string(s, n, before % 3 ? 0 : 80);
         }
 }
@@ -324,15 +334,12 @@ static void test_unescape_dense(void) {
   for (size_t f = 0; f < sizeof fillers / sizeof *fillers; f++)
     for (size_t before = 0; before < 140; before++)
       for (size_t run = 1; run <= 60; run += run < 6 ? 1 : 11) {
-        size_t n = 0;
-        while (n < before % 4) s[n++] = 'y';
-        while (n + fillers[f].length <= before) memcpy(s + n, fillers[f].bytes, fillers[f].length), n += fillers[f].length;
+        size_t n = put_filler(s, before, &fillers[f]);
         for (size_t k = 0; k < run; k++) {
-          const piece *e = &escapes[(k * 7 + before + f) % (sizeof escapes / sizeof *escapes)];
-          memcpy(s + n, e->bytes, e->length), n += e->length;
-          if ((k + before) % 3 == 2) memcpy(s + n, fillers[f].bytes, fillers[f].length), n += fillers[f].length;
+          n = put_piece(s, n, &escapes[(k * 7 + before + f) % (sizeof escapes / sizeof *escapes)]);
+          if ((k + before) % 3 == 2) n = put_piece(s, n, &fillers[f]);
         }
-        for (size_t k = 0; k < before % 5; k++) memcpy(s + n, fillers[f].bytes, fillers[f].length), n += fillers[f].length;
+        for (size_t k = 0; k < before % 5; k++) n = put_piece(s, n, &fillers[f]);
         check_unescape(s, n);
         /* The parser's scan over the same text, and with a quote, a
          * control byte or an escape that is none at its end. */
