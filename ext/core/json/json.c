@@ -102,8 +102,8 @@ static const uint8_t json_unescaped_bytes[128] = {
 };
 
 /* The offset of the first backslash of s[0..n), or n, its bytes before it
- * copied to o: the tail of a string, fewer than sixteen bytes, a word and
- * then a byte at a time. */
+ * copied to o: the tail of a string, fewer than sixteen bytes (without
+ * SSE2, all of it), a word and then a byte at a time. */
 static inline size_t json_copy_tail(uint8_t *o, const uint8_t *s, size_t n) {
   size_t i = 0;
   for (; n - i >= 8; i += 8) {
