@@ -682,12 +682,17 @@ $(BUILD)/bench-numbers: $(BENCH_NUMBERS_SRC) scripts/bench-numbers-ref.cc script
 	$(CC) $(CFLAGS) $(WARN) $(BENCH_FLAGS) -DBENCH_NUMBERS_REFERENCES -Iext -Iscripts $(BENCH_NUMBERS_SRC) \
 	  $(BUILD)/bench-numbers-ref.o $(BUILD)/core.a -lfmt -ldouble-conversion -lstdc++ $(LIBS) -o $@
 
+# The codec over one long string of each kind of text, on each string
+# path, for bench-instructions' instructions a byte.
+$(BUILD)/bench-strings: scripts/bench-strings.c $(BUILD)/core.a
+	$(CC) $(CFLAGS) $(WARN) -Iext $< $(BUILD)/core.a $(LIBS) -o $@
+
 # Instructions a row of the codec alone, counted by callgrind: the same on
-# every run, unlike times on a shared machine; and a number's, printed and
-# parsed.
-bench-instructions: $(BUILD)/bench-system $(BUILD)/bench $(BUILD)/bench-numbers $(EXTENSION)
+# every run, unlike times on a shared machine; a string byte's, by kind of
+# text; and a number's, printed and parsed.
+bench-instructions: $(BUILD)/bench-system $(BUILD)/bench $(BUILD)/bench-strings $(BUILD)/bench-numbers $(EXTENSION)
 	scripts/bench-instructions.py $(BUILD)/bench-system $(BUILD)/bench $(abspath $(BUILD)/shorn) \
-	  --numbers $(BUILD)/bench-numbers > $(BUILD)/bench-instructions.md
+	  --strings $(BUILD)/bench-strings --numbers $(BUILD)/bench-numbers > $(BUILD)/bench-instructions.md
 	cat $(BUILD)/bench-instructions.md
 
 # better-sqlite3 for bench-node, installed once and compiled from source

@@ -11,11 +11,14 @@ asks it to, printed as Markdown:
 - `bench --calls` (count_calls): the SQL functions, each query of the
   JSONB comparisons over every row of its fixture in SQLite 3.53, per row,
   shorn's against SQLite's, whole queries and above each one's floor;
+- with --strings, `bench-strings` (scripts/bench-strings.c): the codec over
+  one long string of escape-free, escape-dense and CJK text, on each string
+  path, in instructions a byte of the string's value;
 - `bench-numbers --instructions`, with --numbers: number printing and
   parsing alone, per number, shorn's beside the reference implementations,
   on each set of doubles (scripts/bench-numbers.c).
 
-    scripts/bench-instructions.py BENCH_SYSTEM BENCH EXTENSION [ROWS] [--numbers BENCH_NUMBERS]
+    scripts/bench-instructions.py BENCH_SYSTEM BENCH EXTENSION [ROWS] [--strings BENCH_STRINGS] [--numbers BENCH_NUMBERS]
 """
 import glob
 import os
@@ -107,6 +110,24 @@ def calls(bench, extension, rows):
                   f"| {a / b:.2f}× | {above:.2f}× |")
 
 
+def strings(bench_strings):
+    with tempfile.TemporaryDirectory() as d:
+        found, _ = run_dumps([bench_strings], d)
+    table = {}
+    for (_, path, text, what, rows, n, escaped), total in found:
+        table.setdefault((text, int(n), int(escaped)), {}).setdefault(path, {})[what] = total / int(rows) / int(n)
+    paths = list(dict.fromkeys(p for by_path in table.values() for p in by_path))
+    print("\n## Instructions a string byte, by kind of text (callgrind)\n")
+    print("`shorn_decode` and `shorn_encode` from C, the schema a bare string, over one string value of each "
+          "text (scripts/bench-strings.c), on each string path `SHORN_SIMD` forces: instructions a byte of "
+          "the value, the call's few included. Escaped: how many of its bytes JSON escapes.\n")
+    print("| text | bytes | escaped | " + " | ".join(f"{p} decode | {p} encode" for p in paths) + " |")
+    print("| --- | ---: | ---: | " + " | ".join("---: | ---:" for _ in paths) + " |")
+    for (text, n, escaped), by_path in table.items():
+        cells = " | ".join(f"{by_path[p]['decode']:.2f} | {by_path[p]['encode']:.2f}" for p in paths)
+        print(f"| {text} | {n:,} | {escaped:,} | {cells} |")
+
+
 def numbers(bench_numbers):
     with tempfile.TemporaryDirectory() as d:
         found, _ = run_dumps([bench_numbers, "--instructions"], d)
@@ -136,19 +157,22 @@ def numbers(bench_numbers):
 
 def main():
     args = sys.argv[1:]
-    bench_numbers = None
-    if "--numbers" in args:
-        at = args.index("--numbers")
-        bench_numbers = args[at + 1]
-        del args[at:at + 2]
+    options = {}
+    for option in ("--strings", "--numbers"):
+        if option in args:
+            at = args.index(option)
+            options[option] = args[at + 1]
+            del args[at:at + 2]
     if len(args) < 3:
         sys.exit(__doc__)
     rows = int(args[3]) if len(args) > 3 else 1000
     if args[0] != "-":
         codec(args[0], rows)
         calls(args[1], args[2], rows)
-    if bench_numbers:
-        numbers(bench_numbers)
+    if "--strings" in options:
+        strings(options["--strings"])
+    if "--numbers" in options:
+        numbers(options["--numbers"])
 
 
 if __name__ == "__main__":

@@ -7,7 +7,11 @@
  * U+10FFFF, truncated sequences) at every position up to past the second
  * chunk, behind fillers of each character length, in strings that end at
  * every length around the blocks' edges, with and without readable bytes
- * after them; then random strings of the pieces.  Prints which paths this
+ * after them; then random strings of the pieces; then escape-dense text at
+ * every offset (escapes straddling the 16-, 32- and 64-byte blocks,
+ * multi-byte characters and faults among them), every mask of stops in a
+ * group of eight, and json_unescape over JSON text dense with escapes
+ * against a reference of its own.  Prints which paths this
  * build and CPU have; SHORN_SIMD (simd.h) is checked to force each.
  *
  *   test_simd [--paths]   --paths: only list the paths, one a line
@@ -16,6 +20,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "core/json/json.h"
 #include "core/text/simd.h"
 #include "core/text/text.h"
 
@@ -141,6 +146,22 @@ static void check_all_reads(const uint8_t *s, size_t n) {
 
 /* ---- the generated strings ------------------------------------------------------ */
 
+/* A piece at s + n; returns the length after it. */
+static size_t put_piece(uint8_t *s, size_t n, const piece *p) {
+  memcpy(s + n, p->bytes, p->length);
+  return n + p->length;
+}
+
+/* `before` bytes or a little fewer at s: a few ASCII bytes, so that what
+ * follows lands on every byte of a block, then whole characters of the
+ * filler; returns how many. */
+static size_t put_filler(uint8_t *s, size_t before, const piece *filler) {
+  size_t n = 0;
+  while (n < before % 4) s[n++] = 'y';
+  while (n + filler->length <= before) n = put_piece(s, n, filler);
+  return n;
+}
+
 /* Each piece after `before` bytes of a filler (a few ASCII bytes first, so
  * that it lands on every byte of a block), the string then going on with
  * the filler for `after` bytes: every position up to past the second
@@ -150,15 +171,11 @@ static void test_positions(void) {
   for (size_t f = 0; f < sizeof fillers / sizeof *fillers; f++)
     for (size_t p = 0; p < PIECES; p++)
       for (size_t before = 0; before < 140; before++) {
-        size_t n = 0;
-        while (n < before % 4) s[n++] = 'y';
-        while (n + fillers[f].length <= before) memcpy(s + n, fillers[f].bytes, fillers[f].length), n += fillers[f].length;
-        memcpy(s + n, pieces[p].bytes, pieces[p].length);
-        n += pieces[p].length;
+        size_t n = put_piece(s, put_filler(s, before, &fillers[f]), &pieces[p]);
         /* Ends right after the piece, and a few characters later. */
         for (int more = 0; more < 3; more++) {
           check_all_reads(s, n);
-          for (int k = 0; k < 1 + more * 7; k++) memcpy(s + n, fillers[f].bytes, fillers[f].length), n += fillers[f].length;
+          for (int k = 0; k < 1 + more * 7; k++) n = put_piece(s, n, &fillers[f]);
         }
       }
 }
@@ -187,6 +204,151 @@ static void test_random(void) {
     }
     check_string(s, n, next_random() % 2 ? 0 : next_random() % 100);
   }
+}
+
+/* ---- escape-dense strings ----------------------------------------------------- */
+
+/* The bytes JSON escapes, short escapes first, then controls that only
+ * \u00xx escapes. */
+static const uint8_t escaped_bytes[] = {'"', '\\', '\b', '\t', '\n', '\f', '\r', 0x00, 0x01, 0x0b, 0x0e, 0x10, 0x18, 0x1f};
+#define SHORT_ESCAPES 7
+
+/* Escape-dense text at every offset of the blocks: behind `before` bytes
+ * of a filler, a run of `run` units each an escaped byte, now and then a
+ * filler's character between them (so that a multi-byte sequence
+ * straddles the edges of 16, 32 and 64 bytes among escapes), then the
+ * filler again; with only short escapes, and with a control byte that
+ * needs \u00xx among them, and with a fault (a lone surrogate, a stray
+ * continuation, a truncated lead) at the run's end or in its middle. */
+static void test_dense(void) {
+  static const piece faults[] = {PIECE(""), PIECE("\xed\xa0\x80"), PIECE("\x80"), PIECE("\xe6\x97"),
+                                 PIECE("\xf0\x9f\x98")};
+  uint8_t s[600];
+  for (size_t f = 0; f < sizeof fillers / sizeof *fillers; f++)
+    for (size_t fault = 0; fault < sizeof faults / sizeof *faults; fault++)
+      for (size_t before = 0; before < 136; before++)
+        for (size_t run = 1; run <= 70; run += run < 8 ? 1 : 9) {
+          size_t n = put_filler(s, before, &fillers[f]);
+          for (size_t k = 0; k < run; k++) {
+            /* The long escapes in one run in three. */
+            size_t choices = (before + run) % 3 ? SHORT_ESCAPES : sizeof escaped_bytes;
+            s[n++] = escaped_bytes[(k * 5 + before) % choices];
+            if ((k + before) % 4 == 3) n = put_piece(s, n, &fillers[f]);
+            if (k == run / 2 && fault && before % 2) n = put_piece(s, n, &faults[fault]);
+          }
+          if (fault && !(before % 2)) n = put_piece(s, n, &faults[fault]);
+          for (int k = 0; k < 3; k++) n = put_piece(s, n, &fillers[f]);
+          check_string(s, n, before % 3 ? 0 : 80);
+        }
+}
+
+/* Every mask of stops in a group of eight, in every group of a chunk and
+ * at four offsets, so that each row of the shuffle paths' table is used,
+ * alone and beside others. */
+static void test_masks(void) {
+  uint8_t s[256];
+  for (unsigned m = 1; m < 256; m++)
+    for (size_t offset = 0; offset < 16; offset += 5) {
+      size_t n = 0;
+      while (n < offset) s[n++] = 'o';
+      for (int g = 0; g < 17; g++)
+        for (int k = 0; k < 8; k++) s[n++] = m >> k & 1 ? escaped_bytes[(size_t)(g + k) % SHORT_ESCAPES] : (uint8_t)('a' + k);
+      check_string(s, n, 80);
+    }
+}
+
+/* json_unescape's answer a byte at a time: the escapes of JSON text that
+ * string_end passed. */
+static size_t reference_unescape(uint8_t *o, const uint8_t *s, size_t n, bool stop_at_nul, bool *lone) {
+  uint8_t *start = o;
+  for (size_t i = 0; i < n;) {
+    if (s[i] != '\\') {
+      *o++ = s[i++];
+      continue;
+    }
+    uint8_t c = s[i + 1];
+    i += 2;
+    if (c != 'u') {
+      *o++ = c == 'b' ? '\b' : c == 'f' ? '\f' : c == 'n' ? '\n' : c == 'r' ? '\r' : c == 't' ? '\t' : c;
+      continue;
+    }
+    uint32_t u = (uint32_t)json_hex4(s + i);
+    i += 4;
+    if (!u && stop_at_nul) break;
+    if (u >= 0xD800 && u < 0xDC00 && n - i >= 6 && s[i] == '\\' && s[i + 1] == 'u') {
+      int low = json_hex4(s + i + 2);
+      if (low >= 0xDC00 && low < 0xE000) u = 0x10000 + ((u - 0xD800) << 10) + (uint32_t)(low - 0xDC00), i += 6;
+    }
+    if (u >= 0xD800 && u < 0xE000) *lone = true;
+    if (u < 0x80) {
+      *o++ = (uint8_t)u;
+    } else if (u < 0x800) {
+      *o++ = (uint8_t)(0xC0 | u >> 6), *o++ = (uint8_t)(0x80 | (u & 0x3F));
+    } else if (u < 0x10000) {
+      *o++ = (uint8_t)(0xE0 | u >> 12), *o++ = (uint8_t)(0x80 | (u >> 6 & 0x3F)), *o++ = (uint8_t)(0x80 | (u & 0x3F));
+    } else {
+      *o++ = (uint8_t)(0xF0 | u >> 18), *o++ = (uint8_t)(0x80 | (u >> 12 & 0x3F));
+      *o++ = (uint8_t)(0x80 | (u >> 6 & 0x3F)), *o++ = (uint8_t)(0x80 | (u & 0x3F));
+    }
+  }
+  return (size_t)(o - start);
+}
+
+static long unescapes_checked;
+
+/* s[0..n), JSON text with valid escapes, through json_unescape into a
+ * buffer of exactly n bytes (a sanitizer's fault if it writes past), each
+ * way of stop_at_nul, against the reference. */
+static void check_unescape(const uint8_t *text, size_t n) {
+  uint8_t *s = malloc(n + 1), *got = malloc(n ? n : 1), *want = malloc(n + 1);
+  if (!s || !got || !want) abort();
+  memcpy(s, text, n);
+  for (int nul = 0; nul < 2; nul++) {
+    bool lone = false, want_lone = false;
+    size_t want_length = reference_unescape(want, s, n, nul, &want_lone);
+    size_t length = (size_t)(json_unescape(got, s, n, nul, &lone) - got);
+    bool same = length == want_length && memcmp(got, want, length) == 0 && lone == want_lone;
+    CHECK(same);
+    if (!same) {
+      fprintf(stderr, "  unescape, %zu bytes:", n);
+      for (size_t k = 0; k < n; k++) fprintf(stderr, " %02x", s[k]);
+      fprintf(stderr, "\n  got %zu bytes, want %zu\n", length, want_length);
+      exit(1);
+    }
+    unescapes_checked++;
+  }
+  free(s), free(got), free(want);
+}
+
+/* JSON text dense with escapes at every offset behind each filler: every
+ * short escape, \u escapes of each UTF-8 length, surrogate pairs, lone
+ * surrogates high and low, \u0000, runs of backslashes, so that escapes
+ * straddle the sixteen- and sixty-four-byte blocks. */
+static void test_unescape_dense(void) {
+  static const piece escapes[] = {
+      PIECE("\\n"), PIECE("\\t"), PIECE("\\\""), PIECE("\\\\"), PIECE("\\/"), PIECE("\\b"), PIECE("\\f"),
+      PIECE("\\r"), PIECE("\\u0041"), PIECE("\\u00e9"), PIECE("\\u65E5"), PIECE("\\ud83d\\ude00"),
+      PIECE("\\uD800"), PIECE("\\udc00"), PIECE("\\uD800x"), PIECE("\\u0000"), PIECE("\\\\\\\\"),
+  };
+  uint8_t s[700];
+  for (size_t f = 0; f < sizeof fillers / sizeof *fillers; f++)
+    for (size_t before = 0; before < 140; before++)
+      for (size_t run = 1; run <= 60; run += run < 6 ? 1 : 11) {
+        size_t n = put_filler(s, before, &fillers[f]);
+        for (size_t k = 0; k < run; k++) {
+          n = put_piece(s, n, &escapes[(k * 7 + before + f) % (sizeof escapes / sizeof *escapes)]);
+          if ((k + before) % 3 == 2) n = put_piece(s, n, &fillers[f]);
+        }
+        for (size_t k = 0; k < before % 5; k++) n = put_piece(s, n, &fillers[f]);
+        check_unescape(s, n);
+        /* The parser's scan over the same text, and with a quote, a
+         * control byte or an escape that is none at its end. */
+        if (before % 2) continue;
+        static const char *const endings[] = {"", "\"", "\n", "\\x", "\\u12G4", "\\"};
+        const char *ending = endings[(before / 2 + run) % 6];
+        memcpy(s + n, ending, strlen(ending));
+        check_string(s, n + strlen(ending), run % 2 ? 0 : 80);
+      }
 }
 
 /* A few answers spelled out, so that a fault shared by every path shows. */
@@ -251,6 +413,9 @@ int main(int argc, char **argv) {
   test_lengths();
   test_positions();
   test_random();
-  printf("simd: %ld strings through every path\n", strings_checked);
+  test_dense();
+  test_masks();
+  test_unescape_dense();
+  printf("simd: %ld strings through every path, %ld unescaped\n", strings_checked, unescapes_checked);
   return check_report("simd");
 }

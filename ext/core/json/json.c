@@ -95,38 +95,17 @@ static uint8_t *json_put_code_point(uint8_t *o, uint32_t c) {
   return o;
 }
 
-/* Copy s[0..n) to o up to its first backslash; returns how many bytes were
- * copied.  A block is stored only where as many bytes remain to be read,
- * so o needs no more room than n, unescaping being no longer than escaped
- * text.  Inline, since the runs between escapes are short in prose, where
- * a call of memchr and one of memcpy per run cost more than the run. */
-static size_t copy_to_backslash(uint8_t *o, const uint8_t *s, size_t n) {
+/* The byte each two-byte escape stands for, by the byte after its
+ * backslash: a load where a switch would cost a jump an escape. */
+static const uint8_t json_unescaped_bytes[128] = {
+    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b', ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
+};
+
+/* The offset of the first backslash of s[0..n), or n, its bytes before it
+ * copied to o: the tail of a string, fewer than sixteen bytes (without
+ * SSE2, all of it), a word and then a byte at a time. */
+static inline size_t json_copy_tail(uint8_t *o, const uint8_t *s, size_t n) {
   size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i backslash = _mm_set1_epi8('\\');
-  /* Four blocks a branch while a long run lasts, as memchr would. */
-  for (; n - i >= 64; i += 64) {
-    __m128i hit[4];
-    SHORN_UNROLL(4)
-    for (int k = 0; k < 4; k++) {
-      __m128i v = _mm_loadu_si128((const __m128i *)(s + i + 16 * k));
-      _mm_storeu_si128((__m128i *)(o + i + 16 * k), v);
-      hit[k] = _mm_cmpeq_epi8(v, backslash);
-    }
-    if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(hit[0], hit[1]), _mm_or_si128(hit[2], hit[3])))) {
-      uint64_t hits = 0;
-      SHORN_UNROLL(4)
-      for (int k = 0; k < 4; k++) hits |= (uint64_t)(unsigned)_mm_movemask_epi8(hit[k]) << (16 * k);
-      return i + (size_t)__builtin_ctzll(hits);
-    }
-  }
-  for (; n - i >= 16; i += 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-    _mm_storeu_si128((__m128i *)(o + i), v);
-    unsigned hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash));
-    if (hits) return i + (size_t)__builtin_ctz(hits);
-  }
-#endif
   for (; n - i >= 8; i += 8) {
     uint64_t w = load_le64(s + i), hits = lanes_equal(w, '\\');
     store_le64(o + i, w);
@@ -136,41 +115,67 @@ static size_t copy_to_backslash(uint8_t *o, const uint8_t *s, size_t n) {
   return i;
 }
 
+/* The escapes are found sixteen bytes at a time, each block stored whole
+ * and the next read from just after an escape, so that escape-dense prose
+ * stays in the one loop; a block is stored only where sixteen bytes remain
+ * to be read, and the output is never ahead of the input, so o needs no
+ * more room than n.  A block with no backslash goes on four at a time, as
+ * a long run between escapes is likely to go on. */
 uint8_t *json_unescape(uint8_t *o, const uint8_t *s, size_t n, bool stop_at_nul,
                        bool *lone_surrogate) {
   const uint8_t *end = s + n;
-  while (s < end) {
-    size_t run = copy_to_backslash(o, s, (size_t)(end - s));
-    o += run;
-    s += run;
-    if (s == end) break;
-    uint8_t c = s[1];
-    s += 2;
-    switch (c) {
-      case 'b': *o++ = '\b'; break;
-      case 'f': *o++ = '\f'; break;
-      case 'n': *o++ = '\n'; break;
-      case 'r': *o++ = '\r'; break;
-      case 't': *o++ = '\t'; break;
-      case 'u': {
-        uint32_t u = (uint32_t)json_hex4(s);
-        s += 4;
-        if (!u && stop_at_nul) return o;
-        if (u >= 0xD800 && u < 0xDC00 && end - s >= 6 && s[0] == '\\' && s[1] == 'u') {
-          int low = json_hex4(s + 2);
-          if (low >= 0xDC00 && low < 0xE000) {
-            u = 0x10000 + ((u - 0xD800) << 10) + (uint32_t)(low - 0xDC00);
-            s += 6;
+  for (;;) {
+    size_t at;
+#if defined(__SSE2__)
+    const __m128i backslash = _mm_set1_epi8('\\');
+    if (end - s >= 16) {
+      __m128i v = _mm_loadu_si128((const __m128i *)s);
+      _mm_storeu_si128((__m128i *)o, v);
+      unsigned hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash));
+      if (!hits) {
+        s += 16, o += 16;
+        while (end - s >= 64) {
+          __m128i w[4], hit;
+          SHORN_UNROLL(4)
+          for (int k = 0; k < 4; k++) {
+            w[k] = _mm_loadu_si128((const __m128i *)(s + 16 * k));
+            _mm_storeu_si128((__m128i *)(o + 16 * k), w[k]);
           }
+          hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w[0], backslash), _mm_cmpeq_epi8(w[1], backslash)),
+                             _mm_or_si128(_mm_cmpeq_epi8(w[2], backslash), _mm_cmpeq_epi8(w[3], backslash)));
+          if (_mm_movemask_epi8(hit)) break;
+          s += 64, o += 64;
         }
-        if (u >= 0xD800 && u < 0xE000 && lone_surrogate) *lone_surrogate = true;
-        o = json_put_code_point(o, u);
-        break;
+        continue;
       }
-      default: *o++ = c; /* '"', '\\' and '/' stand for themselves */
+      at = (size_t)__builtin_ctz(hits);
+    } else
+#endif
+    {
+      at = json_copy_tail(o, s, (size_t)(end - s));
+      if (s + at == end) return o + at;
     }
+    o += at;
+    s += at;
+    uint8_t c = s[1];
+    if (c != 'u') {
+      *o++ = json_unescaped_bytes[c & 0x7F];
+      s += 2;
+      continue;
+    }
+    uint32_t u = (uint32_t)json_hex4(s + 2);
+    s += 6;
+    if (!u && stop_at_nul) return o;
+    if (u >= 0xD800 && u < 0xDC00 && end - s >= 6 && s[0] == '\\' && s[1] == 'u') {
+      int low = json_hex4(s + 2);
+      if (low >= 0xDC00 && low < 0xE000) {
+        u = 0x10000 + ((u - 0xD800) << 10) + (uint32_t)(low - 0xDC00);
+        s += 6;
+      }
+    }
+    if (u >= 0xD800 && u < 0xE000 && lone_surrogate) *lone_surrogate = true;
+    o = json_put_code_point(o, u);
   }
-  return o;
 }
 
 /* Rewrite the escapes of a string body into the arena.  The body was already

@@ -58,7 +58,13 @@ static uint8_t *escape_utf8_portable(uint8_t *o, const uint8_t *s, size_t n, siz
       o += len;
       i += len;
     } else {
-      o = c < 0x20 || c == '"' || c == '\\' ? json_escape_ascii(o, c) : (*o = c, o + 1);
+      if (c < 0x20 || c == '"' || c == '\\') {
+        uint64_t word = text_escape_word(c);
+        store_le64(o, word);
+        o += word >> 56;
+      } else {
+        *o++ = c;
+      }
       i++;
     }
   }
@@ -139,20 +145,58 @@ typedef chunk (*chunk_scan)(const uint8_t *s, uint8_t *copy, bool fresh, bool hi
  * count.  Faults are rare, so the scan says only whether there is one. */
 typedef uint64_t (*fault_scan)(const uint8_t *s, bool fresh);
 
+/* Whether a chunk has four stops or more: from there the paths with a byte
+ * shuffle write and check its escapes at once, not one at a time. */
+static inline bool simd_stops_many(uint64_t stops) {
+  uint64_t fourth = stops & (stops - 1);
+  fourth &= fourth - 1;
+  return (fourth & (fourth - 1)) != 0;
+}
+
+/* The escapes of a chunk where its stops are many, for a path with a byte
+ * shuffle (NULL for one without): the chunk written again from its first
+ * block with a stop, each block expanded at once (simd_expand below). */
+typedef uint8_t *(*simd_chunk_expand)(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len);
+
+/* The escape of each stop of the sixteen bytes at s that `stops` flags,
+ * and the other bytes as they are, all sixteen of them: a block with a
+ * control byte that only \u00xx escapes, which a shuffle cannot write. */
+static inline uint8_t *simd_escape_block_bytes(uint8_t *o, const uint8_t *s, uint32_t stops) {
+  for (int i = 0; i < 16; i++) {
+    if (stops >> i & 1) {
+      uint64_t word = text_escape_word(s[i]);
+      store_le64(o, word);
+      o += word >> 56;
+    } else {
+      *o++ = s[i];
+    }
+  }
+  return o;
+}
+
 /* The escapes of a chunk whose bytes (len of them, each stop among them)
- * were stored at o: each stop's escape written in its place and the bytes
- * after it moved up behind it, sixteen at a time. */
-static ALWAYS_INLINE uint8_t *escape_stops(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len) {
-  size_t from = 0;
-  do {
-    size_t at = (size_t)__builtin_ctzll(stops);
+ * were stored at o: each stop's escape written in its place, then the run
+ * of plain bytes up to the next stop (or the chunk's end) copied behind
+ * it, sixteen at a time.  Each run is copied once, from the input, so
+ * escape-dense text costs a few instructions an escape rather than a move
+ * of the rest of the chunk for each; the stores that run past a run's end
+ * are overwritten by what follows, or fall in the output's slack. */
+static ALWAYS_INLINE uint8_t *simd_escape_stops(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len,
+                                                simd_chunk_expand expand) {
+  if (expand && simd_stops_many(stops)) return expand(o, s, stops, len);
+  size_t at = (size_t)__builtin_ctzll(stops);
+  o += at;
+  for (;;) {
+    uint64_t word = text_escape_word(s[at]);
+    store_le64(o, word);
+    o += word >> 56;
     stops &= stops - 1;
-    o += at - from;
-    o = json_escape_ascii(o, s[at]);
-    from = at + 1;
-    for (size_t k = from; k < len; k += 16) memcpy(o + (k - from), s + k, 16);
-  } while (stops);
-  return o + (len - from);
+    size_t from = at + 1, next = stops ? (size_t)__builtin_ctzll(stops) : len;
+    for (size_t k = from; k < next; k += 16) memcpy(o + (k - from), s + k, 16);
+    o += next - from;
+    if (!stops) return o;
+    at = next;
+  }
 }
 
 /* The first chunk start past those from which `need` bytes can be read. */
@@ -164,7 +208,8 @@ static inline size_t chunks_end(size_t n, size_t readable, size_t need) {
 /* escape_utf8's chunks from *at while CHUNK_READ bytes can be read: NULL
  * at a fault. */
 static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t n, size_t readable, size_t *at,
-                                            bool fresh, bool *high_before, chunk_scan scan) {
+                                            bool fresh, bool *high_before, chunk_scan scan,
+                                            simd_chunk_expand expand) {
   size_t i = *at, end = chunks_end(n, readable, CHUNK_READ);
   /* Whole chunks first, then the string's last, whose lanes past its end
    * do not count. */
@@ -174,7 +219,7 @@ static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t
     chunk c = scan(s + i, o, fresh && i == 0, *high_before, ~0ull);
     if (c.faulty) return NULL;
     *high_before = c.high;
-    o = c.stops ? escape_stops(o, s + i, c.stops, CHUNK) : o + CHUNK;
+    o = c.stops ? simd_escape_stops(o, s + i, c.stops, CHUNK, expand) : o + CHUNK;
   }
   if (i < end) {
     size_t len = n - i;
@@ -183,7 +228,7 @@ static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t
     if (c.faulty) return NULL;
     *high_before = c.high;
     uint64_t stops = c.stops & inside;
-    o = stops ? escape_stops(o, s + i, stops, len) : o + len;
+    o = stops ? simd_escape_stops(o, s + i, stops, len, expand) : o + len;
     i += CHUNK;
   }
   *at = i;
@@ -194,7 +239,7 @@ static ALWAYS_INLINE uint8_t *escape_chunks(uint8_t *o, const uint8_t *s, size_t
  * what can be read: its chunks in a padded copy, after the four bytes
  * before it. */
 static ALWAYS_INLINE uint8_t *escape_padded_tail(uint8_t *o, const uint8_t *s, size_t n, size_t at, bool *high_before,
-                                                 chunk_scan scan) {
+                                                 chunk_scan scan, simd_chunk_expand expand) {
   /* The chunks read only the lanes past the tail that are zeroed here;
    * the rest of the pad, past them, is only ever copied along behind an
    * escape, so it need not be set. */
@@ -211,17 +256,17 @@ static ALWAYS_INLINE uint8_t *escape_padded_tail(uint8_t *o, const uint8_t *s, s
     *high_before = c.high;
     uint64_t stops = c.stops & inside;
     size_t part = len - j < CHUNK ? len - j : CHUNK;
-    o = stops ? escape_stops(o, t + j, stops, part) : o + part;
+    o = stops ? simd_escape_stops(o, t + j, stops, part, expand) : o + part;
   }
   return o;
 }
 
 static ALWAYS_INLINE uint8_t *escape_utf8_chunks(uint8_t *o, const uint8_t *s, size_t n, size_t readable,
-                                                 chunk_scan scan) {
+                                                 chunk_scan scan, simd_chunk_expand expand) {
   size_t i = 0;
   bool high_before = false;
-  if (!(o = escape_chunks(o, s, n, readable, &i, true, &high_before, scan))) return NULL;
-  if (i < n && !(o = escape_padded_tail(o, s, n, i, &high_before, scan))) return NULL;
+  if (!(o = escape_chunks(o, s, n, readable, &i, true, &high_before, scan, expand))) return NULL;
+  if (i < n && !(o = escape_padded_tail(o, s, n, i, &high_before, scan, expand))) return NULL;
   /* A last chunk of ASCII leaves no sequence open: one open before it
    * would have been a fault in it. */
   return high_before && utf8_ends_open(s, n) ? NULL : o;
@@ -256,17 +301,71 @@ static ALWAYS_INLINE bool utf8_valid_chunks(const uint8_t *s, size_t n, size_t r
   return !utf8_ends_open(s, n);
 }
 
+/* The lanes of the chunk at s that hold a backslash, a byte that may
+ * follow one in a two-byte escape ("\\/bfnrt), and a 'u': what a path with
+ * a byte shuffle classes for simd_escapes_end. */
+typedef struct simd_escape_lanes {
+  uint64_t backslash, simple, u;
+} simd_escape_lanes;
+typedef simd_escape_lanes (*simd_escape_scan)(const uint8_t *s);
+/* simd_escapes_end below for one path, out of line: inlined, its tables
+ * and masks crowd the registers of the chunk loop, which escape-free text
+ * pays for. */
+typedef size_t (*simd_escapes_end_scan)(const uint8_t *s, uint64_t stops, uint64_t lanes);
+
+/* The nibble tables of simd_escape_scan: a byte's class is the AND of the
+ * entries of its high and its low nibble, a bit for each high nibble that
+ * holds one of the eight, so that only those eight have a bit set. */
+#if defined(SIMD_HAVE_AVX2) || defined(SIMD_HAVE_NEON)
+static const uint8_t simd_escape_high[16] = {0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0};
+static const uint8_t simd_escape_low[16] = {0, 0, 1 | 4 | 8, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1};
+#endif
+
+/* string_end's end in a chunk's `lanes` (those of the text), where stops
+ * are many and no escape runs into the chunk from before it: the
+ * escapes checked all at once rather than one at a time.  The escaped
+ * lanes are found from the backslashes by a subtraction's carries
+ * (simdjson's way: in a run of backslashes every other one escapes the
+ * next), each escape's second byte checked against its class; the end is
+ * the first escape that is none, or the first quote or control byte not
+ * escaped.  Returns that lane, or CHUNK when the chunk holds no end, or
+ * CHUNK + 1 when the loop must say: a \u escape, whose hex digits the
+ * classes do not check, or an escape that runs past the chunk. */
+static ALWAYS_INLINE size_t simd_escapes_end(const uint8_t *s, uint64_t stops, uint64_t lanes,
+                                             simd_escape_scan classify) {
+  const uint64_t odd = 0xAAAAAAAAAAAAAAAAull;
+  simd_escape_lanes e = classify(s);
+  uint64_t backslash = e.backslash & lanes;
+  uint64_t code = (((backslash << 1) | odd) - backslash) ^ odd;
+  uint64_t escaped = code ^ backslash, starts = code & backslash;
+  if ((starts >> 63) || (escaped & e.u)) return CHUNK + 1;
+  uint64_t ends = (starts & ~((e.simple & lanes) >> 1)) | (stops & ~backslash & ~escaped);
+  return ends ? (size_t)__builtin_ctzll(ends) : CHUNK;
+}
+
 /* string_end's chunks from *at while a chunk can be read: true when the
  * scan ended, *at then where. */
 static ALWAYS_INLINE bool end_chunks(const uint8_t *s, size_t n, size_t readable, size_t *at, bool *fresh,
                                      bool *high_before, bool *escaped, bool *bad_utf8, chunk_scan scan,
-                                     fault_scan faults) {
+                                     fault_scan faults, simd_escapes_end_scan escapes_end) {
   size_t i = *at, end = chunks_end(n, readable, CHUNK);
   while (i < end) {
     uint64_t inside = lanes_before(n - i);
     chunk c = scan(s + i, NULL, *fresh, *high_before, inside);
     uint64_t stops = c.stops & inside;
     size_t next = CHUNK; /* where the scan goes on, from i */
+    /* From four stops, the first a backslash, the chunk's escapes are
+     * checked at once where the path can class them, and the loop below
+     * is left the stop that ends the string, if any.  The first escape,
+     * the chunk's first backslash, was passed over when the end is past
+     * it. */
+    if (escapes_end && stops && s[i + (size_t)__builtin_ctzll(stops)] == '\\' && simd_stops_many(stops)) {
+      size_t stop = escapes_end(s + i, stops, inside);
+      if (stop <= CHUNK) {
+        *escaped |= stop > (size_t)__builtin_ctzll(stops);
+        stops = stop < CHUNK ? 1ull << stop : 0;
+      }
+    }
     while (stops) {
       size_t stop = (size_t)__builtin_ctzll(stops);
       size_t len = s[i + stop] == '\\' ? json_escape_length(s + i + stop, n - i - stop) : 0;
@@ -294,10 +393,11 @@ static ALWAYS_INLINE bool end_chunks(const uint8_t *s, size_t n, size_t readable
 }
 
 static ALWAYS_INLINE size_t string_end_chunks(const uint8_t *s, size_t n, bool *escaped, bool *bad_utf8,
-                                              chunk_scan scan, fault_scan faults) {
+                                              chunk_scan scan, fault_scan faults,
+                                              simd_escapes_end_scan escapes_end) {
   size_t i = 0;
   bool fresh = true, high_before = false;
-  if (end_chunks(s, n, n, &i, &fresh, &high_before, escaped, bad_utf8, scan, faults)) {
+  if (end_chunks(s, n, n, &i, &fresh, &high_before, escaped, bad_utf8, scan, faults, escapes_end)) {
     if (i >= n && utf8_ends_open(s, n)) *bad_utf8 = true;
     return i < n ? i : n;
   }
@@ -306,7 +406,8 @@ static ALWAYS_INLINE size_t string_end_chunks(const uint8_t *s, size_t n, bool *
   size_t j = 0;
   if (!fresh) memcpy(pad, s + i - 4, 4);
   memcpy(pad + 4, s + i, n - i);
-  end_chunks(pad + 4, n - i, sizeof pad - 4, &j, &fresh, &high_before, escaped, bad_utf8, scan, faults);
+  end_chunks(pad + 4, n - i, sizeof pad - 4, &j, &fresh, &high_before, escaped, bad_utf8, scan, faults,
+             escapes_end);
   if (j >= n - i) {
     if (utf8_ends_open(s, n)) *bad_utf8 = true;
     return n;
@@ -374,11 +475,11 @@ static uint64_t sse2_faults(const uint8_t *s, bool fresh) {
 }
 
 static uint8_t *escape_utf8_sse2(uint8_t *o, const uint8_t *s, size_t n, size_t readable) {
-  return escape_utf8_chunks(o, s, n, readable, sse2_chunk);
+  return escape_utf8_chunks(o, s, n, readable, sse2_chunk, NULL);
 }
 
 static size_t string_end_sse2(const uint8_t *s, size_t n, bool *escaped, bool *bad_utf8) {
-  return string_end_chunks(s, n, escaped, bad_utf8, sse2_chunk, sse2_faults);
+  return string_end_chunks(s, n, escaped, bad_utf8, sse2_chunk, sse2_faults, NULL);
 }
 
 static bool utf8_valid_sse2(const uint8_t *s, size_t n, size_t readable) {
@@ -432,6 +533,195 @@ static const uint8_t utf8_tables[3][16] = {
      TOO_LONG | OVERLONG_2 | TWO_CONTINUATIONS | SURROGATE | TOO_LARGE,
      TOO_LONG | OVERLONG_2 | TWO_CONTINUATIONS | SURROGATE | TOO_LARGE, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT},
 };
+#endif
+
+/* ---- escape-dense chunks, by a byte shuffle ----------------------------------
+ *
+ * A block of sixteen bytes whose stops all take a short escape is written
+ * as two groups of eight: each stop's byte replaced by its escape's letter
+ * (the control bytes' from a lookup by their value), then each group
+ * shuffled out to eight bytes and one more a stop, a backslash before each
+ * stop's letter.  The shuffle of a group is the row of its eight stops'
+ * mask in simd_expand_shuffles: the group's lanes 0 to 7 in order, lane 8
+ * (a backslash) before each stop's; its length is in simd_expand_lengths.
+ * test_simd.c writes a group of every mask through each path. */
+#if defined(SIMD_HAVE_AVX2) || defined(SIMD_HAVE_NEON)
+static const uint8_t simd_expand_shuffles[256][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0},
+    {0, 1, 8, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0},
+    {0, 1, 2, 8, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0},
+    {0, 1, 8, 2, 8, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 4, 5, 6, 7, 0, 0, 0, 0},
+    {0, 1, 2, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0, 0},
+    {0, 1, 8, 2, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0},
+    {0, 1, 2, 8, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0},
+    {0, 1, 8, 2, 8, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 8, 4, 5, 6, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 8, 4, 5, 6, 7, 0, 0, 0},
+    {0, 1, 2, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0},
+    {0, 1, 8, 2, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0},
+    {0, 1, 2, 8, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0},
+    {0, 1, 8, 2, 8, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 4, 8, 5, 6, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 4, 8, 5, 6, 7, 0, 0, 0},
+    {0, 1, 2, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0, 0},
+    {0, 1, 8, 2, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0},
+    {0, 1, 2, 8, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0},
+    {0, 1, 8, 2, 8, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, 6, 7, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, 6, 7, 0, 0},
+    {0, 1, 2, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0},
+    {0, 1, 8, 2, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0},
+    {0, 1, 2, 8, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0},
+    {0, 1, 8, 2, 8, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 4, 5, 8, 6, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 4, 5, 8, 6, 7, 0, 0, 0},
+    {0, 1, 2, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0, 0},
+    {0, 1, 8, 2, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0},
+    {0, 1, 2, 8, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0},
+    {0, 1, 8, 2, 8, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 8, 4, 5, 8, 6, 7, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 8, 4, 5, 8, 6, 7, 0, 0},
+    {0, 1, 2, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0},
+    {0, 1, 8, 2, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0},
+    {0, 1, 2, 8, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0},
+    {0, 1, 8, 2, 8, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 4, 8, 5, 8, 6, 7, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 4, 8, 5, 8, 6, 7, 0, 0},
+    {0, 1, 2, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0, 0},
+    {0, 1, 8, 2, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0},
+    {0, 1, 2, 8, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0},
+    {0, 1, 8, 2, 8, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, 8, 6, 7, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, 8, 6, 7, 0},
+    {0, 1, 2, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0},
+    {0, 1, 8, 2, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0},
+    {0, 1, 2, 8, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0},
+    {0, 1, 8, 2, 8, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 4, 5, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 4, 5, 6, 8, 7, 0, 0, 0},
+    {0, 1, 2, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0, 0},
+    {0, 1, 8, 2, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0},
+    {0, 1, 2, 8, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0},
+    {0, 1, 8, 2, 8, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 8, 4, 5, 6, 8, 7, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 8, 4, 5, 6, 8, 7, 0, 0},
+    {0, 1, 2, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0},
+    {0, 1, 8, 2, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0},
+    {0, 1, 2, 8, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0},
+    {0, 1, 8, 2, 8, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 4, 8, 5, 6, 8, 7, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 4, 8, 5, 6, 8, 7, 0, 0},
+    {0, 1, 2, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0, 0},
+    {0, 1, 8, 2, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0},
+    {0, 1, 2, 8, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0},
+    {0, 1, 8, 2, 8, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, 6, 8, 7, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, 6, 8, 7, 0},
+    {0, 1, 2, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0},
+    {0, 1, 8, 2, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0},
+    {0, 1, 2, 8, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0},
+    {0, 1, 8, 2, 8, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 4, 5, 8, 6, 8, 7, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 4, 5, 8, 6, 8, 7, 0, 0},
+    {0, 1, 2, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0, 0},
+    {0, 1, 8, 2, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0},
+    {0, 1, 2, 8, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0},
+    {0, 1, 8, 2, 8, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 8, 4, 5, 8, 6, 8, 7, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 8, 4, 5, 8, 6, 8, 7, 0},
+    {0, 1, 2, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0, 0},
+    {0, 8, 1, 2, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0},
+    {0, 1, 8, 2, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0},
+    {0, 8, 1, 8, 2, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0},
+    {0, 1, 2, 8, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0},
+    {0, 8, 1, 2, 8, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0},
+    {0, 1, 8, 2, 8, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0},
+    {0, 8, 1, 8, 2, 8, 3, 4, 8, 5, 8, 6, 8, 7, 0, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 4, 8, 5, 8, 6, 8, 7, 0},
+    {0, 1, 2, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0, 0}, {8, 0, 1, 2, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0},
+    {0, 8, 1, 2, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0}, {8, 0, 8, 1, 2, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0, 0},
+    {0, 1, 8, 2, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0}, {8, 0, 1, 8, 2, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0, 0},
+    {0, 8, 1, 8, 2, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0, 0}, {8, 0, 8, 1, 8, 2, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0},
+    {0, 1, 2, 8, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0, 0, 0}, {8, 0, 1, 2, 8, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0, 0},
+    {0, 8, 1, 2, 8, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0, 0}, {8, 0, 8, 1, 2, 8, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0},
+    {0, 1, 8, 2, 8, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0, 0}, {8, 0, 1, 8, 2, 8, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0},
+    {0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, 8, 6, 8, 7, 0}, {8, 0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, 8, 6, 8, 7},
+};
+static const uint8_t simd_expand_lengths[256] = {
+    8, 9, 9, 10, 9, 10, 10, 11, 9, 10, 10, 11, 10, 11, 11, 12,
+    9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13,
+    9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15,
+    9, 10, 10, 11, 10, 11, 11, 12, 10, 11, 11, 12, 11, 12, 12, 13,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15,
+    10, 11, 11, 12, 11, 12, 12, 13, 11, 12, 12, 13, 12, 13, 13, 14,
+    11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15,
+    11, 12, 12, 13, 12, 13, 13, 14, 12, 13, 13, 14, 13, 14, 14, 15,
+    12, 13, 13, 14, 13, 14, 14, 15, 13, 14, 14, 15, 14, 15, 15, 16,
+};
+/* The letter of each control byte's short escape, by its value; zero for
+ * those that only \u00xx escapes. */
+static const uint8_t simd_expand_letters[16] = {0, 0, 0, 0, 0, 0, 0, 0, 'b', 't', 'n', 0, 'f', 'r', 0, 0};
+
+/* A path's writer of a block of sixteen bytes at s with stops (the mask
+ * block_stops, not zero) that all take a short escape: returns the end of
+ * what it wrote. */
+typedef uint8_t *(*simd_block_expand)(uint8_t *o, const uint8_t *s, uint32_t block_stops);
+
+/* The simd_chunk_expand that each shuffle path shares: the chunk's blocks
+ * written again from the first with a stop, one with none copied as it
+ * is.  The bytes past len, none a stop, were written one for one, and are
+ * taken back at the end. */
+static ALWAYS_INLINE uint8_t *simd_expand(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len,
+                                          simd_block_expand block) {
+  size_t b = (size_t)__builtin_ctzll(stops) / 16 * 16;
+  o += b;
+  for (; b < len; b += 16) {
+    uint32_t block_stops = (uint32_t)(stops >> b) & 0xFFFF;
+    if (block_stops) {
+      o = block(o, s + b, block_stops);
+    } else {
+      memcpy(o, s + b, 16);
+      o += 16;
+    }
+  }
+  return o - (b - len);
+}
 #endif
 
 /* ---- AVX2: 32 bytes at a time, chosen at run time -------------------------- */
@@ -530,12 +820,56 @@ AVX2 static uint64_t avx2_faults(const uint8_t *s, bool fresh) {
   return avx2_nonzero(e0) | avx2_nonzero(e1) << 32;
 }
 
+/* One block of simd_expand.  Bytes from 0x10 up saturate to the lookup's
+ * top half, where it gives zero: no short escape. */
+AVX2 static ALWAYS_INLINE uint8_t *avx2_expand_block(uint8_t *o, const uint8_t *s, uint32_t block_stops) {
+  __m128i v = _mm_loadu_si128((const __m128i *)s);
+  __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+  __m128i letter = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)simd_expand_letters),
+                                    _mm_adds_epu8(v, _mm_set1_epi8(0x70)));
+  unsigned long_escapes =
+      (unsigned)_mm_movemask_epi8(_mm_and_si128(control, _mm_cmpeq_epi8(letter, _mm_setzero_si128())));
+  if (long_escapes & block_stops) return simd_escape_block_bytes(o, s, block_stops);
+  __m128i body = _mm_blendv_epi8(v, letter, control), backslash = _mm_set1_epi8('\\');
+  unsigned low = block_stops & 0xFF, high = block_stops >> 8;
+  _mm_storeu_si128((__m128i *)o, _mm_shuffle_epi8(_mm_unpacklo_epi64(body, backslash),
+                                                  _mm_loadu_si128((const __m128i *)simd_expand_shuffles[low])));
+  o += simd_expand_lengths[low];
+  _mm_storeu_si128((__m128i *)o, _mm_shuffle_epi8(_mm_unpackhi_epi64(body, backslash),
+                                                  _mm_loadu_si128((const __m128i *)simd_expand_shuffles[high])));
+  return o + simd_expand_lengths[high];
+}
+
+AVX2 static ALWAYS_INLINE uint8_t *avx2_expand(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len) {
+  return simd_expand(o, s, stops, len, avx2_expand_block);
+}
+
 AVX2 static uint8_t *escape_utf8_avx2(uint8_t *o, const uint8_t *s, size_t n, size_t readable) {
-  return escape_utf8_chunks(o, s, n, readable, avx2_chunk);
+  return escape_utf8_chunks(o, s, n, readable, avx2_chunk, avx2_expand);
+}
+
+AVX2 static ALWAYS_INLINE simd_escape_lanes avx2_escape_lanes(const uint8_t *s) {
+  const __m256i high = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)simd_escape_high));
+  const __m256i low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)simd_escape_low));
+  const __m256i nibble = SPLAT(SPLAT_NIBBLE);
+  simd_escape_lanes e = {0, 0, 0};
+  for (int k = 0; k < 2; k++) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(s + 32 * k));
+    __m256i class = _mm256_and_si256(_mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+                                     _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble)));
+    e.backslash |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, SPLAT(SPLAT_BACKSLASH))) << (32 * k);
+    e.u |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('u'))) << (32 * k);
+    e.simple |= avx2_nonzero(class) << (32 * k);
+  }
+  return e;
+}
+
+AVX2 static NOINLINE size_t avx2_escapes_end(const uint8_t *s, uint64_t stops, uint64_t lanes) {
+  return simd_escapes_end(s, stops, lanes, avx2_escape_lanes);
 }
 
 AVX2 static size_t string_end_avx2(const uint8_t *s, size_t n, bool *escaped, bool *bad_utf8) {
-  return string_end_chunks(s, n, escaped, bad_utf8, avx2_chunk, avx2_faults);
+  return string_end_chunks(s, n, escaped, bad_utf8, avx2_chunk, avx2_faults, avx2_escapes_end);
 }
 
 AVX2 static bool utf8_valid_avx2(const uint8_t *s, size_t n, size_t readable) {
@@ -612,12 +946,51 @@ static uint64_t neon_faults(const uint8_t *s, bool fresh) {
   return neon_mask(errors[0], errors[1], errors[2], errors[3]);
 }
 
+/* One block of simd_expand.  The lookup gives zero from index 16 up: no
+ * short escape.  A block with a control byte that needs \u00xx anywhere,
+ * a stop or a lane past the string's end, is written a byte at a time,
+ * which is right either way. */
+static ALWAYS_INLINE uint8_t *neon_expand_block(uint8_t *o, const uint8_t *s, uint32_t block_stops) {
+  uint8x16_t v = vld1q_u8(s);
+  uint8x16_t control = vcltq_u8(v, vdupq_n_u8(0x20));
+  uint8x16_t letter = vqtbl1q_u8(vld1q_u8(simd_expand_letters), v);
+  if (vmaxvq_u8(vandq_u8(control, vceqq_u8(letter, vdupq_n_u8(0))))) return simd_escape_block_bytes(o, s, block_stops);
+  uint8x16_t body = vbslq_u8(control, letter, v), backslash = vdupq_n_u8('\\');
+  unsigned low = block_stops & 0xFF, high = block_stops >> 8;
+  vst1q_u8(o, vqtbl1q_u8(vcombine_u8(vget_low_u8(body), vget_low_u8(backslash)), vld1q_u8(simd_expand_shuffles[low])));
+  o += simd_expand_lengths[low];
+  vst1q_u8(o,
+           vqtbl1q_u8(vcombine_u8(vget_high_u8(body), vget_high_u8(backslash)), vld1q_u8(simd_expand_shuffles[high])));
+  return o + simd_expand_lengths[high];
+}
+
+static ALWAYS_INLINE uint8_t *neon_expand(uint8_t *o, const uint8_t *s, uint64_t stops, size_t len) {
+  return simd_expand(o, s, stops, len, neon_expand_block);
+}
+
 static uint8_t *escape_utf8_neon(uint8_t *o, const uint8_t *s, size_t n, size_t readable) {
-  return escape_utf8_chunks(o, s, n, readable, neon_chunk);
+  return escape_utf8_chunks(o, s, n, readable, neon_chunk, neon_expand);
+}
+
+static ALWAYS_INLINE simd_escape_lanes neon_escape_lanes(const uint8_t *s) {
+  uint8x16_t high = vld1q_u8(simd_escape_high), low = vld1q_u8(simd_escape_low);
+  uint8x16_t backslash[4], u[4], simple[4];
+  for (int k = 0; k < 4; k++) {
+    uint8x16_t v = vld1q_u8(s + 16 * k);
+    backslash[k] = vceqq_u8(v, vdupq_n_u8('\\'));
+    u[k] = vceqq_u8(v, vdupq_n_u8('u'));
+    simple[k] = vtstq_u8(vqtbl1q_u8(high, vshrq_n_u8(v, 4)), vqtbl1q_u8(low, vandq_u8(v, vdupq_n_u8(0x0F))));
+  }
+  return (simd_escape_lanes){neon_mask(backslash[0], backslash[1], backslash[2], backslash[3]),
+                        neon_mask(simple[0], simple[1], simple[2], simple[3]), neon_mask(u[0], u[1], u[2], u[3])};
+}
+
+static NOINLINE size_t neon_escapes_end(const uint8_t *s, uint64_t stops, uint64_t lanes) {
+  return simd_escapes_end(s, stops, lanes, neon_escape_lanes);
 }
 
 static size_t string_end_neon(const uint8_t *s, size_t n, bool *escaped, bool *bad_utf8) {
-  return string_end_chunks(s, n, escaped, bad_utf8, neon_chunk, neon_faults);
+  return string_end_chunks(s, n, escaped, bad_utf8, neon_chunk, neon_faults, neon_escapes_end);
 }
 
 static bool utf8_valid_neon(const uint8_t *s, size_t n, size_t readable) {
