@@ -10,7 +10,9 @@
 //   const payload = person.encode({ name: "Grace", age: 45 });
 //   person.decode(payload);
 
-let instance;
+// The instance compile() is starting, and the one every codec uses, however
+// it was started: the scratch block below belongs to that one.
+let instance, runtime;
 
 /**
  * Compiles a JSON Schema (an object, or JSON text) into a codec. options.wasm:
@@ -18,11 +20,29 @@ let instance;
  * WebAssembly.Module, where the file beside this one is not found.
  */
 export async function compile(schema, options = {}) {
-  if (!instance) {
-    instance = instantiate(options.wasm);
-    instance.catch(() => (instance = undefined));
+  if (!runtime) {
+    if (!instance) {
+      instance = instantiate(options.wasm);
+      instance.catch(() => (instance = undefined));
+    }
+    const exports = await instance;
+    runtime ??= exports;
   }
-  return new Codec(await instance, typeof schema === "string" ? schema : JSON.stringify(schema));
+  return new Codec(runtime, typeof schema === "string" ? schema : JSON.stringify(schema));
+}
+
+/**
+ * compile() without a Promise, for callers that must answer synchronously
+ * (sqlite-shorn's encode and decode): options.wasm is shorn-codec.wasm's
+ * bytes or a compiled WebAssembly.Module; in Node and Bun the file beside
+ * this one is read when it is left out.
+ */
+export function compileSync(schema, options = {}) {
+  if (!runtime) {
+    const wasi = wasiImports();
+    runtime = started(wasi, new WebAssembly.Instance(compiledSync(options.wasm), wasi.imports));
+  }
+  return new Codec(runtime, typeof schema === "string" ? schema : JSON.stringify(schema));
 }
 
 const encoder = new TextEncoder();
@@ -175,25 +195,53 @@ async function instantiate(source) {
     if (typeof Response !== "undefined" && source instanceof Response) source = await source.arrayBuffer();
     module = await WebAssembly.compile(source);
   }
-  // wasi-libc's start-up asks for the environment, and its stdio could
-  // write: the codec has no environment, and never prints.
-  let memory;
-  const wasi = {
-    environ_sizes_get: (count, size) => {
-      new DataView(memory.buffer).setUint32(count, 0, true);
-      new DataView(memory.buffer).setUint32(size, 0, true);
-      return 0;
-    },
-    environ_get: () => 0,
-    fd_write: () => 8,
-    fd_seek: () => 8,
-    fd_close: () => 8,
-    proc_exit: (code) => {
-      throw new Error(`shorn: the codec exited (${code})`);
+  // A browser's main thread refuses to instantiate a module this large
+  // synchronously, so this route waits for the instance.
+  const wasi = wasiImports();
+  return started(wasi, await WebAssembly.instantiate(module, wasi.imports));
+}
+
+// The module from bytes or as given, without waiting: Node and Bun compile
+// a module of any size synchronously.  Left out, it is the file beside this
+// one, read through Node's fs where the host has it.
+function compiledSync(source) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source === undefined) {
+    const fs = globalThis.process?.getBuiltinModule?.("node:fs");
+    if (!fs) throw new Error("shorn: compileSync() takes options.wasm (shorn-codec.wasm's bytes or a WebAssembly.Module) here");
+    source = fs.readFileSync(new URL("./shorn-codec.wasm", import.meta.url));
+  }
+  return new WebAssembly.Module(source);
+}
+
+// wasi-libc's start-up asks for the environment, and its stdio could
+// write: the codec has no environment, and never prints.  The memory is
+// the instance's, known once it exists.
+function wasiImports() {
+  const wasi = { memory: undefined };
+  const view = () => new DataView(wasi.memory.buffer);
+  wasi.imports = {
+    wasi_snapshot_preview1: {
+      environ_sizes_get: (count, size) => {
+        view().setUint32(count, 0, true);
+        view().setUint32(size, 0, true);
+        return 0;
+      },
+      environ_get: () => 0,
+      fd_write: () => 8,
+      fd_seek: () => 8,
+      fd_close: () => 8,
+      proc_exit: (code) => {
+        throw new Error(`shorn: the codec exited (${code})`);
+      },
     },
   };
-  const { exports } = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
-  memory = exports.memory;
-  exports._initialize();
-  return exports;
+  return wasi;
+}
+
+// The instance's exports once wasi-libc has started.
+function started(wasi, instance) {
+  wasi.memory = instance.exports.memory;
+  instance.exports._initialize();
+  return instance.exports;
 }
