@@ -6,14 +6,20 @@
 // against (JSON.stringify and JSON.parse included wherever a user would
 // write them; the table holds the JSON text a SELECT encodes).  A Markdown
 // table of milliseconds and each route's ratio to that SELECT.
-//   node scripts/bench-node.js EXTENSION   (better-sqlite3 on NODE_PATH)
+//   node scripts/bench-node.js EXTENSION PACKAGE   (better-sqlite3 on NODE_PATH;
+//   PACKAGE: bindings/node with shorn-codec.wasm beside codec.mjs, as make bench-node copies it)
+const fs = require('node:fs');
 const path = require('node:path');
 const Database = require('better-sqlite3');
-const shorn = require(path.join(__dirname, '..', 'bindings', 'node', 'index.js'));
+const [extension, packageDir] = process.argv.slice(2);
+if (!packageDir || !fs.existsSync(path.join(packageDir, 'shorn-codec.wasm'))) {
+  throw new Error('bench-node.js: the second argument is a copy of bindings/node with shorn-codec.wasm in it');
+}
+const shorn = require(path.join(packageDir, 'index.js'));
 
 const ROWS = 10000;
 const db = new Database(':memory:');
-db.loadExtension(process.argv[2]);
+db.loadExtension(extension);
 const person = {type: 'object', properties: {name: {type: 'string', maxLength: 40},
   age: {type: 'integer', minimum: 0, maximum: 150}, sex: {enum: ['M', 'F', 'X']}},
   required: ['name', 'age', 'sex'], additionalProperties: false};
