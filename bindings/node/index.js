@@ -463,7 +463,15 @@ function answer(db, [method, sql, ...parameters]) {
       return undefined;
     }
   }
-  return preparedStatement(db, sql)[method](...parameters);
+  const statement = preparedStatement(db, sql);
+  try {
+    return statement[method](...parameters);
+  } catch (error) {
+    // libsql's statement, once a call of it has failed, throws that error
+    // again at every later call: one that failed is prepared again.
+    statements.get(db).delete(sql);
+    throw error;
+  }
 }
 
 function preparedStatement(db, sql) {
