@@ -4,7 +4,8 @@
 // and in one call, by a prepared statement of the caller's own a value, and
 // by one SELECT over a table of them, which the helpers are measured
 // against (JSON.stringify and JSON.parse included wherever a user would
-// write them; the table holds the JSON text a SELECT encodes).  A Markdown
+// write them; the table holds the JSON text a SELECT encodes, and a SELECT
+// over json_each encodes the values from JavaScript in one statement).  A Markdown
 // table of milliseconds and each route's ratio to that SELECT.
 //   node scripts/bench-node.js EXTENSION PACKAGE   (better-sqlite3 on NODE_PATH;
 //   PACKAGE: bindings/node with shorn-codec.wasm beside codec.mjs, as make bench-node copies it)
@@ -59,8 +60,11 @@ const table = {
   encode: best(() => encodeTable.all()),
   decode: best(() => decodeTable.all().map((text) => JSON.parse(text))),
 };
+const fromValues = db.prepare("SELECT shorn_encode(value, 'person') FROM json_each(?)").pluck();
 const rows = [
   ['encode', 'one SELECT shorn_encode over the table', table.encode],
+  ['encode', 'one SELECT shorn_encode over json_each(JSON.stringify(values))',
+   best(() => fromValues.all(JSON.stringify(people)))],
   ['encode', 'shorn.encode, a call a value', best(() => people.map((p) => shorn.encode(db, 'person', p)))],
   ['encode', 'shorn.encodeMany, one call', best(() => shorn.encodeMany(db, 'person', people))],
   ['encode', 'a statement of your own a value', best(() => people.map((p) => encodeSql.get(JSON.stringify(p))))],

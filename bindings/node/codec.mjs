@@ -82,7 +82,7 @@ class Codec {
     const { written } = encoder.encodeInto(text, memory(exports).subarray(at, at + text.length * 3));
     const rc = exports.codec_encode(this.#live(), at, written, fpBytes, unchecked ? 0 : 1);
     if (rc) throw new Error(`shorn_encode${unchecked ? "_unchecked" : ""}: ${errorText(exports)}`);
-    return output(exports).slice();
+    return copyOut(output(exports));
   }
 
   /** The value a payload holds; options.fpBytes (1-4): the payload starts
@@ -191,6 +191,11 @@ function output(exports) {
   const at = exports.codec_output();
   return memory(exports).subarray(at, at + exports.codec_output_length());
 }
+
+// A payload out of the module's memory: in Node and Bun a Buffer, which
+// takes a small one from a shared pool where a Uint8Array of its own needs
+// a new ArrayBuffer.
+const copyOut = globalThis.Buffer ? (view) => globalThis.Buffer.from(view) : (view) => view.slice();
 
 // What the last call wrote, as text.
 function outputText(exports) {

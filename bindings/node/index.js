@@ -332,15 +332,12 @@ function* inProcess(db, name, options) {
   return {codec, width: width || given || 0};
 }
 
-// A value's payload from the codec, as a Buffer (what better-sqlite3's
-// shorn_encode answers); undefined where SQL is to answer.
+// A value's payload from the codec (a Buffer); undefined where SQL is to answer.
 function encodedHere(local, value) {
   if (local === undefined) return undefined;
   try {
     const json = JSON.stringify(value);
-    if (json === undefined) return undefined;
-    const payload = local.codec.encodeJSON(json, {fpBytes: local.width});
-    return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+    return json === undefined ? undefined : local.codec.encodeJSON(json, {fpBytes: local.width});
   } catch {
     return undefined;
   }
