@@ -313,23 +313,48 @@ function codecOf(db, name, newest) {
 
 // The codec for a call and the width SQL would use (a name with fp_bytes
 // writes its own, and refuses another; a bare name takes the one given),
-// or undefined where SQL answers.
+// or undefined where SQL answers: a generator of steps for any client, and
+// the same without one for a synchronous client, whose single calls it spares.
 function* inProcess(db, name, options) {
-  const given = fpBytes(options);
-  if (typeof name !== 'string' || INLINE.test(name) || inProcessCodecs() === null ||
-      (given !== undefined && !(Number.isInteger(given) && given >= 1 && given <= 4))) return undefined;
+  if (!eligible(name, options)) return undefined;
   const stamped = yield ['stamp'];
-  let entry = stamped === undefined ? undefined : compiled.get(db)?.get(name);
-  if (entry === undefined || entry.stamp !== stamped) {
-    // Read after the counters: a commit between the two reads the next call again.
-    const newest = yield ['probe', NEWEST_TEXT, name];
-    if (typeof newest !== 'string') return undefined;
-    entry = codecOf(db, name, newest);
-    entry.stamp = stamped;
-  }
-  const {codec, width} = entry;
-  if (codec === null || (width !== 0 && given !== undefined && given !== width)) return undefined;
-  return {codec, width: width || given || 0};
+  const entry = cached(db, name, stamped) ?? refreshed(db, name, yield ['probe', NEWEST_TEXT, name], stamped);
+  return local(entry, options);
+}
+
+function inProcessNow(db, name, options) {
+  if (!eligible(name, options)) return undefined;
+  const stamped = stamp(db);
+  return local(cached(db, name, stamped) ?? refreshed(db, name, answer(db, ['probe', NEWEST_TEXT, name]), stamped),
+               options);
+}
+
+function eligible(name, options) {
+  const given = fpBytes(options);
+  return typeof name === 'string' && !INLINE.test(name) && inProcessCodecs() !== null &&
+         (given === undefined || (Number.isInteger(given) && given >= 1 && given <= 4));
+}
+
+// The entry compiled before, when no counter has moved since.
+function cached(db, name, stamped) {
+  const entry = stamped === undefined ? undefined : compiled.get(db)?.get(name);
+  return entry !== undefined && entry.stamp === stamped ? entry : undefined;
+}
+
+// The entry for the newest version just read (read after the counters: a
+// commit between the two has the next call read again).
+function refreshed(db, name, newest, stamped) {
+  if (typeof newest !== 'string') return undefined;
+  const entry = codecOf(db, name, newest);
+  entry.stamp = stamped;
+  return entry;
+}
+
+function local(entry, options) {
+  if (entry === undefined || entry.codec === null) return undefined;
+  const given = fpBytes(options);
+  if (entry.width !== 0 && given !== undefined && given !== entry.width) return undefined;
+  return {codec: entry.codec, width: entry.width || given || 0};
 }
 
 // A value's payload from the codec (a Buffer); undefined where SQL is to answer.
@@ -354,14 +379,20 @@ function* encodeOne(local, name, value, options) {
 // after the SQL text) before either route reads it.
 function* decodeOne(local, name, payload, options) {
   const step = decodeStep(name, payload, options);
-  if (local !== undefined) {
-    try {
-      return local.codec.decode(step[2], {fpBytes: local.width});
-    } catch {
-      // An older version's payload, or one SQL is to refuse in its own words.
-    }
+  const value = decodedHere(local, step);
+  return value !== ELSEWHERE ? value : JSON.parse(yield step);
+}
+
+// A payload's value from the codec; ELSEWHERE where SQL is to answer (an
+// older version's payload, or one SQL is to refuse in its own words).
+const ELSEWHERE = Symbol('elsewhere');
+function decodedHere(local, step) {
+  if (local === undefined) return ELSEWHERE;
+  try {
+    return local.codec.decode(step[2], {fpBytes: local.width});
+  } catch {
+    return ELSEWHERE;
   }
-  return JSON.parse(yield step);
 }
 
 function* encoding(db, name, value, options) {
@@ -398,8 +429,21 @@ function* decodingMany(db, name, payloads, options) {
   return values;
 }
 
-const encode = (db, name, value, options) => run(db, encoding(db, name, value, options));
-const decode = (db, name, payload, options) => run(db, decoding(db, name, payload, options));
+// A synchronous client's single call runs no generator unless SQL answers.
+function encode(db, name, value, options) {
+  if (takesCallbacks(db)) return run(db, encoding(db, name, value, options));
+  refuseLibsqlClient(db);
+  return encodedHere(inProcessNow(db, name, options), value) ?? run(db, encodeOne(undefined, name, value, options));
+}
+
+function decode(db, name, payload, options) {
+  if (takesCallbacks(db)) return run(db, decoding(db, name, payload, options));
+  refuseLibsqlClient(db);
+  const step = decodeStep(name, payload, options);
+  const value = decodedHere(inProcessNow(db, name, options), step);
+  return value !== ELSEWHERE ? value : run(db, decodeOne(undefined, name, payload, options));
+}
+
 const encodeMany = (db, name, values, options) => run(db, encodingMany(db, name, values, options));
 const decodeMany = (db, name, payloads, options) => run(db, decodingMany(db, name, payloads, options));
 
