@@ -63,20 +63,24 @@ db.transaction(() => {
 const encodeTable = db.prepare("SELECT shorn_encode(json, 'person') FROM texts").pluck();
 const decodeTable = db.prepare("SELECT shorn_decode(payload, 'person') FROM payloads").pluck();
 const fromValues = db.prepare("SELECT shorn_encode(value, 'person') FROM json_each(?)").pluck();
+// The codec alone, with no check of the registry: the floor of a call a value.
+const codec = require(path.join(packageDir, 'codec.mjs')).compileSync(person);
 const rows = fastest([
   ['encode', 'one SELECT shorn_encode over the table', () => encodeTable.all()],
   ['encode', 'one SELECT shorn_encode over json_each(JSON.stringify(values))', () => fromValues.all(JSON.stringify(people))],
   ['encode', 'shorn.encode, a call a value', () => people.map((p) => shorn.encode(db, 'person', p))],
   ['encode', 'shorn.encodeMany, one call', () => shorn.encodeMany(db, 'person', people)],
   ['encode', 'a statement of your own a value', () => people.map((p) => encodeSql.get(JSON.stringify(p)))],
+  ['encode', 'sqlite-shorn/codec alone, a call a value', () => people.map((p) => codec.encode(p))],
   ['decode', 'one SELECT shorn_decode over the table, JSON.parse a row',
    () => decodeTable.all().map((text) => JSON.parse(text))],
   ['decode', 'shorn.decode, a call a payload', () => payloads.map((p) => shorn.decode(db, 'person', p))],
   ['decode', 'shorn.decodeMany, one call', () => shorn.decodeMany(db, 'person', payloads)],
   ['decode', 'a statement of your own a payload', () => payloads.map((p) => JSON.parse(decodeSql.get(p)))],
+  ['decode', 'sqlite-shorn/codec alone, a call a payload', () => payloads.map((p) => codec.decode(p))],
 ]);
 // The first route of each kind is the SELECT over the table.
-const table = {encode: rows[0][2], decode: rows[5][2]};
+const table = Object.fromEntries(['encode', 'decode'].map((kind) => [kind, rows.find((row) => row[0] === kind)[2]]));
 console.log(`\n### The Node helpers beside one SELECT over a table (better-sqlite3, ${ROWS} rows, CPU time, fastest of ${ROUNDS} in turns)\n`);
 console.log('| what | CPU ms | ratio to the SELECT |');
 console.log('| --- | ---: | ---: |');
