@@ -278,10 +278,9 @@ const NEWEST_TEXT = "SELECT fp_bytes || ' ' || schema FROM main.shorn_schemas_da
 const STAMP = ['SELECT total_changes()', 'PRAGMA data_version', 'PRAGMA schema_version'];
 
 function stamp(db) {
-  const open = db.inTransaction ?? db.isTransaction;
-  if (open !== false) return undefined;
   try {
-    return STAMP.map((sql) => preparedStatement(db, sql).get()).join(' ');
+    if ((db.inTransaction ?? db.isTransaction) !== false) return undefined;
+    return STAMP.map((sql) => call(db, 'get', sql, [])).join(' ');
   } catch {
     return undefined;
   }
@@ -497,30 +496,27 @@ function runWithCallbacks(db, steps) {
 const statements = new WeakMap();
 function answer(db, [method, sql, ...parameters]) {
   if (method === 'stamp') return stamp(db);
-  if (method === 'probe') {
-    try {
-      return preparedStatement(db, sql).get(...parameters);
-    } catch {
-      return undefined;
-    }
+  if (method !== 'probe') return call(db, method, sql, parameters);
+  try {
+    return call(db, 'get', sql, parameters);
+  } catch {
+    return undefined;
   }
-  const statement = preparedStatement(db, sql);
+}
+
+function call(db, method, sql, parameters) {
+  let prepared = statements.get(db);
+  if (prepared === undefined) statements.set(db, (prepared = new Map()));
+  let statement = prepared.get(sql);
+  if (statement === undefined) prepared.set(sql, (statement = prepare(db, sql)));
   try {
     return statement[method](...parameters);
   } catch (error) {
     // libsql's statement, once a call of it has failed, throws that error
     // again at every later call: one that failed is prepared again.
-    statements.get(db).delete(sql);
+    prepared.delete(sql);
     throw error;
   }
-}
-
-function preparedStatement(db, sql) {
-  let prepared = statements.get(db);
-  if (prepared === undefined) statements.set(db, (prepared = new Map()));
-  let statement = prepared.get(sql);
-  if (statement === undefined) prepared.set(sql, (statement = prepare(db, sql)));
-  return statement;
 }
 
 function prepare(db, sql) {
