@@ -267,20 +267,26 @@ function inProcessCodecs() {
 const NEWEST_TEXT = "SELECT fp_bytes || ' ' || schema FROM main.shorn_schemas_data " +
                     'WHERE name = ? AND shorn_version() IS NOT NULL ORDER BY version DESC LIMIT 1';
 
-// Reading the registry a call costs as much as the codec, so outside a
-// transaction a call reads three counters instead, and the registry only
-// when one has moved since: this connection's changes (any write to the
-// registry, even one rolled back later), the commits of other connections,
-// and this connection's changes to the schema (a registry dropped).  Inside
-// a transaction a rollback moves none of them, so there, and on a client
-// that does not say whether a transaction is open, every call reads the
-// registry.
+// Reading the registry a call costs as much as the codec, so a call reads
+// three counters instead, and the registry only when one has moved since:
+// this connection's changes (any write to the registry, even one rolled
+// back later), the commits of other connections, and this connection's
+// changes to the schema (a registry dropped).  A rollback moves none of
+// them, so inside a transaction they are trusted only while it has written
+// nothing (total_changes() is what a call last saw outside one), when
+// there is nothing a rollback could take back; else, and on a client that
+// does not say whether a transaction is open, every call reads the registry.
 const STAMP = ['SELECT total_changes()', 'PRAGMA data_version', 'PRAGMA schema_version'];
+const changesOutside = new WeakMap();
 
 function stamp(db) {
   try {
-    if ((db.inTransaction ?? db.isTransaction) !== false) return undefined;
-    return STAMP.map((sql) => call(db, 'get', sql, [])).join(' ');
+    const open = db.inTransaction ?? db.isTransaction;
+    if (typeof open !== 'boolean') return undefined;
+    const counters = STAMP.map((sql) => call(db, 'get', sql, []));
+    if (!open) changesOutside.set(db, counters[0]);
+    else if (changesOutside.get(db) !== counters[0]) return undefined;
+    return counters.join(' ');
   } catch {
     return undefined;
   }

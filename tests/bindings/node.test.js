@@ -486,12 +486,17 @@ test('encode() and decode() follow the registry between calls: versions, texts r
   await sameAsSql(db, 'person', [v2], [current]);
   await exec(db, 'COMMIT');
   await sameAsSql(db, 'person', [v2], [current]);
-  // Another connection registers version 3 and commits.
+  // Another connection registers version 3 and commits; then version 4,
+  // between this connection's last call and its next transaction.
   const other = await connectFile(file);
   await shorn.register(other, 'person', V3);
-  await close(other);
   assert.equal(await one(db, "SELECT max(version) FROM shorn_schemas WHERE name = 'person'"), 3);
   await sameAsSql(db, 'person', [v2], [...old, current]);
+  await shorn.register(other, 'person', V3.extend({room: z.int().default(1)}));
+  await close(other);
+  await exec(db, 'BEGIN');
+  await sameAsSql(db, 'person', [v2], [...old, current]);
+  await exec(db, 'COMMIT');
   // The name gone, then the registry.
   await exec(db, "DELETE FROM shorn_schemas WHERE name = 'person'");
   await sameAsSql(db, 'person', [v2], [current]);
