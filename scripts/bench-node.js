@@ -63,6 +63,18 @@ db.transaction(() => {
 const encodeTable = db.prepare("SELECT shorn_encode(json, 'person') FROM texts").pluck();
 const decodeTable = db.prepare("SELECT shorn_decode(payload, 'person') FROM payloads").pluck();
 const fromValues = db.prepare("SELECT shorn_encode(value, 'person') FROM json_each(?)").pluck();
+// fn inside a transaction that has written a row, where the helpers read
+// the registry at every call, as a rollback could take back what they read.
+db.exec('CREATE TABLE scratch (x)');
+function written(fn) {
+  db.exec('BEGIN; INSERT INTO scratch VALUES (1)');
+  try {
+    return fn();
+  } finally {
+    db.exec('ROLLBACK');
+  }
+}
+
 // The codec alone, with no check of the registry: the floor of a call a value.
 const codec = require(path.join(packageDir, 'codec.mjs')).compileSync(person);
 const rows = fastest([
@@ -78,6 +90,10 @@ const rows = fastest([
   ['decode', 'shorn.decodeMany, one call', () => shorn.decodeMany(db, 'person', payloads)],
   ['decode', 'a statement of your own a payload', () => payloads.map((p) => JSON.parse(decodeSql.get(p)))],
   ['decode', 'sqlite-shorn/codec alone, a call a payload', () => payloads.map((p) => codec.decode(p))],
+  ['decode', 'shorn.decode, a call a payload, in a transaction that has written',
+   () => written(() => payloads.map((p) => shorn.decode(db, 'person', p)))],
+  ['decode', 'a statement of your own a payload, in a transaction that has written',
+   () => written(() => payloads.map((p) => JSON.parse(decodeSql.get(p))))],
 ]);
 // The first route of each kind is the SELECT over the table.
 const table = Object.fromEntries(['encode', 'decode'].map((kind) => [kind, rows.find((row) => row[0] === kind)[2]]));

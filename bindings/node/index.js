@@ -276,17 +276,16 @@ const NEWEST_TEXT = "SELECT fp_bytes || ' ' || schema FROM main.shorn_schemas_da
 // nothing (total_changes() is what a call last saw outside one), when
 // there is nothing a rollback could take back; else, and on a client that
 // does not say whether a transaction is open, every call reads the registry.
-const STAMP = ['SELECT total_changes()', 'PRAGMA data_version', 'PRAGMA schema_version'];
 const changesOutside = new WeakMap();
 
 function stamp(db) {
   try {
     const open = db.inTransaction ?? db.isTransaction;
     if (typeof open !== 'boolean') return undefined;
-    const counters = STAMP.map((sql) => call(db, 'get', sql, []));
-    if (!open) changesOutside.set(db, counters[0]);
-    else if (changesOutside.get(db) !== counters[0]) return undefined;
-    return counters.join(' ');
+    const changes = call(db, 'get', 'SELECT total_changes()', []);
+    if (!open) changesOutside.set(db, changes);
+    else if (changesOutside.get(db) !== changes) return undefined;
+    return `${changes} ${call(db, 'get', 'PRAGMA data_version', [])} ${call(db, 'get', 'PRAGMA schema_version', [])}`;
   } catch {
     return undefined;
   }
@@ -319,10 +318,15 @@ function codecOf(db, name, newest) {
 // The codec for a call and the width SQL would use (a name with fp_bytes
 // writes its own, and refuses another; a bare name takes the one given),
 // or undefined where SQL answers: a generator of steps for any client, and
-// the same without one for a synchronous client, whose single calls it spares.
-function* inProcess(db, name, options) {
+// the same without one for a synchronous client's single calls.  A single
+// value where the counters say nothing (inside a transaction that has
+// written, on node-sqlite3) is SQL's: a read of the registry and the codec
+// cost more than the one statement, for which SQLite keeps the registry it
+// read for the length of the transaction.
+function* inProcess(db, name, options, single) {
   if (!eligible(name, options)) return undefined;
   const stamped = yield ['stamp'];
+  if (single && stamped === undefined) return undefined;
   const entry = cached(db, name, stamped) ?? refreshed(db, name, yield ['probe', NEWEST_TEXT, name], stamped);
   return local(entry, options);
 }
@@ -330,6 +334,7 @@ function* inProcess(db, name, options) {
 function inProcessNow(db, name, options) {
   if (!eligible(name, options)) return undefined;
   const stamped = stamp(db);
+  if (stamped === undefined) return undefined;
   return local(cached(db, name, stamped) ?? refreshed(db, name, answer(db, ['probe', NEWEST_TEXT, name]), stamped),
                options);
 }
@@ -401,11 +406,11 @@ function decodedHere(local, step) {
 }
 
 function* encoding(db, name, value, options) {
-  return yield* encodeOne(yield* inProcess(db, name, options), name, value, options);
+  return yield* encodeOne(yield* inProcess(db, name, options, true), name, value, options);
 }
 
 function* decoding(db, name, payload, options) {
-  return yield* decodeOne(yield* inProcess(db, name, options), name, payload, options);
+  return yield* decodeOne(yield* inProcess(db, name, options, true), name, payload, options);
 }
 
 // Many values with one read of the registry.
