@@ -449,6 +449,63 @@ test('encode() and decode() answer as the SQL route does: bytes, values and mess
   await sameAsSql(db, PERSON, [GRACE], [Buffer.from('2d05477261636500', 'hex')]);
 });
 
+// The repository's golden vectors (tests/vectors, beside the README that
+// SHORN_README names): each schema registered under a name of its own.
+const VECTORS = path.join(path.dirname(process.env.SHORN_README ?? '.'), 'tests', 'vectors');
+
+test('encode(), decode() and decodeMany() answer as the SQL route does over the golden vectors',
+     {skip: CLIENT !== 'better-sqlite3' ? 'over the vectors once, under better-sqlite3'
+       : !fs.existsSync(VECTORS) && `no ${VECTORS}`}, () => {
+  const lines = (file) => fs.readFileSync(path.join(VECTORS, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const db = open();
+  shorn.load(db);
+  db.exec('CREATE VIRTUAL TABLE shorn_schemas USING shorn_registry');
+  const names = new Map();
+  for (const v of lines('schemas.jsonl')) {
+    // Schemas the registry refuses (one whose wire shape another holds, one that does not compile) are left out.
+    try {
+      db.prepare('INSERT INTO shorn_schemas(name, schema) VALUES (?, ?)').run(`v${v.id}`, JSON.stringify(v.schema));
+      names.set(v.id, `v${v.id}`);
+    } catch {}
+  }
+  const encodeSql = db.prepare('SELECT shorn_encode(?, ?)').pluck();
+  const decodeSql = db.prepare('SELECT shorn_decode(?, ?)').pluck();
+  const settled = (fn) => {
+    try {
+      const value = fn();
+      return value instanceof Uint8Array ? {hex: Buffer.from(value).toString('hex')} : {value};
+    } catch (error) {
+      return {error: error.message};
+    }
+  };
+  let compared = 0;
+  for (const v of lines('encode.jsonl').filter((v) => names.has(v.schema_id))) {
+    let value;
+    try {
+      value = JSON.parse(v.json);
+    } catch {
+      continue; // Text JSON.parse refuses is no value a helper can be given.
+    }
+    const name = names.get(v.schema_id);
+    assert.deepEqual(settled(() => shorn.encode(db, name, value)), settled(() => encodeSql.get(JSON.stringify(value), name)), v.id);
+    compared++;
+  }
+  const payloads = new Map();
+  for (const v of lines('decode.jsonl').filter((v) => names.has(v.schema_id))) {
+    const name = names.get(v.schema_id), payload = Buffer.from(v.hex, 'hex');
+    assert.deepEqual(settled(() => shorn.decode(db, name, payload)), settled(() => JSON.parse(decodeSql.get(payload, name))), v.id);
+    if (!payloads.has(name)) payloads.set(name, []);
+    payloads.get(name).push(payload);
+    compared++;
+  }
+  for (const [name, some] of payloads) {
+    const each = some.map((payload) => settled(() => JSON.parse(decodeSql.get(payload, name))));
+    assert.deepEqual(settled(() => shorn.decodeMany(db, name, some)),
+                     each.find((o) => 'error' in o) ?? {value: each.map((o) => o.value)}, name);
+  }
+  assert.ok(compared > 20000, `${compared} vectors compared`);
+});
+
 test('encode() and decode() follow the registry between calls: versions, texts replaced, rollbacks, other connections',
      async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-'));
