@@ -709,10 +709,14 @@ $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node:
 $(BENCH_NODE)/node_modules/drizzle-orm/package.json: $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node
 	cd $(BENCH_NODE) && npm install --prefer-offline --no-audit --no-fund --loglevel=error drizzle-orm@0.45.4 zod@4.6.7 >/dev/null
 
-bench-node: $(EXTENSION) $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node \
+# The helpers run from a copy of bindings/node with shorn-codec.wasm beside
+# codec.mjs, as the package has it, so that they take the codec in process.
+bench-node: $(EXTENSION) $(WASM_CODEC) $(BENCH_NODE)/node_modules/better-sqlite3/build/Release/better_sqlite3.node \
   $(BENCH_NODE)/node_modules/drizzle-orm/package.json
+	rm -rf $(BENCH_NODE)/sqlite-shorn && mkdir -p $(BENCH_NODE)/sqlite-shorn
+	cp bindings/node/package.json bindings/node/*.js bindings/node/*.mjs $(WASM_CODEC) $(BENCH_NODE)/sqlite-shorn/
 	NODE_PATH=$(abspath $(BENCH_NODE)/node_modules) node scripts/bench-node.js $(abspath $(EXTENSION)) \
-	  > $(BUILD)/bench-node.md
+	  $(abspath $(BENCH_NODE)/sqlite-shorn) > $(BUILD)/bench-node.md
 	NODE_PATH=$(abspath $(BENCH_NODE)/node_modules) node scripts/bench-drizzle.js $(abspath $(EXTENSION)) \
 	  >> $(BUILD)/bench-node.md
 	cat $(BUILD)/bench-node.md

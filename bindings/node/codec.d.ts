@@ -12,7 +12,7 @@ export interface DecodeOptions {
   fpBytes?: number;
 }
 
-/** A compiled schema: values to payloads and back in this process, as the SQL functions do it. */
+/** A compiled schema: values to payloads and back in this process, as the SQL functions do it. A payload is a Uint8Array: in Node and Bun, a Buffer. */
 export interface Codec {
   encode(value: unknown, options?: EncodeOptions): Uint8Array;
   encodeJSON(text: string, options?: EncodeOptions): Uint8Array;
@@ -36,3 +36,12 @@ export function compile(
   schema: object | string,
   options?: { wasm?: BufferSource | URL | string | Response | WebAssembly.Module },
 ): Promise<Codec>;
+
+/**
+ * compile() without a Promise, for code that must answer synchronously:
+ * `options.wasm` is shorn-codec.wasm's bytes or a compiled
+ * WebAssembly.Module; in Node and Bun it may be left out, and the file
+ * beside codec.mjs is read. A browser's main thread refuses to compile or
+ * instantiate a module this large synchronously: use compile() there.
+ */
+export function compileSync(schema: object | string, options?: { wasm?: BufferSource | WebAssembly.Module }): Codec;

@@ -10,7 +10,9 @@
 //   const payload = person.encode({ name: "Grace", age: 45 });
 //   person.decode(payload);
 
-let instance;
+// The instance compile() is starting, and the one every codec uses, however
+// it was started: the scratch block below belongs to that one.
+let instance, runtime;
 
 /**
  * Compiles a JSON Schema (an object, or JSON text) into a codec. options.wasm:
@@ -18,11 +20,29 @@ let instance;
  * WebAssembly.Module, where the file beside this one is not found.
  */
 export async function compile(schema, options = {}) {
-  if (!instance) {
-    instance = instantiate(options.wasm);
-    instance.catch(() => (instance = undefined));
+  if (!runtime) {
+    if (!instance) {
+      instance = instantiate(options.wasm);
+      instance.catch(() => (instance = undefined));
+    }
+    const exports = await instance;
+    runtime ??= exports;
   }
-  return new Codec(await instance, typeof schema === "string" ? schema : JSON.stringify(schema));
+  return new Codec(runtime, typeof schema === "string" ? schema : JSON.stringify(schema));
+}
+
+/**
+ * compile() without a Promise, for callers that must answer synchronously
+ * (sqlite-shorn's encode and decode): options.wasm is shorn-codec.wasm's
+ * bytes or a compiled WebAssembly.Module; in Node and Bun the file beside
+ * this one is read when it is left out.
+ */
+export function compileSync(schema, options = {}) {
+  if (!runtime) {
+    const wasi = wasiImports();
+    runtime = started(wasi, new WebAssembly.Instance(compiledSync(options.wasm), wasi.imports));
+  }
+  return new Codec(runtime, typeof schema === "string" ? schema : JSON.stringify(schema));
 }
 
 const encoder = new TextEncoder();
@@ -38,7 +58,8 @@ class Codec {
 
   constructor(exports, text) {
     this.#exports = exports;
-    this.#pointer = withBytes(exports, encoder.encode(text), (at, n) => exports.codec_compile(at, n));
+    const bytes = encoder.encode(text);
+    this.#pointer = exports.codec_compile(copyIn(exports, bytes), bytes.length);
     if (!this.#pointer) throw new Error(`shorn: ${errorText(exports)}`);
     released.register(this, { exports, pointer: this.#pointer }, this);
   }
@@ -58,10 +79,10 @@ class Codec {
     // UTF-8 takes at most three bytes for each UTF-16 unit: the text is
     // written straight into the module's memory.
     const at = reserve(exports, text.length * 3);
-    const { written } = encoder.encodeInto(text, new Uint8Array(exports.memory.buffer, at, text.length * 3));
+    const { written } = encoder.encodeInto(text, memory(exports).subarray(at, at + text.length * 3));
     const rc = exports.codec_encode(this.#live(), at, written, fpBytes, unchecked ? 0 : 1);
     if (rc) throw new Error(`shorn_encode${unchecked ? "_unchecked" : ""}: ${errorText(exports)}`);
-    return output(exports).slice();
+    return copyOut(output(exports));
   }
 
   /** The value a payload holds; options.fpBytes (1-4): the payload starts
@@ -76,9 +97,9 @@ class Codec {
       throw new TypeError(`shorn: decode() takes the payload as a Uint8Array or Buffer, not ${Object.prototype.toString.call(payload)}`);
     }
     const exports = this.#exports;
-    const rc = withBytes(exports, payload, (at, n) => exports.codec_decode(this.#live(), at, n, fpBytes));
-    if (rc) throw new Error(`shorn_decode: ${errorText(exports)}`);
-    return decoder.decode(output(exports));
+    const at = copyIn(exports, payload);
+    if (exports.codec_decode(this.#live(), at, payload.length, fpBytes)) throw new Error(`shorn_decode: ${errorText(exports)}`);
+    return outputText(exports);
   }
 
   /** decode() of many payloads at once: one call into the module, one
@@ -104,7 +125,7 @@ class Codec {
     });
     const refused = exports.codec_decode_many(this.#live(), at + 4 * payloads.length, at, payloads.length, fpBytes);
     if (refused) throw new Error(`shorn_decode: ${errorText(exports)} (payload ${refused - 1})`);
-    return JSON.parse(decoder.decode(output(exports)));
+    return JSON.parse(outputText(exports));
   }
 
   /** The fingerprint in hex, 3 bytes by default, as shorn_fingerprint. */
@@ -144,16 +165,43 @@ function reserve(exports, size) {
   return scratch;
 }
 
-function withBytes(exports, bytes, call) {
+// Views of the module's memory, kept while it does not grow (growing
+// detaches them): a view a call would cost as much as a small payload's
+// decoding.  Where the host has Node's Buffer, one over the memory reads
+// UTF-8 text in less time than a TextDecoder.
+let heap = new Uint8Array(0), heapText;
+function memory(exports) {
+  if (heap.byteLength === 0) {
+    heap = new Uint8Array(exports.memory.buffer);
+    heapText = globalThis.Buffer?.from(exports.memory.buffer);
+  }
+  return heap;
+}
+
+// The bytes copied into the scratch block; where they start.
+function copyIn(exports, bytes) {
   const at = reserve(exports, bytes.length);
-  new Uint8Array(exports.memory.buffer, at, bytes.length).set(bytes);
-  return call(at, bytes.length);
+  memory(exports).set(bytes, at);
+  return at;
 }
 
 // What the last call wrote, as a view of the module's memory (valid until
 // the next call).
 function output(exports) {
-  return new Uint8Array(exports.memory.buffer, exports.codec_output(), exports.codec_output_length());
+  const at = exports.codec_output();
+  return memory(exports).subarray(at, at + exports.codec_output_length());
+}
+
+// A payload out of the module's memory: in Node and Bun a Buffer, which
+// takes a small one from a shared pool where a Uint8Array of its own needs
+// a new ArrayBuffer.
+const copyOut = globalThis.Buffer ? (view) => globalThis.Buffer.from(view) : (view) => view.slice();
+
+// What the last call wrote, as text.
+function outputText(exports) {
+  const at = exports.codec_output(), end = at + exports.codec_output_length();
+  memory(exports);
+  return heapText ? heapText.toString("utf8", at, end) : decoder.decode(heap.subarray(at, end));
 }
 
 function errorText(exports) {
@@ -175,25 +223,53 @@ async function instantiate(source) {
     if (typeof Response !== "undefined" && source instanceof Response) source = await source.arrayBuffer();
     module = await WebAssembly.compile(source);
   }
-  // wasi-libc's start-up asks for the environment, and its stdio could
-  // write: the codec has no environment, and never prints.
-  let memory;
-  const wasi = {
-    environ_sizes_get: (count, size) => {
-      new DataView(memory.buffer).setUint32(count, 0, true);
-      new DataView(memory.buffer).setUint32(size, 0, true);
-      return 0;
-    },
-    environ_get: () => 0,
-    fd_write: () => 8,
-    fd_seek: () => 8,
-    fd_close: () => 8,
-    proc_exit: (code) => {
-      throw new Error(`shorn: the codec exited (${code})`);
+  // A browser's main thread refuses to instantiate a module this large
+  // synchronously, so this route waits for the instance.
+  const wasi = wasiImports();
+  return started(wasi, await WebAssembly.instantiate(module, wasi.imports));
+}
+
+// The module from bytes or as given, without waiting: Node and Bun compile
+// a module of any size synchronously.  Left out, it is the file beside this
+// one, read through Node's fs where the host has it.
+function compiledSync(source) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source === undefined) {
+    const fs = globalThis.process?.getBuiltinModule?.("node:fs");
+    if (!fs) throw new Error("shorn: compileSync() takes options.wasm (shorn-codec.wasm's bytes or a WebAssembly.Module) here");
+    source = fs.readFileSync(new URL("./shorn-codec.wasm", import.meta.url));
+  }
+  return new WebAssembly.Module(source);
+}
+
+// wasi-libc's start-up asks for the environment, and its stdio could
+// write: the codec has no environment, and never prints.  The memory is
+// the instance's, known once it exists.
+function wasiImports() {
+  const wasi = { memory: undefined };
+  const view = () => new DataView(wasi.memory.buffer);
+  wasi.imports = {
+    wasi_snapshot_preview1: {
+      environ_sizes_get: (count, size) => {
+        view().setUint32(count, 0, true);
+        view().setUint32(size, 0, true);
+        return 0;
+      },
+      environ_get: () => 0,
+      fd_write: () => 8,
+      fd_seek: () => 8,
+      fd_close: () => 8,
+      proc_exit: (code) => {
+        throw new Error(`shorn: the codec exited (${code})`);
+      },
     },
   };
-  const { exports } = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
-  memory = exports.memory;
-  exports._initialize();
-  return exports;
+  return wasi;
+}
+
+// The instance's exports once wasi-libc has started.
+function started(wasi, instance) {
+  wasi.memory = instance.exports.memory;
+  instance.exports._initialize();
+  return instance.exports;
 }

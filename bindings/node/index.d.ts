@@ -64,7 +64,11 @@ export interface Options {
   fpBytes?: number;
 }
 
-/** The payload of a value (as JSON.stringify writes it) with the schema registered under the name. */
+/**
+ * The payload of a value (as JSON.stringify writes it) with the schema
+ * registered under the name, as a Buffer on every client: encoded in this
+ * process where the codec answers as SQL would, else by shorn_encode.
+ */
 export declare function encode(db: CallbackDatabase, name: string, value: unknown, options?: Options): Promise<Uint8Array>;
 export declare function encode(db: Database, name: string, value: unknown, options?: Options): Uint8Array;
 

@@ -143,7 +143,8 @@ const NEWEST = "SELECT json_object('version', version, 'schema', schema, 'signat
                'FROM shorn_schemas WHERE name = ? ORDER BY version DESC LIMIT 1';
 
 // Each operation is a generator of [method, sql, ...parameters] steps, each
-// answered with the first column of the first row ('get') or nothing
+// answered with the first column of the first row ('get'; 'probe', which
+// answers undefined where the statement fails; 'stamp', below) or nothing
 // ('run'), so one definition serves synchronous and callback clients.
 // Each statement commits itself, or joins the transaction the caller has
 // open; registering the same schema again changes nothing.  A number is
@@ -231,30 +232,230 @@ function fpBytes(options) {
   return options === undefined || options.fpBytes === undefined ? undefined : options.fpBytes;
 }
 
-function* encoding(name, value, options) {
-  return yield encodeStep(name, value, options);
+// ---- the codec in this process ----------------------------------------------
+
+// A statement a value costs more than shorn's codec does, so encode and
+// decode run the codec in this process (codec.mjs over shorn-codec.wasm,
+// the extension's C) wherever it answers as SQL would: a registered name's
+// newest version, compiled once per connection and name, writing and
+// reading the width the SQL functions would.  Everything else goes through
+// SQL, so that the bytes, values and errors are always the SQL route's: a
+// payload of an older version (whose fingerprint the codec refuses), any
+// value or payload the codec refuses, a schema given inline, a decode by
+// fingerprint alone, a width SQL would refuse.
+
+// The codec module, started on first use and once a process: null where
+// this host cannot require an ES module (Node before 20.19 and 22.12) or
+// shorn-codec.wasm is missing, and then SQL answers everything.
+let codecModule;
+function inProcessCodecs() {
+  if (codecModule === undefined) {
+    try {
+      codecModule = require('./codec.mjs');
+      codecModule.compileSync('{}').free();
+    } catch {
+      codecModule = null;
+    }
+  }
+  return codecModule;
 }
 
-function* decoding(name, payload, options) {
-  return JSON.parse(yield decodeStep(name, payload, options));
+// A name's newest version as the cache keys it, its fp_bytes and its text,
+// read from the registry's own table: a scan of the virtual table costs
+// more than the codec.  shorn_version() makes it fail where the extension
+// is not loaded, so that SQL says to load it.
+const NEWEST_TEXT = "SELECT fp_bytes || ' ' || schema FROM main.shorn_schemas_data " +
+                    'WHERE name = ? AND shorn_version() IS NOT NULL ORDER BY version DESC LIMIT 1';
+
+// Reading the registry a call costs as much as the codec, so a call reads
+// three counters instead, and the registry only when one has moved since:
+// this connection's changes (any write to the registry, even one rolled
+// back later), the commits of other connections, and this connection's
+// changes to the schema (a registry dropped).  A rollback moves none of
+// them, so inside a transaction they are trusted only while it has written
+// nothing (total_changes() is what a call last saw outside one), when
+// there is nothing a rollback could take back; else, and on a client that
+// does not say whether a transaction is open, every call reads the registry.
+const changesOutside = new WeakMap();
+
+function stamp(db) {
+  try {
+    const open = db.inTransaction ?? db.isTransaction;
+    if (typeof open !== 'boolean') return undefined;
+    const changes = call(db, 'get', 'SELECT total_changes()', []);
+    if (!open) changesOutside.set(db, changes);
+    else if (changesOutside.get(db) !== changes) return undefined;
+    return `${changes} ${call(db, 'get', 'PRAGMA data_version', [])} ${call(db, 'get', 'PRAGMA schema_version', [])}`;
+  } catch {
+    return undefined;
+  }
 }
 
-function* encodingMany(name, values, options) {
+// SQL reads a schema argument that starts with '{' as inline JSON Schema, not a name.
+const INLINE = /^[ \t\n\r]*\{/;
+
+// Each connection's codecs by name (a WeakMap: they go with it), each with
+// the newest version it was compiled from; null where that text does not compile.
+const compiled = new WeakMap();
+
+function codecOf(db, name, newest) {
+  let names = compiled.get(db);
+  if (names === undefined) compiled.set(db, (names = new Map()));
+  let entry = names.get(name);
+  if (entry === undefined || entry.newest !== newest) {
+    if (entry !== undefined && entry.codec !== null) entry.codec.free();
+    entry = {newest, width: parseInt(newest, 10), codec: null};
+    try {
+      entry.codec = inProcessCodecs().compileSync(newest.slice(newest.indexOf(' ') + 1));
+    } catch {
+      // A text only a registry written around the virtual table holds: SQL words its error.
+    }
+    names.set(name, entry);
+  }
+  return entry;
+}
+
+// The codec for a call and the width SQL would use (a name with fp_bytes
+// writes its own, and refuses another; a bare name takes the one given),
+// or undefined where SQL answers: a generator of steps for any client, and
+// the same without one for a synchronous client's single calls.  A single
+// value where the counters say nothing (inside a transaction that has
+// written, on node-sqlite3) is SQL's: a read of the registry and the codec
+// cost more than the one statement, for which SQLite keeps the registry it
+// read for the length of the transaction.
+function* inProcess(db, name, options, single) {
+  if (!eligible(name, options)) return undefined;
+  const stamped = yield ['stamp'];
+  if (single && stamped === undefined) return undefined;
+  const entry = cached(db, name, stamped) ?? refreshed(db, name, yield ['probe', NEWEST_TEXT, name], stamped);
+  return local(entry, options);
+}
+
+function inProcessNow(db, name, options) {
+  if (!eligible(name, options)) return undefined;
+  const stamped = stamp(db);
+  if (stamped === undefined) return undefined;
+  return local(cached(db, name, stamped) ?? refreshed(db, name, answer(db, ['probe', NEWEST_TEXT, name]), stamped),
+               options);
+}
+
+function eligible(name, options) {
+  const given = fpBytes(options);
+  return typeof name === 'string' && !INLINE.test(name) && inProcessCodecs() !== null &&
+         (given === undefined || (Number.isInteger(given) && given >= 1 && given <= 4));
+}
+
+// The entry compiled before, when no counter has moved since.
+function cached(db, name, stamped) {
+  const entry = stamped === undefined ? undefined : compiled.get(db)?.get(name);
+  return entry !== undefined && entry.stamp === stamped ? entry : undefined;
+}
+
+// The entry for the newest version just read (read after the counters: a
+// commit between the two has the next call read again).
+function refreshed(db, name, newest, stamped) {
+  if (typeof newest !== 'string') return undefined;
+  const entry = codecOf(db, name, newest);
+  entry.stamp = stamped;
+  return entry;
+}
+
+function local(entry, options) {
+  if (entry === undefined || entry.codec === null) return undefined;
+  const given = fpBytes(options);
+  if (entry.width !== 0 && given !== undefined && given !== entry.width) return undefined;
+  return {codec: entry.codec, width: entry.width || given || 0};
+}
+
+// A value's payload from the codec (a Buffer); undefined where SQL is to answer.
+function encodedHere(local, value) {
+  if (local === undefined) return undefined;
+  try {
+    const json = JSON.stringify(value);
+    return json === undefined ? undefined : local.codec.encodeJSON(json, {fpBytes: local.width});
+  } catch {
+    return undefined;
+  }
+}
+
+// Either route's payload is a Buffer, whatever the client answers SQL's in.
+function* encodeOne(local, name, value, options) {
+  const payload = encodedHere(local, value) ?? (yield encodeStep(name, value, options));
+  return payload instanceof Uint8Array && !Buffer.isBuffer(payload)
+    ? Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength) : payload;
+}
+
+// decodeStep() checks the payload's type and gives its bytes (parameter 2,
+// after the SQL text) before either route reads it.
+function* decodeOne(local, name, payload, options) {
+  const step = decodeStep(name, payload, options);
+  const value = decodedHere(local, step);
+  return value !== ELSEWHERE ? value : JSON.parse(yield step);
+}
+
+// A payload's value from the codec; ELSEWHERE where SQL is to answer (an
+// older version's payload, or one SQL is to refuse in its own words).
+const ELSEWHERE = Symbol('elsewhere');
+function decodedHere(local, step) {
+  if (local === undefined) return ELSEWHERE;
+  try {
+    return local.codec.decode(step[2], {fpBytes: local.width});
+  } catch {
+    return ELSEWHERE;
+  }
+}
+
+function* encoding(db, name, value, options) {
+  return yield* encodeOne(yield* inProcess(db, name, options, true), name, value, options);
+}
+
+function* decoding(db, name, payload, options) {
+  return yield* decodeOne(yield* inProcess(db, name, options, true), name, payload, options);
+}
+
+// Many values with one read of the registry.
+function* encodingMany(db, name, values, options) {
+  const local = yield* inProcess(db, name, options);
   const payloads = [];
-  for (const value of values) payloads.push(yield encodeStep(name, value, options));
+  for (const value of values) payloads.push(yield* encodeOne(local, name, value, options));
   return payloads;
 }
 
-function* decodingMany(name, payloads, options) {
+// Many payloads with one read of the registry and, when the codec takes
+// them all, one call into it; else each is decoded by itself.
+function* decodingMany(db, name, payloads, options) {
+  const local = yield* inProcess(db, name, options);
+  const list = Array.isArray(payloads) ? payloads : [...payloads];
+  if (local !== undefined) {
+    const blobs = list.map((payload) => decodeStep(name, payload, options)[2]);
+    try {
+      return local.codec.decodeMany(blobs, {fpBytes: local.width});
+    } catch {
+      // One payload at least is for SQL: below.
+    }
+  }
   const values = [];
-  for (const payload of payloads) values.push(JSON.parse(yield decodeStep(name, payload, options)));
+  for (const payload of list) values.push(yield* decodeOne(local, name, payload, options));
   return values;
 }
 
-const encode = (db, name, value, options) => run(db, encoding(name, value, options));
-const decode = (db, name, payload, options) => run(db, decoding(name, payload, options));
-const encodeMany = (db, name, values, options) => run(db, encodingMany(name, values, options));
-const decodeMany = (db, name, payloads, options) => run(db, decodingMany(name, payloads, options));
+// A synchronous client's single call runs no generator unless SQL answers.
+function encode(db, name, value, options) {
+  if (takesCallbacks(db)) return run(db, encoding(db, name, value, options));
+  refuseLibsqlClient(db);
+  return encodedHere(inProcessNow(db, name, options), value) ?? run(db, encodeOne(undefined, name, value, options));
+}
+
+function decode(db, name, payload, options) {
+  if (takesCallbacks(db)) return run(db, decoding(db, name, payload, options));
+  refuseLibsqlClient(db);
+  const step = decodeStep(name, payload, options);
+  const value = decodedHere(inProcessNow(db, name, options), step);
+  return value !== ELSEWHERE ? value : run(db, decodeOne(undefined, name, payload, options));
+}
+
+const encodeMany = (db, name, values, options) => run(db, encodingMany(db, name, values, options));
+const decodeMany = (db, name, payloads, options) => run(db, decodingMany(db, name, payloads, options));
 
 function run(db, steps) {
   refuseLibsqlClient(db);
@@ -281,7 +482,14 @@ function runWithCallbacks(db, steps) {
         const step = steps.next(value);
         if (step.done) return resolve(step.value);
         const [method, sql, ...parameters] = step.value;
-        db[method](sql, parameters, (error, row) => (error ? reject(unloaded(error)) : advance(firstColumn(row))));
+        // node-sqlite3 does not say whether a transaction is open: no stamp.
+        if (method === 'stamp') return advance(undefined);
+        const probe = method === 'probe';
+        db[probe ? 'get' : method](sql, parameters, (error, row) => {
+          if (!error) advance(firstColumn(row));
+          else if (probe) advance(undefined);
+          else reject(unloaded(error));
+        });
       } catch (error) {
         reject(error);
       }
@@ -295,13 +503,31 @@ function runWithCallbacks(db, steps) {
 // without building a row object.  libsql's Statement has pluck() too, but
 // its get() still answers a row (only its all() plucks), so a row that
 // comes back is taken apart: a plucked value is never a plain object.
+// A 'probe' is a 'get' whose failure answers undefined; a 'stamp', stamp().
 const statements = new WeakMap();
 function answer(db, [method, sql, ...parameters]) {
+  if (method === 'stamp') return stamp(db);
+  if (method !== 'probe') return call(db, method, sql, parameters);
+  try {
+    return call(db, 'get', sql, parameters);
+  } catch {
+    return undefined;
+  }
+}
+
+function call(db, method, sql, parameters) {
   let prepared = statements.get(db);
   if (prepared === undefined) statements.set(db, (prepared = new Map()));
   let statement = prepared.get(sql);
   if (statement === undefined) prepared.set(sql, (statement = prepare(db, sql)));
-  return statement[method](...parameters);
+  try {
+    return statement[method](...parameters);
+  } catch (error) {
+    // libsql's statement, once a call of it has failed, throws that error
+    // again at every later call: one that failed is prepared again.
+    prepared.delete(sql);
+    throw error;
+  }
 }
 
 function prepare(db, sql) {
