@@ -3,7 +3,7 @@
 #   make                  build/shorn.so (.dylib, .dll), the extension, and build/shorn, the command
 #   make demo             the SQL tutorial in the sqlite3 shell, the extension loaded
 #   make test             everything below marked "in test", sanitizers and valgrind: what CI runs
-#   make check            unit tests, vectors, the command, fuzz regressions, SQL out of memory (quick)
+#   make check            include layers, internal names, unit tests, vectors, the command, fuzz regressions, SQL out of memory (quick)
 #   make check-loadable   tests/sql in the sqlite3 shell, the docs' examples, the Python tests (in test)
 #   make check-current    the same on SQLite 3.53.2, and the edit functions against json_set (in test)
 #   make check-builds     the amalgamation, libshorn.a, embedded and single-threaded builds, symbols (in test)
