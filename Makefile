@@ -570,10 +570,12 @@ $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM):
 	@mkdir -p $(WASM_TEST) && echo '{"private": true}' > $(WASM_TEST)/package.json
 	cd $(WASM_TEST) && npm install --save-exact --no-audit --no-fund --silent @sqlite.org/sqlite-wasm@$(SQLITE_WASM)
 	@touch $@
+# Node's --stack-size: as on wasm32 (scripts/check-platform.sh), V8's
+# default stack holds fewer WebAssembly calls than the levels a value may nest.
 check-wasm: $(WASM_MODULE) $(EXTENSION) $(SQLITE_CURRENT_SO) $(WASM_TEST)/node_modules/.shorn-$(SQLITE_WASM) \
   node-package
 	@scripts/install-deps.sh chromium
-	cd $(WASM_TEST) && LD_LIBRARY_PATH=$(abspath $(SQLITE_CURRENT)) node $(abspath tests/wasm/vectors.mjs) \
+	cd $(WASM_TEST) && LD_LIBRARY_PATH=$(abspath $(SQLITE_CURRENT)) node --stack-size=4000 $(abspath tests/wasm/vectors.mjs) \
 	  $(abspath $(WASM_MODULE)) $(abspath $(EXTENSION)) $(PYTHON) $(abspath $(WASM_CODEC))
 	cd $(WASM_TEST) && npm install --no-save --no-audit --no-fund --silent $(abspath $(NODE_PACKAGE)) && \
 	  node $(abspath tests/wasm/readme.mjs)
