@@ -129,22 +129,14 @@ int main(int argc, char **argv) {
   const char *path = "build/bench.db", *extension = "build/shorn";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "--text") == 0) {
-      text = true;
-      continue;
-    }
-    if (strcmp(a, "--instructions") == 0) {
-      instructions = true;
-      continue;
-    }
-    if (strcmp(a, "--calls") == 0) {
-      calls = true;
-      continue;
-    }
-    if (strcmp(a, "--types") == 0) {
-      types = true;
-      continue;
-    }
+    const struct {
+      const char *name;
+      bool *set;
+    } flags[] = {{"--text", &text}, {"--instructions", &instructions}, {"--calls", &calls}, {"--types", &types}};
+    bool flag = false;
+    for (size_t k = 0; k < sizeof flags / sizeof *flags && !flag; k++)
+      if (strcmp(a, flags[k].name) == 0) *flags[k].set = flag = true;
+    if (flag) continue;
     if (!v) die("%s needs a value", a);
     if (strcmp(a, "--rows") == 0) rows = atoi(v), rows_given = true;
     else if (strcmp(a, "--reps") == 0) reps = atoi(v);
