@@ -553,7 +553,7 @@ check-platform-%:
 # a schema, writes, indexes, queries and decodes, in memory and on OPFS
 # (tests/browser/run.mjs, over the DevTools protocol; its screenshot in
 # $(WASM_TEST)/).  sqlite-wasm is pinned: its npm tag latest is an old build.
-WASM_PACKAGES := clang lld wasi-libc
+WASM_PACKAGES := clang lld wasi-libc libclang-rt-14-dev-wasm32
 WASM_MODULE := $(BUILD)/wasm/shorn.wasm
 WASM_TEST := build/wasm-test
 SQLITE_WASM := 3.53.4-build2

@@ -11,6 +11,8 @@ set -eu
 sqlite=$1 out=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
+# Both modules or neither: make takes shorn.wasm as the mark of the pair.
+trap 'rm -f "$out/shorn.wasm" "$out/shorn-codec.wasm"' EXIT
 # Clang 14 writes position-independent code for wasm32 only for the
 # Emscripten target: that target, with wasi-libc's headers (declarations
 # alone, nothing of it is linked).  Bulk memory: memcpy and memset as single
@@ -36,3 +38,4 @@ $cc -O2 -fno-builtin -I"$sqlite" -c "$root/bindings/wasm/runtime.c" -o "$out/run
 wasm-ld --experimental-pic -shared --no-entry -O2 --strip-all --export=sqlite3_shorn_init \
   "$out/shorn.o" "$out/runtime.o" -o "$out/shorn.wasm"
 wait "$codec"
+trap - EXIT
