@@ -63,8 +63,8 @@ db.transaction(() => {
 const encodeTable = db.prepare("SELECT shorn_encode(json, 'person') FROM texts").pluck();
 const decodeTable = db.prepare("SELECT shorn_decode(payload, 'person') FROM payloads").pluck();
 const fromValues = db.prepare("SELECT shorn_encode(value, 'person') FROM json_each(?)").pluck();
-// fn inside a transaction that has written a row, where the helpers read
-// the registry at every call, as a rollback could take back what they read.
+// fn inside a transaction that has written a row, which a rollback could
+// take back: shorn_registry_version() says when the registry has moved.
 db.exec('CREATE TABLE scratch (x)');
 function written(fn) {
   db.exec('BEGIN; INSERT INTO scratch VALUES (1)');

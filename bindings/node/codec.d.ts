@@ -18,6 +18,8 @@ export interface Codec {
   encodeJSON(text: string, options?: EncodeOptions): Uint8Array;
   decode(payload: Uint8Array, options?: DecodeOptions): unknown;
   decodeJSON(payload: Uint8Array, options?: DecodeOptions): string;
+  /** encode() of many values: one call into the module; the payloads are views of one buffer. */
+  encodeMany(values: Iterable<unknown>, options?: EncodeOptions): Uint8Array[];
   /** decode() of many payloads: one call into the module, one JSON.parse. */
   decodeMany(payloads: readonly Uint8Array[], options?: DecodeOptions): unknown[];
   /** The fingerprint in hex, `width` bytes (1-4, 3 by default). */

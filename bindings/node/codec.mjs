@@ -85,6 +85,38 @@ class Codec {
     return copyOut(output(exports));
   }
 
+  /** encode() of many values at once: one call into the module, each
+   * payload a view of one Buffer (a Uint8Array outside Node and Bun). */
+  encodeMany(values, { fpBytes = 0, unchecked = false } = {}) {
+    const exports = this.#exports;
+    const texts = Array.from(values, (value) => {
+      const text = JSON.stringify(value);
+      if (text === undefined) throw new TypeError("shorn: encodeMany() takes values JSON can spell");
+      return text;
+    });
+    // The lengths first, four-byte aligned, then the texts end to end, at
+    // most three bytes of UTF-8 for each UTF-16 unit.
+    let room = 0;
+    for (const text of texts) room += text.length * 3;
+    const at = reserve(exports, 4 * texts.length + room);
+    const start = at + 4 * texts.length;
+    let offset = start;
+    const lengths = [];
+    for (const text of texts) {
+      const { written } = encoder.encodeInto(text, memory(exports).subarray(offset, offset + text.length * 3));
+      lengths.push(written);
+      offset += written;
+    }
+    new Uint32Array(exports.memory.buffer, at, texts.length).set(lengths);
+    const refused = exports.codec_encode_many(this.#live(), start, at, texts.length, fpBytes, unchecked ? 0 : 1);
+    if (refused) throw new Error(`shorn_encode${unchecked ? "_unchecked" : ""}: ${errorText(exports)} (value ${refused - 1})`);
+    // The call may have grown the memory: the lengths are read anew.
+    const sizes = new Uint32Array(exports.memory.buffer, at, texts.length);
+    const all = copyOut(output(exports));
+    let from = 0;
+    return Array.from(sizes, (size) => all.subarray(from, (from += size)));
+  }
+
   /** The value a payload holds; options.fpBytes (1-4): the payload starts
    * with that many bytes of the schema's fingerprint, checked and skipped. */
   decode(payload, options = {}) {

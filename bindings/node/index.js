@@ -267,25 +267,18 @@ function inProcessCodecs() {
 const NEWEST_TEXT = "SELECT fp_bytes || ' ' || schema FROM main.shorn_schemas_data " +
                     'WHERE name = ? AND shorn_version() IS NOT NULL ORDER BY version DESC LIMIT 1';
 
-// Reading the registry a call costs as much as the codec, so a call reads
-// three counters instead, and the registry only when one has moved since:
-// this connection's changes (any write to the registry, even one rolled
-// back later), the commits of other connections, and this connection's
-// changes to the schema (a registry dropped).  A rollback moves none of
-// them, so inside a transaction they are trusted only while it has written
-// nothing (total_changes() is what a call last saw outside one), when
-// there is nothing a rollback could take back; else, and on a client that
-// does not say whether a transaction is open, every call reads the registry.
-const changesOutside = new WeakMap();
+// Reading the registry a call costs as much as the codec, so a call asks
+// shorn_registry_version() instead, and reads the registry only when it
+// has moved since: it counts commits to main by every connection, and this
+// connection's writes to the registry and rollbacks.  It answers only in a
+// statement that reads main, hence the FROM; an extension too old to have
+// it leaves a single call to SQL and many to read the registry.
+const STAMP = 'SELECT shorn_registry_version() FROM main.sqlite_schema LIMIT 1';
 
 function stamp(db) {
   try {
-    const open = db.inTransaction ?? db.isTransaction;
-    if (typeof open !== 'boolean') return undefined;
-    const changes = call(db, 'get', 'SELECT total_changes()', []);
-    if (!open) changesOutside.set(db, changes);
-    else if (changesOutside.get(db) !== changes) return undefined;
-    return `${changes} ${call(db, 'get', 'PRAGMA data_version', [])} ${call(db, 'get', 'PRAGMA schema_version', [])}`;
+    const version = call(db, 'get', STAMP, []);
+    return version === null ? undefined : version;
   } catch {
     return undefined;
   }
@@ -413,11 +406,20 @@ function* decoding(db, name, payload, options) {
   return yield* decodeOne(yield* inProcess(db, name, options, true), name, payload, options);
 }
 
-// Many values with one read of the registry.
+// Many values with one read of the registry and, when the codec takes
+// them all, one call into it; else each is encoded by itself.
 function* encodingMany(db, name, values, options) {
   const local = yield* inProcess(db, name, options);
+  const list = Array.isArray(values) ? values : [...values];
+  if (local !== undefined) {
+    try {
+      return local.codec.encodeMany(list, {fpBytes: local.width});
+    } catch {
+      // One value at least is for SQL: below.
+    }
+  }
   const payloads = [];
-  for (const value of values) payloads.push(yield* encodeOne(local, name, value, options));
+  for (const value of list) payloads.push(yield* encodeOne(local, name, value, options));
   return payloads;
 }
 

@@ -104,3 +104,21 @@ CODEC_EXPORT(codec_decode_many) size_t codec_decode_many(const shorn_schema *sch
   if (codec_append(count ? "]" : "[]", count ? 1 : 2)) return count;
   return 0;
 }
+
+/* JSON texts laid end to end, lengths[i] bytes each, encoded one after
+** another into the output, each payload's length written over its text's
+** in `lengths`, so that JavaScript crosses into the module once for all of
+** them.  On a refusal: 1 + the index of the value refused. */
+CODEC_EXPORT(codec_encode_many) size_t codec_encode_many(const shorn_schema *schema, const char *texts,
+                                                        uint32_t *lengths, size_t count, int width, int checked) {
+  codec_out.length = 0;
+  for (size_t i = 0; i < count; i++) {
+    size_t before = codec_out.length;
+    shorn_code code = checked ? shorn_encode(schema, texts, lengths[i], width, &codec_out, &codec_err)
+                              : shorn_encode_unchecked(schema, texts, lengths[i], width, &codec_out, &codec_err);
+    if (codec_failed(code)) return i + 1;
+    texts += lengths[i];
+    lengths[i] = (uint32_t)(codec_out.length - before);
+  }
+  return 0;
+}

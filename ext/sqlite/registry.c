@@ -704,8 +704,33 @@ static const sqlite3_module registry_module = {
     .xShadowName = registry_shadow_name,
 };
 
+/* ---- shorn_registry_version() -------------------------------------------- */
+
+/* A number that moves whenever what this connection would read from a
+ * registry in main may have changed, so that a caller can keep what it read
+ * while the number stays: main's data version counts commits by every
+ * connection, registry_changes this connection's writes and rollbacks.
+ * Only a transaction on main reads the data version from the file, so
+ * outside one the answer is NULL: the statement that asks must read main. */
+static void registry_version_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc, (void)argv;
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  const shorn_state *st = sqlite3_user_data(ctx);
+  unsigned version;
+  if (sqlite3_txn_state(db, "main") == SQLITE_TXN_NONE ||
+      sqlite3_file_control(db, "main", SQLITE_FCNTL_DATA_VERSION, &version) != SQLITE_OK)
+    return;
+  sqlite3_result_int64(ctx, (sqlite3_int64)version + st->registry_changes);
+}
+
+/* Not deterministic: the number moves while a statement runs. */
+static const shorn_function registry_function_table[] = {
+    {"shorn_registry_version", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS, registry_version_function},
+};
+
 static const shorn_module registry_module_table[] = {{"shorn_registry", &registry_module}};
 
 int shorn_register_registry(sqlite3 *db, shorn_state *st) {
-  return shorn_register(db, st, NULL, 0, registry_module_table, COUNT_OF(registry_module_table));
+  return shorn_register(db, st, registry_function_table, COUNT_OF(registry_function_table), registry_module_table,
+                        COUNT_OF(registry_module_table));
 }

@@ -70,3 +70,19 @@ INSERT INTO other.shorn_schemas_data VALUES (1, 'flag', '{"type":"string"}', '',
 SELECT shorn_decode(x'01', 'flag');
 DETACH other;
 SELECT shorn_decode(x'01', 'flag');
+
+SELECT '-- shorn_registry_version(): NULL with no transaction on main; the same while the registry is; moved by its writes, rollbacks and commits';
+SELECT shorn_registry_version() IS NULL;
+CREATE TEMP TABLE seen(step INTEGER PRIMARY KEY, what TEXT, version INTEGER);
+CREATE TEMP VIEW moved AS SELECT what, version > (SELECT version FROM seen s WHERE s.step = seen.step - 1) FROM seen WHERE step > 1;
+INSERT INTO seen(what, version) SELECT 'start', shorn_registry_version() FROM main.sqlite_schema LIMIT 1;
+SELECT shorn_decode(x'01', 'flag');
+INSERT INTO seen(what, version) SELECT 'a read', shorn_registry_version() FROM main.sqlite_schema LIMIT 1;
+INSERT INTO shorn_schemas(name, schema) VALUES ('mark', '{"type":"integer"}');
+INSERT INTO seen(what, version) SELECT 'a commit', shorn_registry_version() FROM main.sqlite_schema LIMIT 1;
+BEGIN;
+INSERT INTO shorn_schemas(name, schema) VALUES ('note', '{"type":"string"}');
+SELECT 'a write', shorn_registry_version() > (SELECT max(version) FROM seen);
+ROLLBACK;
+INSERT INTO seen(what, version) SELECT 'its rollback', shorn_registry_version() FROM main.sqlite_schema LIMIT 1;
+SELECT * FROM moved;
