@@ -71,24 +71,36 @@ struct arena_block {
 #define ARENA_FIRST 1024
 #define ARENA_CEILING (1u << 20)
 
+/* A block of `block` bytes at the head, where what follows is taken from. */
+static bool arena_add_block(arena *a, size_t block) {
+  if (block > SIZE_MAX - sizeof(arena_block)) return false;
+  arena_block *b = mem_alloc(a->allocator, sizeof(arena_block) + block);
+  if (!b) return false;
+  b->next = a->head;
+  b->size = block;
+  a->head = b;
+  a->next = b->data;
+  a->end = b->data + block;
+  return true;
+}
+
 void *arena_alloc(arena *a, size_t size) {
   size = (size + 7) & ~(size_t)7;
   if ((size_t)(a->end - a->next) < size) {
     size_t block = a->head ? a->head->size * 2 : ARENA_FIRST;
     if (block > ARENA_CEILING) block = ARENA_CEILING;
     if (block < size) block = size;
-    if (block > SIZE_MAX - sizeof(arena_block)) return NULL;
-    arena_block *b = mem_alloc(a->allocator, sizeof(arena_block) + block);
-    if (!b) return NULL;
-    b->next = a->head;
-    b->size = block;
-    a->head = b;
-    a->next = b->data;
-    a->end = b->data + block;
+    if (!arena_add_block(a, block)) return NULL;
   }
   void *p = a->next;
   a->next += size;
   return p;
+}
+
+bool arena_reserve(arena *a, size_t size) {
+  if (size > ARENA_CEILING) size = ARENA_CEILING;
+  size = (size + 7) & ~(size_t)7;
+  return (size_t)(a->end - a->next) >= size || arena_add_block(a, size);
 }
 
 char *arena_strdup(arena *a, const char *s, size_t n) {

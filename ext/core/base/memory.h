@@ -102,6 +102,12 @@ typedef struct arena {
 } arena;
 
 SHORN_PRIVATE void *arena_alloc(arena *a, size_t size); /* 8-byte aligned; NULL when out of memory */
+/* Room for `size` bytes (up to the blocks' ceiling) in the block allocations
+ * are taken from, in one block of that size when the current one lacks it:
+ * an owner that can tell what it will hold, as a schema can from its
+ * text, asks once and leaves no half-empty block of the doubling.  False
+ * when out of memory. */
+SHORN_PRIVATE bool arena_reserve(arena *a, size_t size);
 /* Copies n bytes and adds TEXT_PAD zero bytes, the first its NUL: a short
  * text can then be copied out in one fixed-size move (copy_padded). */
 SHORN_PRIVATE char *arena_strdup(arena *a, const char *s, size_t n);

@@ -973,6 +973,7 @@ shorn_code evolve_upgrade(const evolve_plan *p, const uint8_t *data, size_t n, i
 }
 
 void evolve_fingerprint(const char *signature, size_t length, int width, uint8_t out[FINGERPRINT_WIDTH_MAX]) {
-  uint32_t hash = shape_fingerprint_hash(signature, length, width);
-  for (int i = 0; i < width; i++) out[i] = (uint8_t)(hash >> (8 * (width - 1 - i)));
+  uint32_t hashes[FINGERPRINT_WIDTH_MAX + 1];
+  shape_fingerprint_hashes(signature, length, hashes);
+  for (int i = 0; i < width; i++) out[i] = (uint8_t)(hashes[width] >> (8 * (width - 1 - i)));
 }

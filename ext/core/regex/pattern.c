@@ -422,7 +422,6 @@ static pattern_result regex_match(pattern_matcher *pm, const regex_program *p, c
  * which a table answers in a few instructions a character where the matcher's
  * setup and the string's widening to UTF-16 cost far more. */
 typedef struct class_run {
-  bool read;             /* the pattern is one: match with this, not the matcher */
   bool member[256];      /* by a string's byte: false from 0x80 up, as no member is there */
   uint64_t fewest, most;
 } class_run;
@@ -430,7 +429,7 @@ typedef struct class_run {
 struct pattern {
   regex_program program;
   pattern_engine *engine;
-  class_run run;
+  class_run *run; /* NULL unless the pattern is one */
   regex_dfa dfa; /* for strings of ASCII bytes, when the program has one */
   pattern *next; /* the engine's list */
 };
@@ -452,6 +451,7 @@ void pattern_engine_free(pattern_engine *e) {
     next = p->next;
     regex_program_free(e->allocator, &p->program);
     regex_dfa_free(e->allocator, &p->dfa);
+    mem_free(e->allocator, p->run);
     mem_free(e->allocator, p);
   }
   mem_free(e->allocator, e);
@@ -540,8 +540,7 @@ static bool read_class_run(const uint16_t *s, size_t n, class_run *run) {
     }
     if (at >= n || s[at++] != '}' || run->most < run->fewest) return false;
   }
-  run->read = at + 1 == n && s[at] == '$';
-  return run->read;
+  return at + 1 == n && s[at] == '$';
 }
 
 static pattern_result match_class_run(const class_run *run, const char *s, size_t n) {
@@ -568,6 +567,16 @@ static shorn_code pattern_read_pattern(const shorn_allocator *a, const uint16_t 
   return rc;
 }
 
+/* The pattern's run of one class, kept apart (its table is most of a
+ * pattern's size) when it is one. */
+static shorn_code pattern_find_run(pattern_engine *e, pattern *p, const uint16_t *src, size_t units) {
+  class_run run;
+  if (!read_class_run(src, units, &run)) return SHORN_OK;
+  if (!(p->run = mem_alloc(e->allocator, sizeof run))) return SHORN_ERROR_NOMEM;
+  *p->run = run;
+  return SHORN_OK;
+}
+
 shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, const pattern **out, char *why,
                            size_t cap) {
   uint16_t *src = mem_alloc(e->allocator, n ? n * sizeof *src : 1);
@@ -578,9 +587,12 @@ shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, cons
   shorn_code rc = units > PATTERN_MAX_UNITS ? SHORN_ERROR_SCHEMA
                   : !p                      ? SHORN_ERROR_NOMEM
                                             : pattern_read_pattern(e->allocator, src, units, &p->program, &error);
-  if (rc == SHORN_OK && !read_class_run(src, units, &p->run) && (rc = regex_dfa_build(e->allocator, &p->program,
-                                                                                    &p->dfa)) != SHORN_OK)
+  if (rc == SHORN_OK && (rc = pattern_find_run(e, p, src, units)) == SHORN_OK && !p->run)
+    rc = regex_dfa_build(e->allocator, &p->program, &p->dfa);
+  if (rc != SHORN_OK && p) {
     regex_program_free(e->allocator, &p->program);
+    mem_free(e->allocator, p->run);
+  }
   if (rc == SHORN_OK) {
     p->engine = e;
     p->next = e->patterns;
@@ -625,7 +637,7 @@ pattern_result pattern_test_lazy(pattern_matcher *m, const pattern *p, const cha
 
 pattern_result pattern_test(pattern_matcher *m, const pattern *p, const char *s, size_t n, bool lone_surrogate) {
   if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
-  if (p->run.read) return match_class_run(&p->run, s, n);
+  if (p->run) return match_class_run(p->run, s, n);
   if (pattern_has_dfa(p)) {
     regex_dfa_answer a = regex_dfa_match(&p->dfa, s, n);
     if (a != REGEX_DFA_NOT_ASCII) return a == REGEX_DFA_MATCH ? PATTERN_MATCH : PATTERN_NO_MATCH;

@@ -74,13 +74,13 @@ SHORN_PRIVATE void regex_program_free(const shorn_allocator *allocator, regex_pr
  * without backreferences, lookarounds or word boundaries whose automaton is
  * small enough; `next` is NULL for any other.  `lazy` says the program may
  * be matched by the lazy automaton (regex_lazy_match), which needs only
- * the columns: every program without backreferences, lookarounds or word
- * boundaries, whether its whole automaton was small enough or not. */
+ * the columns (a byte of each it finds again from them): every program
+ * without backreferences, lookarounds or word boundaries, whether its
+ * whole automaton was small enough or not. */
 typedef struct regex_dfa {
-  uint32_t *next;    /* by a state's row and a byte's column: the next state's row, its first entry */
+  uint16_t *next;    /* by a state's row and a byte's column: the next state's row, its first entry */
   uint8_t *at_end;   /* by state: does the string match when it ends there */
   uint8_t column[256];
-  uint8_t representative[129]; /* a byte of each column */
   bool lazy;
   uint32_t columns;
   uint32_t start;    /* the first state's row */

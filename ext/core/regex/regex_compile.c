@@ -122,6 +122,16 @@ static void *regex_room(pattern_parser *p, void *items, size_t *capacity, size_t
   return grown;
 }
 
+/* `items` cut to `count` elements once read, so that the program keeps no
+ * room the doubling left; when the allocator refuses, `items` as it was
+ * and out of memory, as any refusal is. */
+static void *regex_shrink(pattern_parser *p, void *items, size_t count, size_t size) {
+  if (!items || !count) return items;
+  void *shrunk = mem_realloc(p->allocator, items, count * size);
+  if (!shrunk) p->nomem = true;
+  return shrunk ? shrunk : items;
+}
+
 /* ---- reading the source ---------------------------------------------------- */
 
 static bool regex_at_end(const pattern_parser *p) { return p->at >= p->n; }
@@ -1079,6 +1089,12 @@ shorn_code regex_compile(const shorn_allocator *allocator, const uint16_t *src, 
   uint32_t root = NONE;
   bool read = count_groups(&p) && (root = regex_new_node(&p, NODE_ALTERNATIVES, 0)) != NONE && parse_pattern(&p, root) &&
               regex_generate(&p, root, false) && regex_emit(&p, OP_MATCH, 0, 0) != NONE;
+  if (read) {
+    p.code = regex_shrink(&p, p.code, p.code_length, sizeof *p.code);
+    p.classes = regex_shrink(&p, p.classes, p.class_count, sizeof *p.classes);
+    p.ranges = regex_shrink(&p, p.ranges, p.range_count, sizeof *p.ranges);
+    read = !p.nomem;
+  }
   *out = (regex_program){.code = p.code, .classes = p.classes, .ranges = p.ranges, .groups = p.groups,
                          .slots = 2 * p.groups + 2 * p.loops, .unicode = unicode};
   if (read) {

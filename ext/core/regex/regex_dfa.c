@@ -419,6 +419,12 @@ static bool accepts_at_end(builder *b, uint32_t s, bool at_start, bool *matched)
 
 /* ---- columns ------------------------------------------------------------------ */
 
+/* A byte of each ASCII column, the least, read from the columns: the
+ * compiled automaton keeps only those. */
+static void dfa_representatives(builder *b) {
+  for (uint32_t c = 128; c-- > 0;) b->representative[b->column[c]] = (uint8_t)c;
+}
+
 /* ASCII bytes that no character or class of the program tells apart share
  * a column; bytes past ASCII have the last, which leads to STATE_NOT_ASCII.
  * Each column's bytes are a mask, split by each character and class in
@@ -452,9 +458,10 @@ static bool make_columns(builder *b) {
   }
   for (uint32_t k = columns; k-- > 0;)
     for (uint32_t c = 128; c-- > 0;)
-      if (masks[k][c / 32] >> (c % 32) & 1) b->column[c] = (uint8_t)k, b->representative[k] = (uint8_t)c;
+      if (masks[k][c / 32] >> (c % 32) & 1) b->column[c] = (uint8_t)k;
   memset(b->column + 128, (int)columns, 128);
   b->columns = columns + 1;
+  dfa_representatives(b);
   return true;
 }
 
@@ -514,6 +521,21 @@ static bool dfa_builder_start(builder *b, const shorn_allocator *allocator, cons
   return make_columns(b);
 }
 
+/* What matching reads, of exactly the states built: each entry its state's
+ * row, not its number, in 16 bits, which every row of a table within
+ * DFA_TABLE_MAX takes, so that a row is half the cache lines. */
+_Static_assert(DFA_TABLE_MAX <= 65536, "a row's first entry fits 16 bits");
+static bool dfa_keep_table(const builder *b, uint32_t start, regex_dfa *out) {
+  size_t entries = (size_t)b->states * b->columns;
+  out->next = mem_alloc(b->allocator, entries * sizeof *out->next);
+  out->at_end = mem_alloc(b->allocator, b->states);
+  if (!out->next || !out->at_end) return regex_dfa_free(b->allocator, out), false;
+  for (size_t i = 0; i < entries; i++) out->next[i] = (uint16_t)(b->next[i] * b->columns);
+  memcpy(out->at_end, b->at_end, b->states);
+  out->start = start * b->columns;
+  return true;
+}
+
 static void dfa_builder_free(builder *b) {
   mem_free(b->allocator, b->closure.words);
   mem_free(b->allocator, b->stack.words);
@@ -533,21 +555,8 @@ shorn_code regex_dfa_build(const shorn_allocator *allocator, const regex_program
     /* Columns are all the lazy automaton needs of the compile. */
     out->lazy = true;
     memcpy(out->column, b->column, sizeof out->column);
-    memcpy(out->representative, b->representative, sizeof out->representative);
     out->columns = b->columns;
-    if (dfa_build(b, &start)) {
-      out->at_end = mem_alloc(allocator, b->states);
-      if (out->at_end) {
-        /* What matching reads: each entry its state's row, not its number. */
-        for (size_t i = 0; i < (size_t)b->states * b->columns; i++) b->next[i] *= b->columns;
-        memcpy(out->at_end, b->at_end, b->states);
-        out->next = b->next;
-        out->start = start * b->columns;
-        b->next = NULL;
-      } else {
-        b->nomem = true;
-      }
-    }
+    if (dfa_build(b, &start) && !dfa_keep_table(b, start, out)) b->nomem = true;
   }
   shorn_code rc = b->nomem ? SHORN_ERROR_NOMEM : SHORN_OK;
   dfa_builder_free(b);
@@ -555,7 +564,7 @@ shorn_code regex_dfa_build(const shorn_allocator *allocator, const regex_program
 }
 
 regex_dfa_answer regex_dfa_match(const regex_dfa *d, const char *s, size_t n) {
-  const uint32_t *next = d->next;
+  const uint16_t *next = d->next;
   uint32_t at = d->start, stop = STATE_FIRST * d->columns;
   for (size_t i = 0; i < n && at >= stop; i++) at = next[at + d->column[(unsigned char)s[i]]];
   if (at >= stop) return d->at_end[at / d->columns] ? REGEX_DFA_MATCH : REGEX_DFA_NO_MATCH;
@@ -599,7 +608,7 @@ static bool dfa_lazy_ready(regex_lazy **cache, const shorn_allocator *allocator,
   b->first_loop_slot = 2 * p->groups;
   b->columns = d->columns;
   memcpy(b->column, d->column, sizeof b->column);
-  memcpy(b->representative, d->representative, sizeof b->representative);
+  dfa_representatives(b);
   uint32_t *next = array_grow(b->allocator, b->next, &b->next_capacity, (size_t)STATE_FIRST * b->columns,
                               sizeof *next, NULL);
   if (!next) return false;

@@ -1055,15 +1055,32 @@ shorn_code schema_translate(shorn_schema *s, const json_value *document, shorn_e
   return rc;
 }
 
+/* A small schema's arenas take each a block sized from its text, as yyjson
+ * sizes a document's from its length, so that it holds one block or two,
+ * not the doubling's four or five, the last half empty: the document holds
+ * the text's copy and its tree, the compiled form some times the text's
+ * length.  A large schema's grow as any arena does, so that an estimate
+ * never adds to what a large input holds at its peak. */
+#define SCHEMA_TREE_PER_BYTE 3
+#define SCHEMA_COMPILED_PER_BYTE 6
+#define SCHEMA_RESERVED_TEXT_MAX 16384
+
+static bool schema_reserve(shorn_schema *s, size_t length) {
+  if (length > SCHEMA_RESERVED_TEXT_MAX) return true;
+  return arena_reserve(&s->document, length + TEXT_PAD + SCHEMA_TREE_PER_BYTE * length) &&
+         arena_reserve(&s->arena, SCHEMA_COMPILED_PER_BYTE * length);
+}
+
 shorn_code shorn_schema_compile(const char *text, size_t length, const shorn_allocator *allocator,
                                 shorn_schema **out, shorn_error *error) {
   *out = NULL;
   shorn_schema *s = mem_calloc(allocator, 1, sizeof *s);
   if (!s) return error_nomem(error);
-  s->allocator = s->arena.allocator = allocator;
+  s->allocator = s->arena.allocator = s->document.allocator = allocator;
   json_value *document = NULL;
-  char *copy = arena_strdup(&s->arena, text, length);
-  shorn_code rc = copy ? json_parse_as(&s->arena, copy, length, &document, error, "schema is not JSON") : error_nomem(error);
+  char *copy = schema_reserve(s, length) ? arena_strdup(&s->document, text, length) : NULL;
+  shorn_code rc = copy ? json_parse_as(&s->document, copy, length, &document, error, "schema is not JSON")
+                       : error_nomem(error);
   if (rc == SHORN_OK) rc = schema_translate(s, document, error);
   if (rc != SHORN_OK) {
     shorn_schema_free(s);
@@ -1077,5 +1094,6 @@ void shorn_schema_free(shorn_schema *schema) {
   if (!schema) return;
   pattern_engine_free(schema->patterns);
   arena_free(&schema->arena);
+  arena_free(&schema->document);
   mem_free(schema->allocator, schema);
 }

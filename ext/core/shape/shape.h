@@ -304,6 +304,9 @@ static inline const field *object_find_field(const shape *obj, const char *key, 
 struct shorn_schema {
   const shorn_allocator *allocator; /* the compile's: for the schema and every call's scratch */
   arena arena; /* owns every shape and string below; its allocator is the schema's */
+  /* The schema's text and its tree, which defaults and validation keywords
+   * point into: apart, so that the shapes a read walks lie together. */
+  arena document;
   shape *root;
   shape **defs;
   uint32_t def_count;
@@ -360,7 +363,9 @@ static inline bool fingerprint_width_ok(int width, bool none_allowed) {
 }
 SHORN_PRIVATE shorn_code fingerprint_width_refused(bool none_allowed, shorn_error *error);
 
-/* shape.c: the FNV-1a fingerprint hash of a signature for a width. */
-SHORN_PRIVATE uint32_t shape_fingerprint_hash(const char *signature, size_t length, int width);
+/* shape.c: the FNV-1a fingerprint hashes of a signature, hashes[width] for
+ * each width 1..4 (hashes[0] is 0). */
+SHORN_PRIVATE void shape_fingerprint_hashes(const char *signature, size_t length,
+                                            uint32_t hashes[FINGERPRINT_WIDTH_MAX + 1]);
 
 #endif
