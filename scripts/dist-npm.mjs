@@ -52,7 +52,13 @@ try {
 
 function packMain(optionalDependencies, fill) {
   pack("sqlite-shorn", { name: main.name, version, ...main, optionalDependencies }, (dir) => {
-    for (const file of [...main.files.filter((file) => !file.endsWith("/") && !file.endsWith(".wasm")), "README.md"]) copy(join(ROOT, "bindings/node", file), join(dir, file));
+    const written = (file) => file.endsWith("/") || file.endsWith(".wasm") || file.endsWith(".d.mts");
+    for (const file of [...main.files.filter((file) => !written(file)), "README.md"]) copy(join(ROOT, "bindings/node", file), join(dir, file));
+    // sqlite-shorn/drizzle's declarations again, as ES module ones for an
+    // import: under TypeScript's node16 and nodenext resolution, CommonJS
+    // declarations name the CommonJS copy of drizzle-orm's types, which an
+    // ES module app's own drizzle-orm types do not accept.
+    copy(join(ROOT, "bindings/node/drizzle.d.ts"), join(dir, "drizzle.d.mts"));
     // sqlite-shorn/wasm's module and sqlite-shorn/codec's, built by make
     // into one folder (SHORN_WASM names the first).
     const wasm = process.env.SHORN_WASM || join(ROOT, "build/wasm/shorn.wasm");

@@ -76,10 +76,6 @@ function stateOf(column) {
 // The synchronous connection a drizzle database runs on, with a statement
 // that decodes; an asynchronous client cannot decode inside fromDriver.
 function decoderOf(client, name) {
-  if (typeof client?.prepare !== 'function' || typeof client.each === 'function') {
-    throw new TypeError('sqlite-shorn/drizzle: setup() needs a synchronous client (better-sqlite3, ' +
-                        'bun:sqlite); with another, load and register with sqlite-shorn and select decoded(column)');
-  }
   // The name is bound as well: libsql takes a lone object argument for
   // named parameters, and a lone Buffer there aborts the process.
   const statement = client.prepare('SELECT shorn_decode(?, ?) AS json');
@@ -90,6 +86,13 @@ function decoderOf(client, name) {
       return statement.get(blob, name).json;
     },
   };
+}
+
+function requireSynchronous(client) {
+  if (typeof client?.prepare !== 'function' || typeof client.each === 'function') {
+    throw new TypeError('sqlite-shorn/drizzle: setup() needs a synchronous client (better-sqlite3, libsql, ' +
+                        'bun:sqlite); with another, load and register with sqlite-shorn and select decoded(column)');
+  }
 }
 
 function isLoaded(client) {
@@ -203,6 +206,7 @@ const isTable = (value) => Object(value) === value && Object.getPrototypeOf(valu
  */
 function setup(db, tables) {
   const client = db?.$client ?? db;
+  requireSynchronous(client);
   if (!isLoaded(client)) shorn.load(client);
   const list = isTable(tables) ? [tables] : Object.values(tables ?? {}).filter(isTable);
   if (list.length === 0) throw new TypeError('sqlite-shorn/drizzle: setup(db, tables) takes a table or an object of tables');

@@ -51,21 +51,19 @@ function takesCallbacks(db) {
 const MACOS_SECTION = `"Apple's SQLite" in ${path.join(__dirname, 'README.md')}`;
 
 // @libsql/client's Client (execute() and batch(), no prepare()) opens the
-// connections of its pool itself and keeps them private, so nothing can
-// load an extension into them: say so, and what works, rather than fail on
-// a missing method further in.
-function refuseLibsqlClient(db) {
-  if (db === null || typeof db !== 'object' || typeof db.execute !== 'function' || typeof db.batch !== 'function' ||
-      typeof db.prepare === 'function') return;
-  throw new TypeError("sqlite-shorn cannot use @libsql/client's Client: it opens the connections of its " +
-                      'pool itself and keeps them private, and has no loadExtension(), so no extension can be loaded ' +
-                      "into them (and SQL's load_extension() is not authorized there). Open the file with the libsql " +
-                      "package's Database instead (new (require('libsql'))(path)), the same engine, synchronous, " +
-                      `which load() takes (the README's "libsql")`);
+// connections of its pool itself and keeps them private: load() registers
+// the extension for every connection that client's SQLite opens from then
+// on, and its helpers answer through execute(), each a Promise.
+function isLibsqlClient(db) {
+  return db !== null && typeof db === 'object' && typeof db.execute === 'function' &&
+         typeof db.batch === 'function' && typeof db.prepare !== 'function';
 }
 
+// Whether every function below answers with a Promise on this connection.
+const answersLater = (db) => takesCallbacks(db) || isLibsqlClient(db);
+
 function load(db) {
-  refuseLibsqlClient(db);
+  if (isLibsqlClient(db)) return loadEveryConnection(db);
   if (db === null || typeof db !== 'object' || typeof db.loadExtension !== 'function') {
     throw new TypeError('sqlite-shorn: load() takes a connection with loadExtension() (better-sqlite3, libsql, ' +
                         `node:sqlite, bun:sqlite, node-sqlite3), not ${db}`);
@@ -78,6 +76,54 @@ function load(db) {
     db.loadExtension(file);
   } catch (error) {
     throw loadError(db, error);
+  }
+}
+
+// @libsql/client opens the connections of its pool itself, the first as
+// createClient() returns, on the libsql package's SQLite: loaded once into
+// a connection of that SQLite under the name shorn_auto, SQLite calls
+// sqlite3_shornauto_init, which registers the extension on every connection
+// opened after, and keeps it loaded.
+let libsqlLoaded = false;
+function loadLibsql() {
+  if (libsqlLoaded) return;
+  let Database;
+  try {
+    Database = require('libsql');
+  } catch (error) {
+    throw new Error('sqlite-shorn: loadLibsql() needs the libsql package, which @libsql/client runs on', {cause: error});
+  }
+  const file = getLoadablePath();
+  const folder = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'sqlite-shorn-'));
+  const link = path.join(folder, `shorn_auto${path.extname(file)}`);
+  try {
+    try {
+      fs.symlinkSync(file, link);
+    } catch {
+      fs.copyFileSync(file, link); // Windows, without the right to make a link
+    }
+    const connection = new Database(':memory:');
+    try {
+      connection.loadExtension(link);
+    } finally {
+      connection.close();
+    }
+  } finally {
+    fs.rmSync(folder, {recursive: true, force: true});
+  }
+  libsqlLoaded = true;
+}
+
+// load() of an @libsql/client Client: its connections have the extension
+// when loadLibsql() ran before createClient(); say so where they have not.
+async function loadEveryConnection(client) {
+  try {
+    await client.execute('SELECT shorn_version()');
+  } catch (error) {
+    if (!/no such function/.test(error.message)) throw error;
+    throw new Error('sqlite-shorn: an @libsql/client Client opens its connections itself, the first in ' +
+                    "createClient(): call loadLibsql() before createClient(), and every connection libsql opens " +
+                    'after has the extension', {cause: error});
   }
 }
 
@@ -443,14 +489,12 @@ function* decodingMany(db, name, payloads, options) {
 
 // A synchronous client's single call runs no generator unless SQL answers.
 function encode(db, name, value, options) {
-  if (takesCallbacks(db)) return run(db, encoding(db, name, value, options));
-  refuseLibsqlClient(db);
+  if (answersLater(db)) return run(db, encoding(db, name, value, options));
   return encodedHere(inProcessNow(db, name, options), value) ?? run(db, encodeOne(undefined, name, value, options));
 }
 
 function decode(db, name, payload, options) {
-  if (takesCallbacks(db)) return run(db, decoding(db, name, payload, options));
-  refuseLibsqlClient(db);
+  if (answersLater(db)) return run(db, decoding(db, name, payload, options));
   const step = decodeStep(name, payload, options);
   const value = decodedHere(inProcessNow(db, name, options), step);
   return value !== ELSEWHERE ? value : run(db, decodeOne(undefined, name, payload, options));
@@ -460,8 +504,8 @@ const encodeMany = (db, name, values, options) => run(db, encodingMany(db, name,
 const decodeMany = (db, name, payloads, options) => run(db, decodingMany(db, name, payloads, options));
 
 function run(db, steps) {
-  refuseLibsqlClient(db);
   if (takesCallbacks(db)) return runWithCallbacks(db, steps);
+  if (isLibsqlClient(db)) return runWithExecute(db, steps);
   let step = steps.next();
   try {
     while (!step.done) step = steps.next(answer(db, step.value));
@@ -498,6 +542,26 @@ function runWithCallbacks(db, steps) {
     };
     advance();
   });
+}
+
+// @libsql/client answers a BLOB as an ArrayBuffer; its rows are arrays too.
+// As on node-sqlite3, no stamp: a statement is a round trip to a Promise.
+async function runWithExecute(db, steps) {
+  let step = steps.next();
+  while (!step.done) {
+    const [method, sql, ...args] = step.value;
+    let value;
+    if (method !== 'stamp') {
+      try {
+        const row = (await db.execute({sql, args})).rows[0];
+        value = row === undefined ? undefined : row[0] instanceof ArrayBuffer ? Buffer.from(row[0]) : row[0];
+      } catch (error) {
+        if (method !== 'probe') throw unloaded(error);
+      }
+    }
+    step = steps.next(value);
+  }
+  return step.value;
 }
 
 // Statements prepared once per connection (a WeakMap: they go with it),
@@ -553,4 +617,4 @@ function firstColumn(row) {
   return row ? Object.values(row)[0] : undefined;
 }
 
-module.exports = {getLoadablePath, load, register, encode, decode, encodeMany, decodeMany};
+module.exports = {getLoadablePath, load, loadLibsql, register, encode, decode, encodeMany, decodeMany};

@@ -39,3 +39,18 @@ int sqlite3_shorn_init(sqlite3 *db, char **error_message, const sqlite3_api_rout
   shorn_state_release(st);
   return rc;
 }
+
+#ifndef SQLITE_CORE
+/* sqlite3_shorn_init for this connection and for every one the process
+ * opens after it (sqlite3_auto_extension): for a host whose connections
+ * nothing can load an extension into, as @libsql/client keeps its pool's,
+ * the extension is loaded once, with this entry point, into any connection
+ * of the same SQLite library.  It stays in the process, as what every later
+ * connection calls into must. */
+int sqlite3_shornauto_init(sqlite3 *db, char **error_message, const sqlite3_api_routines *api) {
+  SQLITE_EXTENSION_INIT2(api);
+  int rc = sqlite3_auto_extension((void (*)(void))sqlite3_shorn_init);
+  if (rc == SQLITE_OK) rc = sqlite3_shorn_init(db, error_message, api);
+  return rc == SQLITE_OK ? SQLITE_OK_LOAD_PERMANENTLY : rc;
+}
+#endif

@@ -100,7 +100,7 @@ done
 [ "$failed" = 0 ] && echo "npm: npm picks the package of linux-arm64, linux-x64-musl and win32-x64;" \
   "each binary is for its CPU and answers in its platform's shell"
 # Each tarball holds what it should and no more: a platform's, its binary.
-modules="build.js index.d.ts index.js drizzle.d.ts drizzle.js kysely.d.ts kysely.mjs wasm.d.ts wasm.mjs shorn.wasm codec.d.ts codec.mjs shorn-codec.wasm"
+modules="build.js index.d.ts index.js drizzle.d.ts drizzle.d.mts drizzle.js kysely.d.ts kysely.mjs wasm.d.ts wasm.mjs shorn.wasm codec.d.ts codec.mjs shorn-codec.wasm"
 for tarball in "$dist"/npm/*-"$version".tgz; do
   case $(basename "$tarball") in
     sqlite-shorn-"$version".tgz) want="$modules LICENSE package.json README.md src/shorn.c src/shorn.h" ;;

@@ -620,12 +620,6 @@ test('load() of something that is no connection says what it takes', () => {
   });
 });
 
-// @libsql/client, the asynchronous sibling of libsql, on a local file.
-async function libsqlClient(folder) {
-  const {createClient} = require('@libsql/client');
-  return createClient({url: `file:${path.join(folder, 'app.db')}`});
-}
-
 test("libsql: register() gives the fingerprint, encode() a Uint8Array, though libsql's get() ignores pluck()",
      {skip: CLIENT !== 'libsql' && 'libsql only'}, async () => {
   const db = await connect();
@@ -638,40 +632,73 @@ test("libsql: register() gives the fingerprint, encode() a Uint8Array, though li
   assert.deepEqual(shorn.decodeMany(db, 'person', payloads), [GRACE, GRACE]);
 });
 
-test("libsql: @libsql/client's Client is refused, saying why; the payloads it reads (ArrayBuffers) decode on libsql",
-     {skip: CLIENT !== 'libsql' && 'libsql only'}, async () => {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-libsql-'));
-  const client = await libsqlClient(folder);
-  // What the error says is so: no loadExtension(), and SQL's load_extension() refused.
-  assert.equal(client.loadExtension, undefined);
-  await assert.rejects(client.execute({sql: 'SELECT load_extension(?)', args: [shorn.getLoadablePath()]}),
-                       {message: 'SQLITE_ERROR: not authorized'});
-  const refusal = {
-    name: 'TypeError',
-    message: "sqlite-shorn cannot use @libsql/client's Client: it opens the connections of its pool itself and keeps " +
-             "them private, and has no loadExtension(), so no extension can be loaded into them (and SQL's " +
-             "load_extension() is not authorized there). Open the file with the libsql package's Database instead " +
-             "(new (require('libsql'))(path)), the same engine, synchronous, which load() takes (the README's \"libsql\")",
-  };
-  assert.throws(() => shorn.load(client), refusal);
-  assert.throws(() => shorn.register(client, 'person', PERSON), refusal);
-  // drizzle-orm/libsql runs on that Client, so its setup() meets the same refusal.
-  const {drizzle} = require('drizzle-orm/libsql');
-  const {setup, shorn: column} = require('sqlite-shorn/drizzle');
-  const {integer, sqliteTable} = require('drizzle-orm/sqlite-core');
-  const people = sqliteTable('people', {id: integer().primaryKey(), person: column('person', ZodPerson)});
-  assert.throws(() => setup(drizzle({client}), {people}), refusal);
-  // The same file, written through libsql, read through the client.
-  const db = await connectFile(path.join(folder, 'app.db'));
-  shorn.register(db, 'person', PERSON);
-  db.exec('CREATE TABLE people (person BLOB)');
-  db.prepare('INSERT INTO people VALUES (?)').run([shorn.encode(db, 'person', GRACE)]);
+// What a process using @libsql/client runs, in a process of its own, since
+// loadLibsql() gives the extension to every libsql connection opened after it.
+const LIBSQL_CLIENT_APP = `
+const {createClient} = require('@libsql/client');
+const shorn = require('sqlite-shorn');
+const {drizzle} = require('drizzle-orm/libsql');
+const {setup, decoded, extract, shorn: column} = require('sqlite-shorn/drizzle');
+const {integer, sqliteTable} = require('drizzle-orm/sqlite-core');
+const {z} = require('zod');
+const [folder, PERSON] = process.argv.slice(1);
+const seen = {};
+const outcome = (promise) => promise.then((value) => value, (error) => error.message);
+(async () => {
+  const file = (name) => 'file:' + require('node:path').join(folder, name);
+  const early = createClient({url: file('early.db')});
+  seen.early = await outcome(shorn.load(early));
+  shorn.loadLibsql();
+  shorn.loadLibsql();
+  const client = createClient({url: file('app.db')});
+  seen.load = (await outcome(shorn.load(client))) ?? 'loaded';
+  seen.fingerprint = await shorn.register(client, 'person', PERSON, {fpBytes: 3});
+  const payload = await shorn.encode(client, 'person', {name: 'Grace', age: 45, sex: 'F'});
+  seen.payload = [Buffer.isBuffer(payload), payload.toString('hex')];
+  seen.decoded = await shorn.decode(client, 'person', payload);
+  const many = await shorn.encodeMany(client, 'person', [{name: 'Ada', age: 36, sex: 'F'}, {name: 'Alan', age: 41, sex: 'M'}]);
+  seen.many = await shorn.decodeMany(client, 'person', many);
+  await client.execute('CREATE TABLE people (id INTEGER PRIMARY KEY, person BLOB)');
+  await client.execute({sql: 'INSERT INTO people(person) VALUES (?)', args: [payload]});
   const [row] = (await client.execute('SELECT person FROM people')).rows;
-  assert.ok(row.person instanceof ArrayBuffer);
-  assert.deepEqual(shorn.decode(db, 'person', row.person), GRACE);
-  client.close();
-  db.close();
+  seen.read = [row.person instanceof ArrayBuffer, await shorn.decode(client, 'person', row.person)];
+  seen.refused = await outcome(shorn.encode(client, 'person', {name: 'Grace', age: -1, sex: 'F'}));
+  // drizzle-orm/libsql: the column writes in SQL; decoded() and extract() read.
+  const Person = z.object({name: z.string(), age: z.int().nonnegative(), sex: z.enum(['M', 'F', 'X'])});
+  const people = sqliteTable('people', {id: integer().primaryKey(), person: column('person', Person, {fpBytes: 3})});
+  const db = drizzle({client});
+  seen.setup = (() => { try { setup(db, {people}); } catch (error) { return error.message; } })();
+  await db.insert(people).values({person: {name: 'Ada', age: 36, sex: 'F'}});
+  seen.drizzle = await db.select({id: people.id, person: decoded(people.person), age: extract(people.person, '$.age')})
+    .from(people).orderBy(people.id);
+  const other = createClient({url: file('app.db')});
+  seen.other = await shorn.decode(other, 'person', payload);
+  console.log(JSON.stringify(seen));
+})().catch((error) => { console.error(error); process.exit(1); });
+`;
+
+test("libsql: @libsql/client's Client, after loadLibsql(): register(), the helpers, and drizzle-orm/libsql with decoded()",
+     {skip: CLIENT !== 'libsql' && 'libsql only'}, () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'shorn-libsql-'));
+  const run = spawnSync(process.execPath, ['-e', LIBSQL_CLIENT_APP, folder, PERSON], {encoding: 'utf8', cwd: __dirname});
   fs.rmSync(folder, {recursive: true});
+  assert.equal(run.stderr, '');
+  const grace = {name: 'Grace', age: 45, sex: 'F'};
+  assert.deepEqual(JSON.parse(run.stdout), {
+    early: 'sqlite-shorn: an @libsql/client Client opens its connections itself, the first in createClient(): call ' +
+           'loadLibsql() before createClient(), and every connection libsql opens after has the extension',
+    load: 'loaded',
+    fingerprint: 'a3b4e3de',
+    payload: [true, '7236d12d05477261636500'],
+    decoded: grace,
+    many: [{name: 'Ada', age: 36, sex: 'F'}, {name: 'Alan', age: 41, sex: 'M'}],
+    read: [true, grace],
+    refused: 'SQLITE_ERROR: shorn_encode: Too small: expected at least 0 at $.age', // as the client words it
+    setup: 'sqlite-shorn/drizzle: setup() needs a synchronous client (better-sqlite3, libsql, bun:sqlite); with ' +
+           'another, load and register with sqlite-shorn and select decoded(column)',
+    drizzle: [{id: 1, person: grace, age: 45}, {id: 2, person: {name: 'Ada', age: 36, sex: 'F'}, age: 36}],
+    other: grace,
+  });
 });
 
 test("libsql: sqlite-shorn/drizzle's column through drizzle-orm/better-sqlite3's driver, which runs on libsql",

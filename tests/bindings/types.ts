@@ -1,11 +1,12 @@
 // Compiled by node.test.js with tsc --strict: index.d.ts types the code of a
-// better-sqlite3, a libsql and a node-sqlite3 user, and refuses what is not
+// better-sqlite3, a libsql, a node-sqlite3 and an @libsql/client user, and refuses what is not
 // a connection or would await nothing.
 import Database = require('better-sqlite3');
 import Libsql = require('libsql');
 import sqlite3 = require('sqlite3');
+import {createClient} from '@libsql/client';
 import {z} from 'zod';
-import {decode, decodeMany, encode, encodeMany, getLoadablePath, load, register} from 'sqlite-shorn';
+import {decode, decodeMany, encode, encodeMany, getLoadablePath, load, loadLibsql, register} from 'sqlite-shorn';
 
 const Person = z.object({name: z.string(), age: z.int().nonnegative()});
 type Person = z.infer<typeof Person>;
@@ -39,4 +40,14 @@ async function withCallbacks(): Promise<Person> {
   await registered;
   return decode<Person>(callbacks, 'person', await encode(callbacks, 'person', {name: 'Ada', age: 36}));
 }
-export {fingerprint, versioned, grace, people, fromArrayBuffer, withCallbacks};
+
+async function withLibsqlClient(): Promise<Person[]> {
+  loadLibsql();
+  const client = createClient({url: 'file:app.db'});
+  await load(client);
+  const registered: Promise<string> = register(client, 'person', Person);
+  await registered;
+  const payloads: Uint8Array[] = await encodeMany(client, 'person', [{name: 'Ada', age: 36}]);
+  return decodeMany<Person>(client, 'person', payloads);
+}
+export {fingerprint, versioned, grace, people, fromArrayBuffer, withCallbacks, withLibsqlClient};

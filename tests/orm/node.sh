@@ -6,7 +6,8 @@
 # bindings/node` ran with build/shorn.so copied into the package's
 # lib/linux-x64/).  Drizzle runs on better-sqlite3, and on bun:sqlite when
 # BUN (Bun's binary) is given; Kysely on better-sqlite3; the README's
-# examples of both; tsc --strict checks types.ts.  drizzle-orm 1.0's
+# examples of both; tsc --strict checks types.ts, as CommonJS and as an
+# ES module under nodenext.  drizzle-orm 1.0's
 # relational queries run in a project beside, which npm installs it in
 # (DRIZZLE_NEXT: its version, 1.0.0-rc.5 unless given; empty to skip).
 # Usage: tests/orm/node.sh PROJECT [BUN]
@@ -38,4 +39,9 @@ fi
 # as drizzle's documentation asks.
 tsc=$project/node_modules/typescript/bin/tsc
 node "$tsc" --noEmit --strict --esModuleInterop --skipLibCheck types.ts || { echo "orm/node.sh: tsc types.ts"; failed=1; }
+# The same as an ES module under nodenext resolution, as a project of
+# "type": "module" compiles it: there each import's declarations must be ESM.
+sed "s/^import Database = require('better-sqlite3');/import Database from 'better-sqlite3';/" types.ts > types.mts
+node "$tsc" --noEmit --strict --module nodenext --moduleResolution nodenext --skipLibCheck types.mts ||
+  { echo "orm/node.sh: tsc types.mts (nodenext)"; failed=1; }
 exit $failed

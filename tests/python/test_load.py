@@ -1,6 +1,8 @@
 """The extension in Debian's python3 sqlite3 module."""
 import os
 import sqlite3
+import subprocess
+import sys
 import unittest
 
 EXTENSION = os.environ.get("SHORN_EXTENSION", "build/shorn")
@@ -44,6 +46,27 @@ class LoadTest(unittest.TestCase):
     def test_fingerprint(self):
         db = connect()
         self.assertEqual(db.execute("SELECT shorn_fingerprint(?)", (PERSON,)).fetchone()[0], "7236d1")
+
+    def test_auto_entry_point_reaches_every_later_connection(self):
+        # In a process of its own: it changes what every connection opens with.
+        script = """if True:
+            import sqlite3, sys
+            def answer(db, sql):
+                try:
+                    return db.execute(sql).fetchone()[0]
+                except sqlite3.OperationalError as error:
+                    return str(error)
+            before = sqlite3.connect(":memory:")
+            first = sqlite3.connect(":memory:")
+            first.enable_load_extension(True)
+            first.execute("SELECT load_extension(?, 'sqlite3_shornauto_init')", (sys.argv[1],))
+            first.close()
+            after = sqlite3.connect(":memory:")
+            print(answer(before, "SELECT shorn_version()"))
+            print(answer(after, "SELECT hex(shorn_encode('45', '{\\"type\\":\\"integer\\"}'))"))
+            """
+        run = subprocess.run([sys.executable, "-c", script, EXTENSION], capture_output=True, text=True, check=True)
+        self.assertEqual(run.stdout.splitlines(), ["no such function: shorn_version", "5A"])
 
 
 if __name__ == "__main__":
