@@ -227,6 +227,38 @@ void shorn_compiled_release(void *p) {
   }
 }
 
+/* ---- names' versions ----------------------------------------------------- */
+
+void shorn_lineage_free(shorn_lineage *l) {
+  /* A plan points into two versions' schemas: the plans go first. */
+  for (int i = 0; i < l->count; i++) evolve_plan_free(l->versions[i].plan);
+  for (int i = 0; i < l->count; i++) {
+    if (l->versions[i].compiled) shorn_compiled_release(l->versions[i].compiled);
+    sqlite3_free(l->versions[i].text);
+  }
+  sqlite3_free(l->versions);
+  sqlite3_free(l);
+}
+
+/* What a lineage just read holds, to charge its entry: the record, its
+ * versions and their texts (their schemas are charged as they compile). */
+static size_t lineage_bytes(shorn_lineage *l) {
+  size_t bytes = (size_t)sqlite3_msize(l) + (size_t)sqlite3_msize(l->versions);
+  for (int i = 0; i < l->count; i++) bytes += (size_t)sqlite3_msize(l->versions[i].text);
+  return bytes;
+}
+
+/* Its entry goes: freed unless a binding pins it, then by the last unpin. */
+static void lineage_let_go(shorn_lineage *l) {
+  if (!l) return;
+  l->holder = NULL;
+  if (!l->pins) shorn_lineage_free(l);
+}
+
+void shorn_lineage_unpin(shorn_lineage *l) {
+  if (--l->pins == 0 && !l->holder) shorn_lineage_free(l);
+}
+
 /* ---- a connection's cache ------------------------------------------------ */
 
 /* Where an entry is: in the table and the ring (a text entry), in the
@@ -247,6 +279,7 @@ static bool cache_entry_is(const shorn_cache_entry *e, shorn_key kind, const cha
 
 static void cache_entry_free(shorn_cache_entry *e) {
   shorn_compiled_release(e->compiled);
+  lineage_let_go(e->lineage);
   sqlite3_free(e);
 }
 
@@ -416,12 +449,29 @@ shorn_cache_entry *shorn_cache_store(shorn_cache *cache, uint64_t hash, shorn_co
   return e;
 }
 
+/* `e` holds `l` from now on, in place of any it held. */
+static void cache_entry_hold(shorn_cache_entry *e, shorn_lineage *l) {
+  lineage_let_go(e->lineage);
+  e->lineage = l;
+  if (l) l->holder = e;
+}
+
 shorn_cache_entry *shorn_cache_alias(shorn_cache *cache, shorn_key kind, const char *key, int n, uint64_t hash,
-                                     shorn_cache_entry *target) {
-  if (target->place != PLACE_RING) return target;
+                                     shorn_cache_entry *target, shorn_lineage *lineage) {
+  if (target->place != PLACE_RING) {
+    /* The entry standing in for the name, used by this call and let go
+     * with its lineage at the next refusal. */
+    cache_entry_hold(target, lineage);
+    return target;
+  }
   shorn_compiled_retain(target->compiled);
   shorn_cache_entry *e = cache_entry_new(cache, kind, key, n, hash, target->compiled);
-  if (!e) return NULL;
+  if (!e) {
+    if (lineage) shorn_lineage_free(lineage);
+    return NULL;
+  }
+  cache_entry_hold(e, lineage);
+  if (lineage) e->bytes += lineage_bytes(lineage);
   cache_table_insert(cache, e, PLACE_ALIAS);
   e->target = target;
   e->next_alias = target->aliases;
@@ -431,65 +481,15 @@ shorn_cache_entry *shorn_cache_alias(shorn_cache *cache, shorn_key kind, const c
   return e;
 }
 
-/* ---- names' versions ----------------------------------------------------- */
-
-void shorn_lineage_free(shorn_lineage *l) {
-  /* A plan points into two versions' schemas: the plans go first. */
-  for (int i = 0; i < l->count; i++) evolve_plan_free(l->versions[i].plan);
-  for (int i = 0; i < l->count; i++) {
-    if (l->versions[i].compiled) shorn_compiled_release(l->versions[i].compiled);
-    sqlite3_free(l->versions[i].text);
-  }
-  sqlite3_free(l->versions);
-  sqlite3_free(l);
-}
-
-/* No more unpinned lineages than this are kept: a name is resolved once a
- * statement's run, and a few names are the columns of most databases. */
-#define LINEAGES_KEPT 16
-
-/* Let go of the lineages read in an older generation and of the least
- * recent past LINEAGES_KEPT, unless pinned. */
-static void lineages_trim(shorn_cache *cache) {
-  int kept = 0;
-  for (shorn_lineage **at = &cache->lineages; *at;) {
-    shorn_lineage *l = *at;
-    bool keep = l->pins > 0 || (l->generation == cache->generation && kept < LINEAGES_KEPT);
-    if (keep) {
-      kept += l->pins == 0;
-      at = &l->next;
-    } else {
-      *at = l->next;
-      shorn_lineage_free(l);
-    }
-  }
-}
-
-shorn_lineage *shorn_cache_lineage(shorn_cache *cache, const char *name, int n) {
-  for (shorn_lineage **at = &cache->lineages; *at; at = &(*at)->next) {
-    shorn_lineage *l = *at;
-    if (l->generation != cache->generation || l->name_length != n || memcmp(l->name, name, (size_t)n)) continue;
-    *at = l->next; /* to the front: the most recent first */
-    l->next = cache->lineages;
-    cache->lineages = l;
-    return l;
-  }
-  return NULL;
-}
-
-void shorn_cache_keep_lineage(shorn_cache *cache, shorn_lineage *l) {
-  l->generation = cache->generation;
-  l->next = cache->lineages;
-  cache->lineages = l;
-  lineages_trim(cache);
+void shorn_cache_charge(shorn_cache *cache, shorn_lineage *l, size_t bytes) {
+  shorn_cache_entry *e = l->holder;
+  if (!e || e->place != PLACE_ALIAS) return;
+  e->bytes += bytes;
+  cache->bytes += bytes;
+  evict_to(cache, cache->limit, e->target);
 }
 
 void shorn_cache_free(shorn_cache *cache) {
-  while (cache->lineages) {
-    shorn_lineage *next = cache->lineages->next;
-    shorn_lineage_free(cache->lineages);
-    cache->lineages = next;
-  }
   while (cache->hand) cache_entry_let_go(cache, cache->hand);
   if (cache->transient) cache_entry_let_go(cache, cache->transient);
   sqlite3_free(cache->buckets);

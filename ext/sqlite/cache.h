@@ -68,6 +68,7 @@ typedef enum shorn_key {
 } shorn_key;
 
 typedef struct shorn_cache_entry shorn_cache_entry;
+typedef struct shorn_lineage shorn_lineage;
 struct shorn_cache_entry {
   shorn_cache_entry *next;          /* in its bucket */
   shorn_cache_entry *before, *after; /* in the clock's ring */
@@ -75,6 +76,7 @@ struct shorn_cache_entry {
   shorn_cache_entry *aliases;        /* a text entry's: the names and fingerprints that stand for it */
   shorn_cache_entry *target;         /* an alias's: the text entry it stands for */
   shorn_cache_entry *next_alias;
+  shorn_lineage *lineage;            /* a name's versions, read with it */
   const char *key;                   /* the schema's own text, or stored_key */
   uint64_t hash;
   size_t bytes; /* charged to the cache: this record, and a text entry's compiled schema */
@@ -98,20 +100,24 @@ typedef struct shorn_version {
 } shorn_version;
 
 /* A registered name's versions, oldest first, as the registry had them in
- * one generation of the cache.  Kept while pinned or among the most recent;
- * immutable but for `compiled`. */
-typedef struct shorn_lineage {
-  struct shorn_lineage *next;
-  unsigned generation;
+ * one generation of the cache.  It goes with the name's entry, which holds
+ * only for that generation and is charged its bytes, unless pinned then;
+ * immutable but for `compiled` and `plan`. */
+struct shorn_lineage {
+  shorn_cache_entry *holder; /* the entry it goes with; NULL once that went */
   int pins;
   int width; /* fp_bytes: fingerprint bytes before each payload, 0 when bare */
   int count;
   shorn_version *versions;
   int name_length;
   char name[];
-} shorn_lineage;
+};
 
 SHORN_PRIVATE void shorn_lineage_free(shorn_lineage *lineage);
+
+/* A binding holding a lineage keeps it past its entry until unpinned. */
+static inline void shorn_lineage_pin(shorn_lineage *l) { l->pins++; }
+SHORN_PRIVATE void shorn_lineage_unpin(shorn_lineage *lineage);
 
 /* One per connection: a hash table over a clock's ring, within `limit`
  * bytes.  Once full, a miss is admitted one time in a few (the others are
@@ -126,7 +132,6 @@ typedef struct shorn_cache {
   unsigned generation;
   unsigned long long hits, misses, compilations;
   unsigned long long full_misses; /* misses while full, for admission */
-  shorn_lineage *lineages;        /* the most recent first */
 } shorn_cache;
 
 /* The default limit of a connection's cache, in bytes. */
@@ -143,18 +148,18 @@ SHORN_PRIVATE shorn_cache_entry *shorn_cache_find(shorn_cache *cache, shorn_key 
 SHORN_PRIVATE shorn_cache_entry *shorn_cache_store(shorn_cache *cache, uint64_t hash, shorn_compiled *compiled);
 
 /* Keep a name or a fingerprint as an alias of the text entry `target`: it
- * is charged its own few bytes, since the schema's are the text entry's,
- * and goes when the text entry does.  Returns the alias, or `target` itself
- * when that is not kept (see shorn_cache_store); NULL when memory ran out.
+ * is charged its own bytes and a name's lineage's (taken over from the
+ * caller, NULL for a fingerprint), since the schema's are the text
+ * entry's, and goes when the text entry does.  Returns the alias, or
+ * `target` itself when that is not kept (see shorn_cache_store), holding
+ * the lineage until it goes; NULL when memory ran out (the lineage let go).
  * Valid as shorn_cache_store's result is. */
 SHORN_PRIVATE shorn_cache_entry *shorn_cache_alias(shorn_cache *cache, shorn_key kind, const char *key, int n,
-                                                   uint64_t hash, shorn_cache_entry *target);
+                                                   uint64_t hash, shorn_cache_entry *target, shorn_lineage *lineage);
 
-/* The lineage of `name` read in the current generation, or NULL. */
-SHORN_PRIVATE shorn_lineage *shorn_cache_lineage(shorn_cache *cache, const char *name, int n);
-
-/* Keep a lineage just read, in the current generation. */
-SHORN_PRIVATE void shorn_cache_keep_lineage(shorn_cache *cache, shorn_lineage *lineage);
+/* Charge the entry holding `lineage` for `bytes` it took since it was kept
+ * (an older version compiled), evicting others down to the limit. */
+SHORN_PRIVATE void shorn_cache_charge(shorn_cache *cache, shorn_lineage *lineage, size_t bytes);
 
 /* What was read from the registry is stale from now on. */
 static inline void shorn_cache_invalidate(shorn_cache *cache) { cache->generation++; }

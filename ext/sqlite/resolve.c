@@ -32,6 +32,8 @@ static shorn_cache_entry *resolve_text_entry(shorn_state *st, const char *text, 
 static int registry_find(sqlite3 *db, shorn_key kind, const char *key, int key_length, char **text, int *length,
                          char **why);
 static bool registry_current(sqlite3 *db);
+static shorn_lineage *resolve_lineage_read(shorn_state *st, const char *name, int n, const char *function,
+                                           shorn_failure *f);
 
 /* ---- schemas from the registry ------------------------------------------ */
 
@@ -217,7 +219,8 @@ static shorn_cache_entry *scanned_entry(shorn_state *st, const char *key, int wi
 
 /* The connection's entry for the schema registered under `key` (a name,
  * or a fingerprint in hex: 8 digits for the 4-byte one the registry keys,
- * fewer for a narrower one). */
+ * fewer for a narrower one); a name's holds its lineage, so that a hit
+ * reads nothing from the registry. */
 static shorn_cache_entry *registered_entry(shorn_state *st, shorn_key kind, const char *key, int n,
                                            const char *function, shorn_failure *f) {
   registry_refresh(st);
@@ -227,8 +230,9 @@ static shorn_cache_entry *registered_entry(shorn_state *st, shorn_key kind, cons
   shorn_cache_entry *text = kind == SHORN_KEY_FINGERPRINT && n < 2 * SHORN_REGISTRY_WIDTH
                                 ? scanned_entry(st, key, n / 2, function, f)
                                 : indexed_entry(st, kind, key, n, function, f);
-  if (!text) return NULL;
-  if (!(e = shorn_cache_alias(&st->cache, kind, key, n, hash, text))) f->code = SQLITE_NOMEM, f->message = NULL;
+  shorn_lineage *l = NULL;
+  if (!text || (kind == SHORN_KEY_NAME && !(l = resolve_lineage_read(st, key, n, function, f)))) return NULL;
+  if (!(e = shorn_cache_alias(&st->cache, kind, key, n, hash, text, l))) f->code = SQLITE_NOMEM, f->message = NULL;
   return e;
 }
 
@@ -348,21 +352,16 @@ int shorn_registry_lineage(sqlite3 *db, const char *name, int name_length, shorn
   return rc;
 }
 
-static void lineage_unpin(shorn_lineage *l) { l->pins--; }
-
-/* The lineage of a registered name, read in the cache's generation (the
- * caller refreshed it); NULL with `f` set. */
-static shorn_lineage *lineage_of(shorn_state *st, const char *name, int n, const char *function, shorn_failure *f) {
-  shorn_lineage *l = shorn_cache_lineage(&st->cache, name, n);
-  if (l) return l;
+/* The lineage of a registered name, read for its entry; NULL with `f`
+ * set. */
+static shorn_lineage *resolve_lineage_read(shorn_state *st, const char *name, int n, const char *function,
+                                           shorn_failure *f) {
+  shorn_lineage *l;
   char *why;
   int rc = shorn_registry_lineage(st->db, name, n, &l, &why);
-  if (rc != SQLITE_OK) {
-    fail_with_why(f, rc, function, why);
-    return NULL;
-  }
-  shorn_cache_keep_lineage(&st->cache, l);
-  return l;
+  if (rc == SQLITE_OK) return l;
+  fail_with_why(f, rc, function, why);
+  return NULL;
 }
 
 /* ---- payloads of older versions --------------------------------------------- */
@@ -389,12 +388,16 @@ int shorn_payload_version(const shorn_binding *b, const uint8_t *data, size_t n)
   return !b->lineage ? 1 : v ? v->number : 0;
 }
 
-/* A version's schema, compiled through the process's table on first use. */
-static shorn_code version_schema(shorn_state *st, shorn_version *v, shorn_error *error) {
+/* A version of `l`'s schema, compiled through the process's table on
+ * first use; an older one is charged to the cache with the lineage, as
+ * the newest is already with its text's entry. */
+static shorn_code version_schema(shorn_state *st, shorn_lineage *l, shorn_version *v, shorn_error *error) {
   if (v->compiled) return SHORN_OK;
   v->compiled = shorn_compiled_get(v->text, v->text_length, shorn_text_hash(v->text, (size_t)v->text_length),
                                    &st->cache.compilations, error);
-  return v->compiled ? SHORN_OK : error->code;
+  if (!v->compiled) return error->code;
+  if (v != &l->versions[l->count - 1]) shorn_cache_charge(&st->cache, l, v->compiled->bytes);
+  return SHORN_OK;
 }
 
 shorn_code shorn_older_version(shorn_state *st, const shorn_binding *b, const uint8_t *data, size_t n, int *width,
@@ -414,7 +417,7 @@ shorn_code shorn_older_version(shorn_state *st, const shorn_binding *b, const ui
                            "Payload was written by no version of '%s': its fingerprint %.*s is none of theirs",
                            l->name, 2 * l->width, hex);
   }
-  if (!v->plan && ((rc = version_schema(st, v, error)) || (rc = version_schema(st, newest, error)) ||
+  if (!v->plan && ((rc = version_schema(st, l, v, error)) || (rc = version_schema(st, l, newest, error)) ||
                    (rc = evolve_plan_new(v->compiled->schema, newest->compiled->schema, &v->plan, error))))
     return rc;
   *older = v;
@@ -481,14 +484,10 @@ static shorn_cache_entry *resolve_bind(shorn_state *st, const char *text, int n,
   b->compiled = e->compiled;
   b->lineage = NULL;
   if (resolve_is_inline(text, n)) return e;
-  shorn_lineage *l = lineage_of(st, text, n, function, f);
-  if (!l) {
-    b->compiled = NULL; /* no binding: a caller that reads it reads nothing */
-    return NULL;
-  }
+  shorn_lineage *l = e->lineage; /* read with the name's entry */
   if (l->width) {
     b->lineage = l;
-    if (pin) l->pins++;
+    if (pin) shorn_lineage_pin(l);
   }
   return e;
 }
@@ -500,12 +499,12 @@ bool shorn_resolve(shorn_state *st, const char *text, int n, const char *functio
 
 void shorn_binding_retain(const shorn_binding *b) {
   shorn_compiled_retain(b->compiled);
-  if (b->lineage) b->lineage->pins++;
+  if (b->lineage) shorn_lineage_pin(b->lineage);
 }
 
 void shorn_binding_release(shorn_binding *b) {
   if (b->compiled) shorn_compiled_release(b->compiled);
-  if (b->lineage) lineage_unpin(b->lineage);
+  if (b->lineage) shorn_lineage_unpin(b->lineage);
   b->compiled = NULL;
   b->lineage = NULL;
 }
@@ -531,7 +530,7 @@ const char *shorn_schema_text(sqlite3_value *value, int *n, const char *function
 static void pinned_free(void *p) {
   shorn_pinned *pinned = p;
   shorn_cache_unpin(pinned->entry);
-  if (pinned->binding.lineage) lineage_unpin(pinned->binding.lineage);
+  if (pinned->binding.lineage) shorn_lineage_unpin(pinned->binding.lineage);
   sqlite3_free(pinned);
 }
 

@@ -71,6 +71,21 @@ SELECT shorn_decode(x'01', 'flag');
 DETACH other;
 SELECT shorn_decode(x'01', 'flag');
 
+SELECT '-- names read round robin from a column, more of them than a few: each name''s';
+SELECT '-- versions are read and its older version compiled once, not once a row';
+WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 24)
+INSERT INTO shorn_schemas(name, schema, fp_bytes)
+SELECT 'event' || i, '{"type":"object","properties":{"e' || i || '":{"type":"integer"}},"required":["e' || i || '"]}', 4 FROM k;
+CREATE TABLE events(name TEXT, payload BLOB);
+INSERT INTO events SELECT name, shorn_encode(json_object('e' || substr(name, 6), 1), name) FROM shorn_schemas WHERE name LIKE 'event%';
+INSERT INTO shorn_schemas(name, schema, version)
+SELECT name, '{"type":"object","properties":{"e' || substr(name, 6) || '":{"type":"integer"},"seen":{"type":"boolean","default":false}},"required":["e' || substr(name, 6) || '","seen"]}', 2
+FROM shorn_schemas WHERE name LIKE 'event%';
+SELECT shorn_config('cache_bytes', 0), shorn_config('cache_bytes', 268435456);
+CREATE TEMP TABLE before_names AS SELECT j ->> 'compilations' AS compilations, j ->> 'misses' AS misses FROM stats;
+SELECT count(shorn_decode(payload, name)), min(shorn_decode(payload, name) ->> 'seen') FROM passes CROSS JOIN events;
+SELECT j ->> 'compilations' - compilations, j ->> 'misses' - misses FROM stats, before_names;
+
 SELECT '-- shorn_registry_version(): NULL with no transaction on main; the same while the registry is; moved by its writes, rollbacks and commits';
 SELECT shorn_registry_version() IS NULL;
 CREATE TEMP TABLE seen(step INTEGER PRIMARY KEY, what TEXT, version INTEGER);
