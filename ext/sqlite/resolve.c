@@ -37,15 +37,24 @@ static shorn_lineage *resolve_lineage_read(shorn_state *st, const char *name, in
 
 /* ---- schemas from the registry ------------------------------------------ */
 
+/* Whether main's data version is current: inside a transaction on main,
+ * or where main is in memory, which no other connection commits to but
+ * through the same pager.  A connection outside a transaction on a file
+ * has not looked at it since its last one, so its data version may be
+ * stale. */
+static bool registry_version_current(sqlite3 *db) {
+  const char *file = sqlite3_db_filename(db, "main");
+  return sqlite3_txn_state(db, "main") != SQLITE_TXN_NONE || (file && !*file);
+}
+
 /* Drop what the cache read from the registry unless nothing can have
  * changed it since: main's data version counts commits (this connection's
  * and others'), registry_changes this connection's uncommitted writes and
- * rollbacks.  A connection outside a transaction on main has not looked at
- * the file since its last one, so its data version may be stale and
- * nothing read is trusted. */
+ * rollbacks.  Where the data version may be stale, nothing read is
+ * trusted. */
 static void registry_refresh(shorn_state *st) {
   unsigned version = 0;
-  bool reading = sqlite3_txn_state(st->db, "main") != SQLITE_TXN_NONE &&
+  bool reading = registry_version_current(st->db) &&
                  sqlite3_file_control(st->db, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK;
   if (reading && version == st->read_data_version && st->registry_changes == st->read_changes) return;
   shorn_cache_invalidate(&st->cache);

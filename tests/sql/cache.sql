@@ -101,3 +101,10 @@ SELECT 'a write', shorn_registry_version() > (SELECT max(version) FROM seen);
 ROLLBACK;
 INSERT INTO seen(what, version) SELECT 'its rollback', shorn_registry_version() FROM main.sqlite_schema LIMIT 1;
 SELECT * FROM moved;
+
+SELECT '-- main in memory, which no other connection writes: a name found by one statement is found by the next, outside a transaction too';
+SELECT shorn_decode(x'01', 'flag');
+CREATE TEMP TABLE before_autocommit AS SELECT j ->> 'misses' AS misses FROM stats;
+SELECT shorn_decode(x'01', 'flag');
+SELECT shorn_decode(x'01', 'flag');
+SELECT j ->> 'misses' - misses FROM stats, before_autocommit;
