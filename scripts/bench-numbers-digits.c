@@ -21,8 +21,8 @@ uint64_t bench_shorn_digits(double v, int *exponent) {
   memcpy(&bits, &v, sizeof bits);
   uint64_t fraction = bits & ((UINT64_C(1) << 52) - 1);
   int biased = (int)(bits >> 52) & 0x7FF;
-  decimal d = biased ? shortest(fraction | UINT64_C(1) << 52, biased - 1075, fraction == 0 && biased > 1)
-                     : shortest(fraction, -1074, false);
+  decimal d = biased ? number_shortest(fraction | UINT64_C(1) << 52, biased - 1075, fraction == 0 && biased > 1)
+                     : number_shortest(fraction, -1074, false);
   *exponent = d.exponent;
   return d.digits;
 }

@@ -31,9 +31,9 @@ typedef struct fixture {
   const char *early, *late;
   const char *what;
 } fixture;
-#define FIXTURES 6
+#define FIXTURES 8
 extern const fixture fixtures[FIXTURES];
-void make_wide_schema(void);
+void make_schemas(void);
 uint64_t fixture_random(void);
 char *type_schema(int t);
 void typed_event(shorn_buffer *b, int t);

@@ -1,8 +1,9 @@
 /*
  * fixtures.c — the rows `make bench` measures, as JSON text, and their
  * schemas: a person, an event, a document, a wide row of numbers, an
- * article in nine languages, a record of three scalars; and the event types
- * of --types.  Drawn from one seeded generator, so that they are the same
+ * article in nine languages, a row of three scalars, a catalog of events
+ * keyed by id as a record and as an object; and the event types of
+ * --types.  Drawn from one seeded generator, so that they are the same
  * on every run and every machine.
  */
 #include <stdio.h>
@@ -328,7 +329,7 @@ static void wide(shorn_buffer *b) {
   put(b, "}");
 }
 static char wide_schema[4096];
-void make_wide_schema(void) {
+static void make_wide_schema(void) {
   shorn_buffer b = {0};
   put(&b, "{\"type\":\"object\",\"properties\":{");
   for (int i = 1; i <= 30; i++) {
@@ -365,6 +366,71 @@ static const char record_schema[] =
     "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000000},"
     "\"ok\":{\"type\":\"boolean\"},\"qty\":{\"type\":\"integer\",\"minimum\":-1000,\"maximum\":1000}},"
     "\"required\":[\"id\",\"ok\",\"qty\"],\"additionalProperties\":false}";
+
+/* A catalog as citm_catalog holds its events: ids mapped to small objects,
+ * the ids nine digits each and in rising order, as JSON.stringify writes
+ * an object's index-like keys.  The same rows under two schemas: a record
+ * (`additionalProperties`, the ids data) and an object declaring every id
+ * of the pool as an optional field, so that what record keys cost shows
+ * between the two. */
+#define CATALOG_IDS 48
+static uint32_t catalog_id(int i) { return 138586341u + 1237u * (uint32_t)i + (uint32_t)i * 7919u % 613u; }
+
+static void catalog_row(shorn_buffer *b) {
+  static const char *const names[] = {
+      "Orchestre Philharmonique de Radio France", "Quatuor Ébène", "Le Mariage de Figaro",
+      "Récital de piano", "Les Arts Florissants", "Concert du Nouvel An", "Carmen", "La Traviata",
+      "Ensemble intercontemporain", "Orchestre de chambre de Paris", "Don Giovanni", "Les Noces"};
+  put(b, "{");
+  for (int i = 0; i < CATALOG_IDS; i++) {
+    /* The first and last ids are in every row: the early and late paths. */
+    if (i && i < CATALOG_IDS - 1 && !chance(75)) continue;
+    char k[16];
+    snprintf(k, sizeof k, "%u", (unsigned)catalog_id(i));
+    key(b, k), put(b, "{");
+    key(b, "id"), number(b, (double)catalog_id(i));
+    const char *name = PICK(names);
+    key(b, "name"), string(b, name, strlen(name));
+    key(b, "topicIds"), put(b, "[");
+    for (int t = 1 + (int)below(3); t > 0; t--) separate(b), number(b, (double)(107888604 + below(300000000)));
+    put(b, "]");
+    key(b, "venueCode"), number(b, (double)below(1000));
+    put(b, "}");
+  }
+  put(b, "}");
+}
+/* Both fixtures draw their rows from a generator of their own, seeded
+ * alike, so that row i is the same under both schemas and the rows of the
+ * other fixtures are as they were. */
+static void catalog_from(shorn_buffer *b, uint64_t *state) {
+  uint64_t shared = rng_state;
+  rng_state = *state;
+  catalog_row(b);
+  *state = rng_state;
+  rng_state = shared;
+}
+static uint64_t catalog_state[2] = {0x2545F4914F6CDD1Dull, 0x2545F4914F6CDD1Dull};
+static void catalog(shorn_buffer *b) { catalog_from(b, &catalog_state[0]); }
+static void catalog_object(shorn_buffer *b) { catalog_from(b, &catalog_state[1]); }
+#define CATALOG_EVENT                                                                          \
+  OBJ("\"id\":" UINT(1000000000) ",\"name\":" STR(200) ",\"topicIds\":" ARR(UINT(1000000000), 20) \
+      ",\"venueCode\":" UINT(100000),                                                            \
+      "\"id\",\"name\",\"topicIds\",\"venueCode\"")
+static const char catalog_schema[] = "{\"type\":\"object\",\"additionalProperties\":" CATALOG_EVENT "}";
+static char catalog_object_schema[32768];
+static void make_catalog_object_schema(void) {
+  shorn_buffer b = {0};
+  put(&b, "{\"type\":\"object\",\"properties\":{");
+  for (int i = 0; i < CATALOG_IDS; i++) {
+    char p[32];
+    snprintf(p, sizeof p, "%s\"%u\":", i ? "," : "", (unsigned)catalog_id(i));
+    put(&b, p), put(&b, CATALOG_EVENT);
+  }
+  put(&b, "},\"additionalProperties\":false}");
+  if (b.length >= sizeof catalog_object_schema) die("catalog object schema too long");
+  memcpy(catalog_object_schema, b.data, b.length);
+  shorn_buffer_free(&b);
+}
 
 /* Text as articles in many languages hold it: CJK and Hangul (three bytes
  * a character, no spaces between Chinese and Japanese words), accented
@@ -501,7 +567,17 @@ const fixture fixtures[FIXTURES] = {
     {"article", article_schema, article, "$.id", "$.words",
      "paragraphs in 9 languages: CJK, accents, emoji, quotes, tabs, newlines"},
     {"record", record_schema, record, "$.id", "$.qty", "3 scalars: an integer, a boolean, an integer"},
+    {"catalog", catalog_schema, catalog, "$.\"138586341\".id", "$.\"138644582\".venueCode",
+     "a record: about 36 ids to objects of a name, two integers, an array"},
+    {"catalog_object", catalog_object_schema, catalog_object, "$.\"138586341\".id", "$.\"138644582\".venueCode",
+     "the same as an object: 48 optional fields"},
 };
+
+/* The schemas made rather than written out. */
+void make_schemas(void) {
+  make_wide_schema();
+  make_catalog_object_schema();
+}
 
 /* An event of type t, for --types: the same 23 fields in every type, one
  * of them named after it. */

@@ -8,7 +8,7 @@
  *   bench --calls [--rows N] [--db FILE] [--extension PATH]
  *   bench --types [--rows N] [--reps N] [--db FILE] [--extension PATH]
  *
- * Builds six fixtures in one database, each row stored as JSON text (in
+ * Builds eight fixtures in one database, each row stored as JSON text (in
  * FIXTURE_json), as JSONB (FIXTURE_jsonb) and as a shorn BLOB
  * (FIXTURE_shorn), same ids: a table holds one form, as an application's
  * would; --text measures the database that a run without it left.  Then
@@ -147,7 +147,7 @@ int main(int argc, char **argv) {
   }
   if (rows < 1 || reps < 1 || reps > REPS_MAX) die("--rows must be positive, --reps 1 to %d", REPS_MAX);
   if (instructions) {
-    make_wide_schema();
+    make_schemas();
     count_instructions(rows);
     return 0;
   }
@@ -157,7 +157,7 @@ int main(int argc, char **argv) {
   }
   if (!text && sqlite3_libversion_number() < 3045000)
     die("SQLite %s has no JSONB: compare with its text JSON functions (--text)", sqlite3_libversion());
-  make_wide_schema();
+  make_schemas();
   if (calls) {
     if (unlink(path) != 0 && errno != ENOENT) die("%s: %s", path, strerror(errno));
     sqlite3 *db = open_database(path, extension);

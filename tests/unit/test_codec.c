@@ -301,6 +301,17 @@ static void test_collections(void) {
   CHECK_STR(decode(record, "02016204016102"), "error: Record keys are out of canonical order at byte 6");
   CHECK_STR(decode(record, "02016102016104"), "error: Record keys are out of canonical order at byte 6");
   CHECK_STR(decode(record, "0203efbca10204f09f988004"), "error: Record keys are out of canonical order at byte 11");
+  /* Keys as the key writers tell them apart: short plain ASCII, copied
+   * whole; escaped; not UTF-8. */
+  const char *ids = "{\"138586341\":1,\"138587578\":2}";
+  CHECK_STR(encode(record, ids), "0209313338353836333431020931333835383735373804");
+  CHECK_STR(decode(record, "0209313338353836333431020931333835383735373804"), ids);
+  CHECK_STR(decode(record, "0209313338353837353738020931333835383633343104"),
+            "error: Record keys are out of canonical order at byte 22");
+  CHECK_STR(encode(record, "{\"a\\\"b\":1}"), "010361226202");
+  CHECK_STR(decode(record, "010361226202"), "{\"a\\\"b\":1}");
+  CHECK_STR(decode(record, "0108746162096865726502"), "{\"tab\\there\":1}");
+  CHECK_STR(decode(record, "01093133383538363334c302"), "error: Invalid UTF-8 at byte 2");
 }
 
 #define OBJECT_AB \

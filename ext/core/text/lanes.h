@@ -15,9 +15,11 @@ static inline uint64_t lanes_below(uint64_t w, uint8_t c) { return (w - LANES(c)
 static inline uint64_t lanes_equal(uint64_t w, uint8_t c) { return lanes_below(w ^ LANES(c), 1); }
 /* Lanes a string's body cannot hold as they are: '"', '\\' and control
  * bytes, which JSON escapes, and bytes above ASCII, which need a closer
- * look.  Only the lowest flagged lane is exact. */
+ * look.  Only the lowest flagged lane is exact.  lanes_below's and
+ * lanes_equal's masks of lanes above ASCII are left out: those lanes are
+ * flagged anyway, so the test costs a few operations a word less. */
 static inline uint64_t plain_stops(uint64_t w) {
-  return lanes_below(w, 0x20) | lanes_equal(w, '"') | lanes_equal(w, '\\') | (w & LANES(0x80));
+  return ((w - LANES(0x20)) | ((w ^ LANES('"')) - LANES(1)) | ((w ^ LANES('\\')) - LANES(1)) | w) & LANES(0x80);
 }
 /* The bits k < n of 64: the lanes of a 64-byte block before its n-th. */
 static inline uint64_t lanes_before(size_t n) { return n < 64 ? (1ull << n) - 1 : ~0ull; }

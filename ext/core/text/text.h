@@ -54,19 +54,35 @@ SHORN_PRIVATE size_t wtf8_to_utf16(const char *s, size_t n, uint16_t *out);
  * both below 0xED. */
 SHORN_PRIVATE int utf16_compare_at(const char *a, size_t an, const char *b, size_t bn, size_t i);
 
-/* Compare two WTF-8 strings as JavaScript compares strings: by UTF-16 code
- * units, a proper prefix first.  Returns <0, 0 or >0.  Inline, and the
- * shared prefix skipped eight bytes at a time: keys are compared to the
- * one before on every record and map written or read, and below 0xED the
- * first byte that differs decides. */
-static inline int utf16_compare(const char *a, size_t an, const char *b, size_t bn) {
-  size_t n = an < bn ? an : bn, i = 0;
-  while (n - i >= 8 && load_le64((const uint8_t *)a + i) == load_le64((const uint8_t *)b + i)) i += 8;
-  while (i < n && a[i] == b[i]) i++;
-  if (i == n) return an < bn ? -1 : an > bn;
+/* utf16_compare once a[i] and b[i] are known to differ: below 0xED the
+ * bytes decide. */
+static inline int utf16_differ(const char *a, size_t an, const char *b, size_t bn, size_t i) {
   uint8_t x = (uint8_t)a[i], y = (uint8_t)b[i];
   if (x < 0xED && y < 0xED) return x < y ? -1 : 1;
   return utf16_compare_at(a, an, b, bn, i);
+}
+
+/* Compare two WTF-8 strings as JavaScript compares strings: by UTF-16 code
+ * units, a proper prefix first.  Returns <0, 0 or >0.  Inline, and eight
+ * bytes compared at a time, the first that differs found in the word's
+ * xor: keys are compared to the one before on every record and map
+ * written or read.  From eight bytes the last word overlaps the one
+ * before, so no byte loop runs. */
+static ALWAYS_INLINE int utf16_compare(const char *a, size_t an, const char *b, size_t bn) {
+  size_t n = an < bn ? an : bn, i = 0;
+  const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+  if (n >= 8) {
+    for (; n - i > 8; i += 8) {
+      uint64_t diff = load_le64(x + i) ^ load_le64(y + i);
+      if (diff) return utf16_differ(a, an, b, bn, i + first_lane(diff));
+    }
+    uint64_t diff = load_le64(x + n - 8) ^ load_le64(y + n - 8);
+    if (diff) return utf16_differ(a, an, b, bn, n - 8 + first_lane(diff));
+  } else {
+    while (i < n && a[i] == b[i]) i++;
+    if (i < n) return utf16_differ(a, an, b, bn, i);
+  }
+  return an < bn ? -1 : an > bn;
 }
 
 /* Append `s` as a JSON string literal, escaped exactly as JSON.stringify

@@ -95,11 +95,6 @@ static shorn_code decode_emit_integer(decoder *d, int64_t v) {
   return SHORN_OK;
 }
 
-static shorn_code decode_emit_string(decoder *d, const uint8_t *s, size_t n) {
-  if (d->out && !buffer_json_string(d->out, (const char *)s, n)) return decoder_nomem(d);
-  return SHORN_OK;
-}
-
 /* ---- readers ------------------------------------------------------------ */
 
 /* A varint of two to eight bytes read from one 8-byte load, when eight
@@ -474,21 +469,49 @@ typedef struct key_reader {
   size_t prev_length;
 } key_reader;
 
-static shorn_code decode_read_record_key(decoder *d, key_reader *k, const uint8_t **key, size_t *n) {
-  shorn_code rc = read_string(d, key, n);
+/* decode_write_key's way for a key that is not short plain ASCII: the
+ * string writer's, which escapes it and checks it as strict UTF-8. */
+static NOINLINE shorn_code decode_write_escaped_key(decoder *d, const uint8_t *key, size_t n, bool comma) {
+  if (comma) EMIT_CHAR(d, ',');
+  int written = buffer_json_utf8(d->out, key, n, (size_t)(d->end - key));
+  if (written < 0) return decode_fail_at(d, key, "Invalid UTF-8");
+  if (!written) return decoder_nomem(d);
+  EMIT_CHAR(d, ':');
+  return SHORN_OK;
+}
+
+/* A record key written as `"key":`, a comma before it when `comma`.  Most
+ * keys (ids, names) are a few plain ASCII bytes, which are strict UTF-8 as
+ * they stand: copied in one move, with the punctuation, in one
+ * reservation. */
+static ALWAYS_INLINE shorn_code decode_write_key(decoder *d, const uint8_t *key, size_t n, bool comma) {
+  shorn_buffer *out = d->out;
+  if (!buffer_reserve(out, n + 4)) return decoder_nomem(d);
+  uint8_t *o = out->data + out->length;
+  *o = ',';
+  o += comma;
+  *o++ = '"';
+  if (!short_plain(o, key, n)) return decode_write_escaped_key(d, key, n, comma);
+  o[n] = '"', o[n + 1] = ':';
+  out->length = (size_t)(o + n + 2 - out->data);
+  return SHORN_OK;
+}
+
+/* The next record key, read, checked and written (decode_write_key) when
+ * there is output: into *key and *n. */
+static ALWAYS_INLINE shorn_code decode_record_key(decoder *d, key_reader *k, bool comma, const uint8_t **key,
+                                                   size_t *n) {
+  shorn_code rc = decode_read_body(d, key, n);
   if (rc) return rc;
+  if (d->out) {
+    if ((rc = decode_write_key(d, *key, *n, comma))) return rc;
+  } else if (!utf8_valid(*key, *n, (size_t)(d->end - *key))) {
+    return decode_fail_at(d, *key, "Invalid UTF-8");
+  }
   if (k->prev && utf16_compare((const char *)k->prev, k->prev_length, (const char *)*key, *n) >= 0)
     return decode_fail_at(d, d->p, "Record keys are out of canonical order");
   k->prev = *key;
   k->prev_length = *n;
-  return SHORN_OK;
-}
-
-static shorn_code decode_emit_key(decoder *d, const uint8_t *key, size_t n, bool comma) {
-  if (comma) EMIT_CHAR(d, ',');
-  shorn_code rc = decode_emit_string(d, key, n);
-  if (rc) return rc;
-  EMIT_CHAR(d, ':');
   return SHORN_OK;
 }
 
@@ -502,8 +525,7 @@ static shorn_code decode_record(decoder *d, const shape *value, int depth) {
   const uint8_t *key = NULL;
   size_t n = 0;
   for (uint64_t i = 0; i < count; i++) {
-    if ((rc = decode_read_record_key(d, &keys, &key, &n))) return rc;
-    if ((rc = decode_emit_key(d, key, n, i > 0))) return rc;
+    if ((rc = decode_record_key(d, &keys, i > 0, &key, &n))) return rc;
     if ((rc = decode_element(d, value, depth))) return rc;
   }
   EMIT_CHAR(d, '}');
@@ -619,14 +641,14 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
   const uint8_t *key = NULL, *repeated = NULL;
   size_t n = 0, repeated_length = 0;
   for (uint64_t i = 0; i < count; i++) {
-    if ((rc = decode_read_record_key(d, &keys, &key, &n))) return rc;
+    size_t start = d->out ? d->out->length : 0;
+    if ((rc = decode_record_key(d, &keys, false, &key, &n))) return rc;
     if (!repeated && object_find_field(s, (const char *)key, n)) repeated = key, repeated_length = n;
     if (d->out) {
       member_span *m = decode_span_push(d->allocator, spans);
       if (!m) return decoder_nomem(d);
-      m->key = (const char *)key, m->key_length = n, m->start = d->out->length;
+      m->key = (const char *)key, m->key_length = n, m->start = start;
     }
-    if ((rc = decode_emit_key(d, key, n, false))) return rc;
     if ((rc = decode_value(d, extras))) return rc;
     if (d->out) spans->items[spans->count - 1].end = d->out->length;
   }
@@ -639,7 +661,9 @@ static shorn_code decode_open_members(decoder *d, const shape *s, const uint8_t 
   return SHORN_OK;
 }
 
-static shorn_code decode_open_object(decoder *d, const shape *s, const uint8_t *bitmap) {
+/* Out of line: inlined into the walk, its loops would widen the frame
+ * that every closed object's decode sets up. */
+static NOINLINE shorn_code decode_open_object(decoder *d, const shape *s, const uint8_t *bitmap) {
   EMIT_CHAR(d, '{');
   size_t base = d->out ? d->out->length : 0, declared = 0;
   span_list spans = {0};

@@ -120,16 +120,20 @@ static NOINLINE bool unescape_string(reader *r, const json_string_token *t, json
   return true;
 }
 
+/* A string token's value into v, its escapes decoded. */
+static inline bool pass_string_value(reader *r, const json_string_token *t, json_value *v) {
+  v->type = JSON_STRING;
+  v->flags = 0;
+  v->length = t->length;
+  v->u.string = (const char *)t->body;
+  return !t->escaped || unescape_string(r, t, v);
+}
+
 /* A string token into v, its escapes decoded. */
 static inline const uint8_t *read_text_string(reader *r, const uint8_t *p, json_value *v) {
   json_string_token t;
   p = json_read_string(r->start, p, r->end, &t);
-  if (!p) return NULL;
-  v->type = JSON_STRING;
-  v->flags = 0;
-  v->length = t.length;
-  v->u.string = (const char *)t.body;
-  return !t.escaped || unescape_string(r, &t, v) ? p : NULL;
+  return p && pass_string_value(r, &t, v) ? p : NULL;
 }
 
 static const uint8_t *read_word(const reader *r, const uint8_t *p, const char *word, size_t n, json_type type,
@@ -364,6 +368,31 @@ static const uint8_t *read_key(reader *r, const uint8_t *p, json_value *k) {
   return p < r->end && *p == ':' ? skip_space_at(r, p + 1) : NULL;
 }
 
+/* An entry's key at p, its '"', written as a string is (its length, then
+ * its bytes) and noted in m; p after its ':' and the space after that.  A
+ * key with no escape (ids, names: most) is copied from the text in one
+ * reservation, without the calls and checks a decoded value takes
+ * (put_string_value). */
+static ALWAYS_INLINE const uint8_t *read_entry_key(reader *r, const uint8_t *p, written_span *m) {
+  shorn_buffer *out = r->e->out;
+  json_string_token t;
+  if (p >= r->end || *p != '"' || !(p = json_read_string(r->start, p, r->end, &t))) return NULL;
+  m->start = out->length;
+  if (!t.escaped && t.length < 0x80 && buffer_reserve(out, t.length + 1)) {
+    out->data[out->length] = (uint8_t)t.length;
+    copy_few(out->data + out->length + 1, t.body, t.length);
+    out->length += t.length + 1;
+    m->key_length = t.length;
+  } else {
+    json_value k;
+    if (!pass_string_value(r, &t, &k) || put_string_value(r->e, &k)) return NULL;
+    m->key_length = k.length;
+  }
+  m->key_at = out->length - m->key_length;
+  p = skip_space_at(r, p);
+  return p < r->end && *p == ':' ? skip_space_at(r, p + 1) : NULL;
+}
+
 /* The entries of a record or a dynamic object at p, its '{': their count,
  * then each key written as a string and its value after it (`value`, or
  * NULL: dynamic at `depth`). */
@@ -376,13 +405,9 @@ static const uint8_t *read_entries(reader *r, const shape *value, int depth, con
   p = skip_space_at(r, p + 1);
   if (p < r->end && *p == '}') closed = true, p++;
   while (!closed) {
-    json_value k;
-    if (!(p = read_key(r, p, &k)) || !spans_reserve(r, 1)) return NULL;
+    if (!spans_reserve(r, 1)) return NULL;
     written_span *m = &r->spans[r->spans_used++];
-    m->start = e->out->length;
-    if (put_string_value(e, &k)) return NULL;
-    m->key_length = k.length;
-    m->key_at = e->out->length - k.length;
+    if (!(p = read_entry_key(r, p, m))) return NULL;
     if (m > r->spans + first) {
       const written_span *before = m - 1;
       sorted = sorted && utf16_compare((const char *)e->out->data + before->key_at, before->key_length,
