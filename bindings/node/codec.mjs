@@ -96,18 +96,14 @@ class Codec {
     });
     // The lengths first, four-byte aligned, then the texts end to end, at
     // most three bytes of UTF-8 for each UTF-16 unit.
-    let room = 0;
-    for (const text of texts) room += text.length * 3;
-    const at = reserve(exports, 4 * texts.length + room);
+    const at = reserve(exports, texts.reduce((room, text) => room + 4 + 3 * text.length, 0));
     const start = at + 4 * texts.length;
+    const lengths = new Uint32Array(exports.memory.buffer, at, texts.length);
     let offset = start;
-    const lengths = [];
-    for (const text of texts) {
-      const { written } = encoder.encodeInto(text, memory(exports).subarray(offset, offset + text.length * 3));
-      lengths.push(written);
-      offset += written;
-    }
-    new Uint32Array(exports.memory.buffer, at, texts.length).set(lengths);
+    texts.forEach((text, i) => {
+      lengths[i] = encoder.encodeInto(text, memory(exports).subarray(offset, offset + 3 * text.length)).written;
+      offset += lengths[i];
+    });
     const refused = exports.codec_encode_many(this.#live(), start, at, texts.length, fpBytes, unchecked ? 0 : 1);
     if (refused) throw new Error(`shorn_encode${unchecked ? "_unchecked" : ""}: ${errorText(exports)} (value ${refused - 1})`);
     // The call may have grown the memory: the lengths are read anew.

@@ -73,8 +73,7 @@ function stateOf(column) {
   return state;
 }
 
-// The synchronous connection a drizzle database runs on, with a statement
-// that decodes; an asynchronous client cannot decode inside fromDriver.
+// The connection a drizzle database runs on, with a statement that decodes.
 function decoderOf(client, name) {
   // The name is bound as well: libsql takes a lone object argument for
   // named parameters, and a lone Buffer there aborts the process.
@@ -88,6 +87,8 @@ function decoderOf(client, name) {
   };
 }
 
+// setup() binds a statement that decodes in fromDriver, which an
+// asynchronous client cannot answer there.
 function requireSynchronous(client) {
   if (typeof client?.prepare !== 'function' || typeof client.each === 'function') {
     throw new TypeError('sqlite-shorn/drizzle: setup() needs a synchronous client (better-sqlite3, libsql, ' +
