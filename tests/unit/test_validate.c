@@ -67,6 +67,15 @@ static const keyword_case keyword_cases[] = {
     {"{\"type\":\"integer\",\"multipleOf\":3}", "-9", "ok"},
     {"{\"type\":\"integer\",\"multipleOf\":3}", "10", "error: Expected a multiple of 3 at $"},
     {"{\"type\":\"number\",\"multipleOf\":1e-9}", "0.000000003", "ok"},
+    /* A step beside bounds is checked without the full check, and with it
+     * when there are two steps or another keyword. */
+    {"{\"type\":\"number\",\"minimum\":0,\"maximum\":10,\"multipleOf\":0.5}", "2.5", "ok"},
+    {"{\"type\":\"number\",\"minimum\":0,\"maximum\":10,\"multipleOf\":0.5}", "2.25", "error: Expected a multiple of 0.5 at $"},
+    {"{\"type\":\"number\",\"minimum\":0,\"maximum\":10,\"multipleOf\":0.5}", "10.5", "error: Too big: expected at most 10 at $"},
+    {"{\"type\":\"integer\",\"allOf\":[{\"multipleOf\":2},{\"multipleOf\":3}]}", "12", "ok"},
+    {"{\"type\":\"integer\",\"allOf\":[{\"multipleOf\":2},{\"multipleOf\":3}]}", "4", "error: Expected a multiple of 3 at $"},
+    {"{\"type\":\"integer\",\"allOf\":[{\"multipleOf\":3},{\"multipleOf\":2}]}", "9", "error: Expected a multiple of 2 at $"},
+    {"{\"type\":\"integer\",\"multipleOf\":2,\"not\":{\"const\":4}}", "4", "error: Invalid value: the schema in \"not\" accepts it at $"},
     /* strings: code points, a lone surrogate one of them */
     {"{\"type\":\"string\",\"minLength\":2,\"maxLength\":3}", "\"ab\"", "ok"},
     {"{\"type\":\"string\",\"minLength\":2,\"maxLength\":3}", "\"a\"", "error: Too short: expected at least 2 characters at $"},
@@ -75,6 +84,10 @@ static const keyword_case keyword_cases[] = {
     {"{\"type\":\"string\",\"maxLength\":1}", "\"😀😀\"", "error: Too long: expected at most 1 character at $"},
     {"{\"type\":\"string\",\"minLength\":2}", "\"😀\"", "error: Too short: expected at least 2 characters at $"},
     {"{\"type\":\"string\",\"minLength\":3}", "\"é中😀\"", "ok"},
+    {"{\"type\":\"string\",\"minLength\":1}", "\"é\"", "ok"},
+    {"{\"type\":\"string\",\"minLength\":2}", "\"é\"", "error: Too short: expected at least 2 characters at $"},
+    {"{\"type\":\"string\",\"minLength\":2}", "\"中a\"", "ok"},
+    {"{\"type\":\"string\",\"minLength\":2}", "\"ab\"", "ok"},
     {"{\"type\":\"string\",\"maxLength\":0}", "\"\"", "ok"},
     {"{\"type\":\"string\",\"minLength\":1e300}", "\"abc\"", "error: Too short: expected at least 1e+300 characters at $"},
     {"{\"type\":\"string\",\"maxLength\":1.0}", "\"a\"", "ok"},

@@ -223,8 +223,9 @@ static void validate_summarize(validation *v, const rule *rules, uint32_t count,
           v->high = b, v->high_open = r->kind == RULE_EXCLUSIVE_MAXIMUM;
         break;
       case RULE_MIN_LENGTH:
-        if (4 * b > (double)v->string_bytes_min)
-          v->string_bytes_min = 4 * b < (double)UINT64_MAX ? (uint64_t)(4 * b) : UINT64_MAX;
+        /* At least 4b - 3 bytes hold at least b code points. */
+        if (4 * b - 3 > (double)v->string_bytes_min)
+          v->string_bytes_min = 4 * b - 3 < (double)UINT64_MAX ? (uint64_t)(4 * b - 3) : UINT64_MAX;
         break;
       case RULE_MAX_LENGTH:
         if (b < (double)v->string_bytes_max) v->string_bytes_max = (uint64_t)b;
@@ -235,7 +236,12 @@ static void validate_summarize(validation *v, const rule *rules, uint32_t count,
       case RULE_MAX_ITEMS:
         if (b < v->items_max) v->items_max = b;
         break;
-      case RULE_MULTIPLE_OF: v->numbers_bounded = false; break;
+      case RULE_MULTIPLE_OF:
+        /* A second step is left to the full check. */
+        v->numbers_stepped = !v->step && v->numbers_bounded;
+        v->numbers_bounded = false;
+        v->step = b;
+        break;
       case RULE_PATTERN:
       case RULE_FORMAT: v->strings_sized = false; break;
       case RULE_UNIQUE_ITEMS: v->arrays_sized = false; break;
@@ -250,7 +256,7 @@ static void validate_summarize(validation *v, const rule *rules, uint32_t count,
       case RULE_ONE_OF:
       case RULE_IF:
       case RULE_ITEMS:
-      case RULE_CONTAINS: v->numbers_bounded = v->strings_sized = v->arrays_sized = false; break;
+      case RULE_CONTAINS: v->numbers_bounded = v->numbers_stepped = v->strings_sized = v->arrays_sized = false; break;
       default: break;
     }
   }
@@ -747,16 +753,6 @@ const validation *validation_join(arena *a, const validation *first, const valid
 
 /* ---- checking -------------------------------------------------------------- */
 
-/* Zod 4's multipleOf (util.floatSafeRemainder): the quotient within four
- * epsilons, scaled by its size, of an integer, so that 0.3 is a multiple
- * of 0.1.  Math.round rounds halves up. */
-static bool validate_is_multiple(double value, double step) {
-  double ratio = value / step, rounded = floor(ratio);
-  if (ratio - rounded >= 0.5) rounded += 1;
-  double tolerance = 4 * DBL_EPSILON * fmax(fabs(ratio), 1);
-  return fabs(ratio - rounded) < tolerance;
-}
-
 static shorn_code refuse_value(shorn_error *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static shorn_code refuse_value(shorn_error *e, const char *fmt, ...) {
   va_list ap;
@@ -776,7 +772,7 @@ static shorn_code validate_check_number(const rule *r, double x, shorn_error *e)
     case RULE_EXCLUSIVE_MINIMUM: ok = x > r->bound; break;
     case RULE_MAXIMUM: ok = x <= r->bound; break;
     case RULE_EXCLUSIVE_MAXIMUM: ok = x < r->bound; break;
-    default: ok = validate_is_multiple(x, r->bound); break;
+    default: ok = validation_is_multiple(x, r->bound); break;
   }
   if (ok) return SHORN_OK;
   number_format(r->bound, bound);

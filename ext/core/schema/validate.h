@@ -4,6 +4,9 @@
 #ifndef SHORN_VALIDATE_H
 #define SHORN_VALIDATE_H
 
+#include <float.h>
+#include <math.h>
+
 #include "core/base/platform.h"
 #include "core/json/json.h"
 #include "core/regex/pattern.h"
@@ -97,15 +100,26 @@ struct validation {
   uint8_t types; /* 1 << json_type for each type a rule looks at; values of others skip it */
   bool collects;  /* it has an unevaluated* rule: the keywords beside it say what they evaluated */
   /* What the encoder decides without a call (validation_passes): a number
-   * whose only rules are bounds, between `low` and `high`; a string whose
-   * only rules are lengths, of between so many bytes (a code point is one
-   * to four of them, so those lengths pass uncounted); an array whose only
-   * rules are its count's. */
-  bool numbers_bounded, strings_sized, arrays_sized, low_open, high_open;
-  double low, high;
+   * whose only rules are bounds, between `low` and `high`, and if
+   * `numbers_stepped` one multipleOf besides, a multiple of `step`; a
+   * string whose only rules are lengths, of between so many bytes (a code
+   * point is one to four of them, so those lengths pass uncounted); an
+   * array whose only rules are its count's. */
+  bool numbers_bounded, numbers_stepped, strings_sized, arrays_sized, low_open, high_open;
+  double low, high, step;
   uint64_t string_bytes_min, string_bytes_max;
   double items_min, items_max; /* an array whose only rules are its count's */
 };
+
+/* Zod 4's multipleOf (util.floatSafeRemainder): the quotient within four
+ * epsilons, scaled by its size, of an integer, so that 0.3 is a multiple
+ * of 0.1.  Math.round rounds halves up. */
+static inline bool validation_is_multiple(double value, double step) {
+  double ratio = value / step, rounded = floor(ratio);
+  if (ratio - rounded >= 0.5) rounded += 1;
+  double tolerance = 4 * DBL_EPSILON * fmax(fabs(ratio), 1);
+  return fabs(ratio - rounded) < tolerance;
+}
 
 /* Whether `value` passes `v` for certain, without the full check; false
  * leaves it to validation_check, which also says why. */
@@ -113,8 +127,8 @@ static inline bool validation_passes(const validation *v, const json_value *valu
   if (!(v->types & (1u << value->type))) return true;
   if (value->type == JSON_NUMBER) {
     double x = value->u.number;
-    return v->numbers_bounded && (v->low_open ? x > v->low : x >= v->low) &&
-           (v->high_open ? x < v->high : x <= v->high);
+    bool within = (v->low_open ? x > v->low : x >= v->low) && (v->high_open ? x < v->high : x <= v->high);
+    return v->numbers_bounded ? within : v->numbers_stepped && within && validation_is_multiple(x, v->step);
   }
   if (value->type == JSON_ARRAY)
     return v->arrays_sized && value->length >= v->items_min && value->length <= v->items_max;
