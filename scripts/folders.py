@@ -25,11 +25,12 @@ FOLDERS = [
 SQLITE_ONLY = {"core/query", "core/evolve"}
 
 # The core folders each layer above the core may include.  The SQLite layer
-# asks the core's queries (core/query) and versions (core/evolve) and never
-# reads the byte layout (core/shape) or walks it (core/schema, core/wire)
+# asks the core's queries (core/query) and versions (core/evolve), compiles
+# its schemas through core/schema so that they share the process's patterns,
+# and never reads the byte layout (core/shape) or walks it (core/wire)
 # itself, so that the layout can change under it.
 USES = {
-    "sqlite": {"core/base", "core/text", "core/numbers", "core/json", "core/query", "core/evolve"},
+    "sqlite": {"core/base", "core/text", "core/numbers", "core/json", "core/schema", "core/query", "core/evolve"},
     "cli": {"core/base", "core/text"},
 }
 

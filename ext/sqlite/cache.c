@@ -15,6 +15,7 @@
 #include "sqlite/cache.h"
 
 #include "core/base/memory.h"
+#include "core/schema/schema.h"
 
 #ifndef SQLITE_MUTEX_STATIC_MAIN /* before 3.35 it was SQLITE_MUTEX_STATIC_MASTER */
 #define SQLITE_MUTEX_STATIC_MAIN 2
@@ -86,7 +87,32 @@ static struct {
   shorn_compiled **buckets;
   size_t bucket_count, count, bytes;
   unsigned long long compilations;
+  /* The schemas' patterns, each compiled once for all of them; their
+   * memory is `pattern_bytes`, and in `bytes`.  Used under the mutex alone. */
+  pattern_engine *patterns;
+  shorn_allocator pattern_allocator;
+  size_t pattern_bytes;
 } cache_shared;
+
+static void *cache_pattern_realloc(void *context, void *block, size_t size) {
+  (void)context;
+  size_t before = block ? (size_t)sqlite3_msize(block) : 0;
+  void *p = sqlite3_realloc64(block, size);
+  if (p || !size) {
+    size_t change = (size_t)(p ? sqlite3_msize(p) : 0) - before;
+    cache_shared.bytes += change;
+    cache_shared.pattern_bytes += change;
+  }
+  return p;
+}
+
+static void cache_pattern_free(void *context, void *block) {
+  (void)context;
+  size_t size = block ? (size_t)sqlite3_msize(block) : 0;
+  cache_shared.bytes -= size;
+  cache_shared.pattern_bytes -= size;
+  sqlite3_free(block);
+}
 
 int shorn_shared_open(void) {
   sqlite3_mutex *guard = shared_mutex_alloc(SQLITE_MUTEX_STATIC_MAIN);
@@ -103,6 +129,7 @@ void shorn_shared_close(void) {
   shared_lock(guard);
   if (--cache_shared.connections == 0) {
     /* Every schema went with the entries and statements that held it. */
+    schema_patterns_free(cache_shared.patterns);
     sqlite3_free(cache_shared.buckets);
     shared_mutex_free(cache_shared.mutex);
     memset(&cache_shared, 0, sizeof cache_shared);
@@ -110,9 +137,11 @@ void shorn_shared_close(void) {
   shared_unlock(guard);
 }
 
-void shorn_shared_counts(unsigned long long *schemas, unsigned long long *bytes, unsigned long long *compilations) {
+void shorn_shared_counts(unsigned long long *schemas, unsigned long long *patterns, unsigned long long *bytes,
+                         unsigned long long *compilations) {
   shared_lock(cache_shared.mutex);
   *schemas = cache_shared.count;
+  *patterns = schema_patterns_count(cache_shared.patterns);
   *bytes = cache_shared.bytes;
   *compilations = cache_shared.compilations;
   shared_unlock(cache_shared.mutex);
@@ -143,11 +172,12 @@ static shorn_compiled *compile_counted(const char *text, int n, uint64_t hash, s
   c->allocator = (shorn_allocator){counting_realloc, counting_free, c};
   c->compiling = true;
   c->bytes = (size_t)sqlite3_msize(c);
-  if (shorn_schema_compile(text, (size_t)n, &c->allocator, &c->schema, error) != SHORN_OK) {
+  if (schema_compile_sharing(text, (size_t)n, &c->allocator, cache_shared.patterns, &c->schema, error) != SHORN_OK) {
     sqlite3_free(c);
     return NULL;
   }
   c->compiling = false;
+  c->pattern_bytes = schema_pattern_bytes(c->schema);
   c->hash = hash;
   c->text_length = n;
   memcpy(c->text, text, (size_t)n);
@@ -182,9 +212,13 @@ shorn_compiled *shorn_compiled_get(const char *text, int n, uint64_t hash, unsig
     c = cache_shared.buckets[hash & (cache_shared.bucket_count - 1)];
     while (c && !(c->hash == hash && c->text_length == n && memcmp(c->text, text, (size_t)n) == 0)) c = c->next;
   }
+  if (!cache_shared.patterns) {
+    cache_shared.pattern_allocator = (shorn_allocator){cache_pattern_realloc, cache_pattern_free, NULL};
+    cache_shared.patterns = schema_patterns_new(&cache_shared.pattern_allocator, &cache_shared.pattern_bytes);
+  }
   if (c) {
     c->refs++;
-  } else if (!cache_shared.buckets) {
+  } else if (!cache_shared.buckets || !cache_shared.patterns) {
     error->code = SHORN_ERROR_NOMEM;
   } else {
     cache_shared.compilations++;
@@ -219,12 +253,11 @@ void shorn_compiled_release(void *p) {
     *link = c->next;
     cache_shared.count--;
     cache_shared.bytes -= c->bytes;
+    /* Under the mutex: the schema lets go of the patterns it shares. */
+    shorn_schema_free(c->schema);
   }
   shared_unlock(cache_shared.mutex);
-  if (last) {
-    shorn_schema_free(c->schema);
-    sqlite3_free(c);
-  }
+  if (last) sqlite3_free(c);
 }
 
 /* ---- names' versions ----------------------------------------------------- */
@@ -427,7 +460,7 @@ static shorn_cache_entry *cache_entry_new(shorn_cache *cache, shorn_key kind, co
   e->kind = (unsigned char)kind;
   e->hash = hash;
   e->generation = cache->generation;
-  e->bytes = (size_t)sqlite3_msize(e) + (kind == SHORN_KEY_TEXT ? compiled->bytes : 0);
+  e->bytes = (size_t)sqlite3_msize(e) + (kind == SHORN_KEY_TEXT ? compiled->bytes + compiled->pattern_bytes : 0);
   return e;
 }
 

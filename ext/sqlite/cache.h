@@ -25,6 +25,9 @@ SQLITE_EXTENSION_INIT3
 typedef struct shorn_compiled {
   shorn_schema *schema;
   size_t bytes;  /* the schema's memory and this record's */
+  /* The patterns' it shares with the process's other schemas: counted
+   * once by the process, in full by each cache that holds the schema. */
+  size_t pattern_bytes;
   uint64_t hash; /* of text */
   /* The process table's, changed under its mutex alone. */
   struct shorn_compiled *next;
@@ -54,9 +57,10 @@ SHORN_PRIVATE shorn_compiled *shorn_compiled_get(const char *text, int n, uint64
 SHORN_PRIVATE void shorn_compiled_retain(shorn_compiled *c);
 SHORN_PRIVATE void shorn_compiled_release(void *compiled);
 
-/* What the process holds: schemas, their bytes, compilations so far. */
-SHORN_PRIVATE void shorn_shared_counts(unsigned long long *schemas, unsigned long long *bytes,
-                                       unsigned long long *compilations);
+/* What the process holds: schemas, their patterns, the bytes of both,
+ * compilations so far. */
+SHORN_PRIVATE void shorn_shared_counts(unsigned long long *schemas, unsigned long long *patterns,
+                                       unsigned long long *bytes, unsigned long long *compilations);
 
 /* What a connection's entry is keyed by.  A text key is the schema itself
  * and holds forever; the others are read from the registry and hold only

@@ -270,14 +270,14 @@ static void signature_function(sqlite3_context *ctx, int argc, sqlite3_value **a
 static void stats_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc, (void)argv;
   const shorn_cache *cache = &((shorn_state *)sqlite3_user_data(ctx))->cache;
-  unsigned long long schemas, bytes, compilations;
-  shorn_shared_counts(&schemas, &bytes, &compilations);
+  unsigned long long schemas, patterns, bytes, compilations;
+  shorn_shared_counts(&schemas, &patterns, &bytes, &compilations);
   char *text = sqlite3_mprintf("{\"compilations\":%llu,\"hits\":%llu,\"misses\":%llu,\"entries\":%llu,"
                                "\"bytes\":%llu,\"cache_bytes\":%llu,\"process\":{\"schemas\":%llu,"
-                               "\"bytes\":%llu,\"compilations\":%llu}}",
+                               "\"patterns\":%llu,\"bytes\":%llu,\"compilations\":%llu}}",
                                cache->compilations, cache->hits, cache->misses, (unsigned long long)cache->count,
-                               (unsigned long long)cache->bytes, (unsigned long long)cache->limit, schemas, bytes,
-                               compilations);
+                               (unsigned long long)cache->bytes, (unsigned long long)cache->limit, schemas,
+                               patterns, bytes, compilations);
   if (!text) {
     sqlite3_result_error_nomem(ctx);
     return;

@@ -46,11 +46,12 @@
 /* The inline schema of the rows table.  Its variants differ in a
  * description only: one wire shape, so the index's own text reads every
  * row, but each variant is a schema text of its own in a connection's
- * cache. */
+ * cache, and all of them share the process's one compiled pattern. */
 #define ROW_SCHEMA_BODY                                                                           \
   "\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"minimum\":0},"               \
   "\"w\":{\"type\":\"integer\",\"minimum\":0},\"s\":{\"type\":\"integer\",\"minimum\":0},"        \
-  "\"name\":{\"type\":\"string\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}," \
+  "\"name\":{\"type\":\"string\",\"pattern\":\"^w[0-9]+ s[0-9]+ \"},"                             \
+  "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                                \
   "\"score\":{\"type\":\"number\"},\"flag\":{\"type\":\"boolean\"},"                              \
   "\"big\":{\"type\":\"string\",\"x-shorn\":\"bigint\"},\"opt\":{\"type\":\"string\"}},"          \
   "\"required\":[\"x\",\"w\",\"s\",\"name\",\"tags\",\"score\",\"flag\",\"big\"],"                \

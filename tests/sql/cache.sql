@@ -108,3 +108,14 @@ CREATE TEMP TABLE before_autocommit AS SELECT j ->> 'misses' AS misses FROM stat
 SELECT shorn_decode(x'01', 'flag');
 SELECT shorn_decode(x'01', 'flag');
 SELECT j ->> 'misses' - misses FROM stats, before_autocommit;
+
+SELECT '-- a pattern is compiled once for all the schemas that have it, and freed with the last of them';
+SELECT shorn_config('cache_bytes', 0), shorn_config('cache_bytes', 268435456);
+CREATE TEMP TABLE before_patterns AS
+SELECT j ->> '$.process.schemas' AS schemas, j ->> '$.process.patterns' AS patterns, j ->> '$.process.bytes' AS bytes FROM stats;
+SELECT hex(shorn_encode('"ab-1"', '{"type":"string","pattern":"^[a-z]+-[0-9]$"}'));
+SELECT hex(shorn_encode('"cd-2"', '{"type":"string","maxLength":9,"pattern":"^[a-z]+-[0-9]$"}'));
+SELECT shorn_encode('"cd-x"', '{"type":"string","maxLength":9,"pattern":"^[a-z]+-[0-9]$"}');
+SELECT j ->> '$.process.schemas' - schemas, j ->> '$.process.patterns' - patterns FROM stats, before_patterns;
+SELECT shorn_config('cache_bytes', 0), shorn_config('cache_bytes', 268435456);
+SELECT j ->> '$.process.patterns' - patterns, j ->> '$.process.bytes' - bytes FROM stats, before_patterns;

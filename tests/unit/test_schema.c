@@ -10,6 +10,8 @@
 #include "../support/counting.h"
 #include "core/json/json.h"
 #include "core/base/memory.h"
+#include "core/regex/pattern.h"
+#include "core/schema/schema.h"
 #include "core/shape/shape.h"
 
 static int failures_here(int before) { return check_failures - before; }
@@ -1093,6 +1095,58 @@ static void run_vectors(const char *path, bool seed) {
   free(data);
 }
 
+/* Schemas compiled into one engine (the SQLite layer's, shared by the
+ * process) share a pattern: compiled once, charged in full to each use,
+ * freed with the last schema; a refused compile, or one out of memory at
+ * any allocation of either allocator, keeps nothing. */
+#define SHARED_PATTERN "{\"type\":\"string\",\"pattern\":\"^[a-z]+-[0-9]$\"}"
+static void test_shared_patterns(void) {
+  static const char one[] = SHARED_PATTERN,
+                    two[] = "{\"type\":\"object\",\"properties\":{\"a\":" SHARED_PATTERN ",\"b\":" SHARED_PATTERN "}}",
+                    refused[] = "{\"type\":\"object\",\"properties\":{\"a\":" SHARED_PATTERN ",\"b\":{\"type\":\"nonsense\"}}}";
+  counting engine_count = {0}, schema_count = {0};
+  const shorn_allocator engine_allocator = {counting_realloc, counting_free, &engine_count},
+                        schema_allocator = {counting_realloc, counting_free, &schema_count};
+  pattern_engine *engine = pattern_engine_new(&engine_allocator);
+  CHECK(engine != NULL);
+  pattern_engine_measure(engine, &engine_count.current);
+  size_t empty = engine_count.current;
+  shorn_schema *x = NULL, *y = NULL;
+  shorn_error e;
+  CHECK(schema_compile_sharing(one, strlen(one), &schema_allocator, engine, &x, &e) == SHORN_OK);
+  size_t with_one = engine_count.current;
+  CHECK(pattern_engine_count(engine) == 1);
+  CHECK(x->pattern_bytes > 0 && x->pattern_bytes < with_one - empty);
+  CHECK(schema_compile_sharing(two, strlen(two), &schema_allocator, engine, &y, &e) == SHORN_OK);
+  CHECK(pattern_engine_count(engine) == 1 && engine_count.current == with_one);
+  CHECK(y->pattern_bytes == 2 * x->pattern_bytes);
+  shorn_schema_free(x);
+  CHECK(pattern_engine_count(engine) == 1);
+  shorn_buffer out = {0};
+  CHECK(shorn_encode(y, "{\"a\":\"ab-1\",\"b\":\"c-2\"}", 22, 0, &out, &e) == SHORN_OK);
+  CHECK(shorn_encode(y, "{\"a\":\"ab-1\",\"b\":\"c-x\"}", 22, 0, &out, &e) == SHORN_ERROR_ENCODE);
+  CHECK(strstr(e.message, "must match pattern") != NULL);
+  shorn_buffer_free(&out);
+  shorn_schema_free(y);
+  CHECK(pattern_engine_count(engine) == 0 && engine_count.current == empty);
+  CHECK(schema_compile_sharing(refused, strlen(refused), &schema_allocator, engine, &x, &e) == SHORN_ERROR_SCHEMA);
+  CHECK(pattern_engine_count(engine) == 0 && engine_count.current == empty && schema_count.current == 0);
+  for (counting *failing = &engine_count; failing; failing = failing == &engine_count ? &schema_count : NULL) {
+    shorn_code rc = SHORN_ERROR_NOMEM;
+    for (unsigned long n = 1; rc == SHORN_ERROR_NOMEM && n < 1000; n++) {
+      engine_count.calls = schema_count.calls = 0;
+      failing->fail_at = n;
+      rc = schema_compile_sharing(two, strlen(two), &schema_allocator, engine, &y, &e);
+      failing->fail_at = 0;
+      if (rc == SHORN_OK) shorn_schema_free(y);
+      CHECK(pattern_engine_count(engine) == 0 && engine_count.current == empty && schema_count.current == 0);
+    }
+    CHECK(rc == SHORN_OK);
+  }
+  pattern_engine_free(engine);
+  CHECK(engine_count.current == 0);
+}
+
 int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : "tests/vectors";
   char path[1024];
@@ -1107,6 +1161,7 @@ int main(int argc, char **argv) {
   test_negative_zero();
   test_refusal_paths();
   test_limits();
+  test_shared_patterns();
   printf("worked examples and limits: %d failed\n", failures_here(before));
   snprintf(path, sizeof path, "%s/schemas.jsonl", dir);
   run_vectors(path, false);

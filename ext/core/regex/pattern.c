@@ -14,6 +14,7 @@
  * them with `u`.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "pattern.h"
 
@@ -431,13 +432,27 @@ struct pattern {
   pattern_engine *engine;
   class_run *run; /* NULL unless the pattern is one */
   regex_dfa dfa; /* for strings of ASCII bytes, when the program has one */
-  pattern *next; /* the engine's list */
+  pattern *next; /* the engine's chain of its hash */
+  uint32_t hash, refs;
+  size_t bytes; /* what compiling it took of the engine's memory, if measured */
+  size_t length;
+  char source[]; /* as pattern_compile was given it, for the next to find */
 };
 
+/* A table of patterns by source, so that a source is compiled once for
+ * every schema compiled into the engine. */
 struct pattern_engine {
   const shorn_allocator *allocator;
-  pattern *patterns;
+  const size_t *live_bytes; /* what the allocator holds, kept by it; NULL when not measured */
+  pattern **buckets;
+  uint32_t bucket_count, count;
 };
+
+void pattern_engine_measure(pattern_engine *e, const size_t *live_bytes) { e->live_bytes = live_bytes; }
+
+size_t pattern_bytes(const pattern *p) { return p->bytes; }
+
+uint32_t pattern_engine_count(const pattern_engine *e) { return e ? e->count : 0; }
 
 pattern_engine *pattern_engine_new(const shorn_allocator *allocator) {
   pattern_engine *e = mem_calloc(allocator, 1, sizeof *e);
@@ -445,16 +460,67 @@ pattern_engine *pattern_engine_new(const shorn_allocator *allocator) {
   return e;
 }
 
+static void pattern_free(pattern_engine *e, pattern *p) {
+  regex_program_free(e->allocator, &p->program);
+  regex_dfa_free(e->allocator, &p->dfa);
+  mem_free(e->allocator, p->run);
+  mem_free(e->allocator, p);
+}
+
 void pattern_engine_free(pattern_engine *e) {
   if (!e) return;
-  for (pattern *p = e->patterns, *next; p; p = next) {
-    next = p->next;
-    regex_program_free(e->allocator, &p->program);
-    regex_dfa_free(e->allocator, &p->dfa);
-    mem_free(e->allocator, p->run);
-    mem_free(e->allocator, p);
-  }
+  for (uint32_t i = 0; i < e->bucket_count; i++)
+    for (pattern *p = e->buckets[i], *next; p; p = next) {
+      next = p->next;
+      pattern_free(e, p);
+    }
+  mem_free(e->allocator, e->buckets);
   mem_free(e->allocator, e);
+}
+
+/* An engine without patterns holds no table: what it holds is then what
+ * it held before its first. */
+static void pattern_table_drop_if_empty(pattern_engine *e) {
+  if (e->count) return;
+  mem_free(e->allocator, e->buckets);
+  e->buckets = NULL;
+  e->bucket_count = 0;
+}
+
+void pattern_release(const pattern *compiled) {
+  pattern *p = (pattern *)compiled;
+  if (--p->refs) return;
+  pattern_engine *e = p->engine;
+  pattern **link = &e->buckets[p->hash & (e->bucket_count - 1)];
+  while (*link != p) link = &(*link)->next;
+  *link = p->next;
+  pattern_free(e, p);
+  e->count--;
+  pattern_table_drop_if_empty(e);
+}
+
+static pattern *pattern_find(const pattern_engine *e, const char *source, size_t n, uint32_t hash) {
+  pattern *p = e->bucket_count ? e->buckets[hash & (e->bucket_count - 1)] : NULL;
+  while (p && !(p->hash == hash && p->length == n && memcmp(p->source, source, n) == 0)) p = p->next;
+  return p;
+}
+
+/* Room for one more pattern: twice the buckets when they are all taken. */
+static bool pattern_table_reserve(pattern_engine *e) {
+  if (e->count < e->bucket_count) return true;
+  uint32_t count = e->bucket_count ? 2 * e->bucket_count : 16;
+  pattern **buckets = mem_calloc(e->allocator, count, sizeof *buckets);
+  if (!buckets) return false;
+  for (uint32_t i = 0; i < e->bucket_count; i++)
+    for (pattern *p = e->buckets[i], *next; p; p = next) {
+      next = p->next;
+      p->next = buckets[p->hash & (count - 1)];
+      buckets[p->hash & (count - 1)] = p;
+    }
+  mem_free(e->allocator, e->buckets);
+  e->buckets = buckets;
+  e->bucket_count = count;
+  return true;
 }
 
 /* Does the pattern use \p, \P or \u{, which only the `u` flag gives a
@@ -579,30 +645,46 @@ static shorn_code pattern_find_run(pattern_engine *e, pattern *p, const uint16_t
 
 shorn_code pattern_compile(pattern_engine *e, const char *source, size_t n, const pattern **out, char *why,
                            size_t cap) {
+  uint32_t hash = fnv1a32(source, n);
+  pattern *p = pattern_find(e, source, n, hash);
+  if (p) {
+    p->refs++;
+    *out = p;
+    return SHORN_OK;
+  }
+  if (!pattern_table_reserve(e)) return SHORN_ERROR_NOMEM;
+  size_t before = e->live_bytes ? *e->live_bytes : 0;
   uint16_t *src = mem_alloc(e->allocator, n ? n * sizeof *src : 1);
-  if (!src) return SHORN_ERROR_NOMEM;
+  if (!src) return pattern_table_drop_if_empty(e), SHORN_ERROR_NOMEM;
   size_t units = wtf8_to_utf16(source, n, src);
-  pattern *p = units > PATTERN_MAX_UNITS ? NULL : mem_calloc(e->allocator, 1, sizeof *p);
+  p = units > PATTERN_MAX_UNITS ? NULL : mem_calloc(e->allocator, 1, sizeof *p + n);
   const char *error = "the pattern is too long";
   shorn_code rc = units > PATTERN_MAX_UNITS ? SHORN_ERROR_SCHEMA
                   : !p                      ? SHORN_ERROR_NOMEM
                                             : pattern_read_pattern(e->allocator, src, units, &p->program, &error);
   if (rc == SHORN_OK && (rc = pattern_find_run(e, p, src, units)) == SHORN_OK && !p->run)
     rc = regex_dfa_build(e->allocator, &p->program, &p->dfa);
+  mem_free(e->allocator, src);
   if (rc != SHORN_OK && p) {
     regex_program_free(e->allocator, &p->program);
     mem_free(e->allocator, p->run);
   }
   if (rc == SHORN_OK) {
     p->engine = e;
-    p->next = e->patterns;
-    e->patterns = p;
+    p->hash = hash;
+    p->refs = 1;
+    p->bytes = e->live_bytes ? *e->live_bytes - before : 0;
+    p->length = n;
+    memcpy(p->source, source, n);
+    p->next = e->buckets[hash & (e->bucket_count - 1)];
+    e->buckets[hash & (e->bucket_count - 1)] = p;
+    e->count++;
     *out = p;
   } else {
     mem_free(e->allocator, p);
+    pattern_table_drop_if_empty(e);
     if (rc == SHORN_ERROR_SCHEMA) snprintf(why, cap, "%s", error);
   }
-  mem_free(e->allocator, src);
   return rc;
 }
 
@@ -629,7 +711,6 @@ static pattern_result pattern_lazy_result(regex_dfa_answer a) {
 
 pattern_result pattern_test_lazy(pattern_matcher *m, const pattern *p, const char *s, size_t n) {
   m->engine = p->engine;
-  m->allocator = p->engine->allocator;
   regex_dfa_answer a = regex_lazy_match(&m->lazy, m->allocator, &p->program, &p->dfa, s, n, m->lazy_states);
   m->lazy_flushes = regex_lazy_flushes(m->lazy);
   return pattern_lazy_result(a);
@@ -666,13 +747,11 @@ pattern_result pattern_test_backtracking(pattern_matcher *m, const pattern *p, c
 static pattern_result pattern_backtrack_within(pattern_matcher *m, const pattern *p, const char *s, size_t n,
                                                bool lone_surrogate, uint64_t steps) {
   if (p->program.unicode && lone_surrogate) return PATTERN_MATCH;
-  pattern_engine *e = p->engine;
-  m->engine = e;
-  m->allocator = e->allocator;
+  m->engine = p->engine;
   uint16_t here[UNITS_HERE], *units = here;
   if (n > UNITS_HERE) {
     if (m->capacity < n) {
-      uint16_t *grown = mem_realloc(e->allocator, m->units, n * sizeof *grown);
+      uint16_t *grown = mem_realloc(m->allocator, m->units, n * sizeof *grown);
       if (!grown) return PATTERN_NOMEM;
       m->units = grown;
       m->capacity = n;
@@ -688,5 +767,5 @@ void pattern_matcher_release(pattern_matcher *m) {
   mem_free(m->allocator, m->stack);
   mem_free(m->allocator, m->slots);
   regex_lazy_free(m->lazy);
-  *m = (pattern_matcher){.lazy_states = m->lazy_states, .lazy_flushes = m->lazy_flushes};
+  *m = (pattern_matcher){.allocator = m->allocator, .lazy_states = m->lazy_states, .lazy_flushes = m->lazy_flushes};
 }

@@ -30,18 +30,28 @@ typedef struct pattern_engine pattern_engine;
 
 SHORN_PRIVATE pattern_engine *pattern_engine_new(const shorn_allocator *allocator);
 SHORN_PRIVATE void pattern_engine_free(pattern_engine *engine);
+/* The engine's allocator keeps *live_bytes, what it holds: each pattern
+ * compiled after then knows its own (pattern_bytes; 0 unmeasured). */
+SHORN_PRIVATE void pattern_engine_measure(pattern_engine *engine, const size_t *live_bytes);
+SHORN_PRIVATE size_t pattern_bytes(const pattern *p);
+/* How many patterns the engine holds. */
+SHORN_PRIVATE uint32_t pattern_engine_count(const pattern_engine *engine);
 
-/* Compile `source` (WTF-8), kept by the engine until it is freed.
- * SHORN_ERROR_SCHEMA when JavaScript would refuse it, with the reason in
- * why[0..cap); SHORN_ERROR_NOMEM. */
+/* Compile `source` (WTF-8), or find it compiled already: kept by the
+ * engine until it is freed, or until each pattern_compile that gave it is
+ * matched by a pattern_release.  SHORN_ERROR_SCHEMA when JavaScript would
+ * refuse it, with the reason in why[0..cap); SHORN_ERROR_NOMEM. */
 SHORN_PRIVATE shorn_code pattern_compile(pattern_engine *engine, const char *source, size_t n,
                                          const pattern **out, char *why, size_t cap);
+SHORN_PRIVATE void pattern_release(const pattern *p);
 
 /* One encode's scratch for matching, for what does not fit on the C
  * stack: the UTF-16 form of a long string, the backtrack stack of a match
  * that goes deep, the slots of a pattern with many groups and loops, the
  * lazy DFA's cache of states.  The compiled pattern is only read, so
- * threads share a schema.  Start it zeroed. */
+ * threads share a schema.  Start it zeroed, `allocator` set to the one the
+ * scratch comes from: the encode's, not the engine's, which a shared
+ * engine keeps for compiling. */
 typedef struct pattern_matcher {
   pattern_engine *engine; /* set by a match that used the rest */
   const shorn_allocator *allocator;

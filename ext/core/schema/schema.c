@@ -1071,12 +1071,14 @@ static bool schema_reserve(shorn_schema *s, size_t length) {
          arena_reserve(&s->arena, SCHEMA_COMPILED_PER_BYTE * length);
 }
 
-shorn_code shorn_schema_compile(const char *text, size_t length, const shorn_allocator *allocator,
-                                shorn_schema **out, shorn_error *error) {
+shorn_code schema_compile_sharing(const char *text, size_t length, const shorn_allocator *allocator,
+                                  pattern_engine *patterns, shorn_schema **out, shorn_error *error) {
   *out = NULL;
   shorn_schema *s = mem_calloc(allocator, 1, sizeof *s);
   if (!s) return error_nomem(error);
   s->allocator = s->arena.allocator = s->document.allocator = allocator;
+  s->patterns = patterns;
+  s->patterns_shared = patterns != NULL;
   json_value *document = NULL;
   char *copy = schema_reserve(s, length) ? arena_strdup(&s->document, text, length) : NULL;
   shorn_code rc = copy ? json_parse_as(&s->document, copy, length, &document, error, "schema is not JSON")
@@ -1090,9 +1092,29 @@ shorn_code shorn_schema_compile(const char *text, size_t length, const shorn_all
   return SHORN_OK;
 }
 
+shorn_code shorn_schema_compile(const char *text, size_t length, const shorn_allocator *allocator,
+                                shorn_schema **out, shorn_error *error) {
+  return schema_compile_sharing(text, length, allocator, NULL, out, error);
+}
+
+pattern_engine *schema_patterns_new(const shorn_allocator *allocator, const size_t *live_bytes) {
+  pattern_engine *e = pattern_engine_new(allocator);
+  if (e) pattern_engine_measure(e, live_bytes);
+  return e;
+}
+
+void schema_patterns_free(pattern_engine *patterns) { pattern_engine_free(patterns); }
+
+uint32_t schema_patterns_count(const pattern_engine *patterns) { return pattern_engine_count(patterns); }
+
+size_t schema_pattern_bytes(const shorn_schema *s) { return s->pattern_bytes; }
+
 void shorn_schema_free(shorn_schema *schema) {
   if (!schema) return;
-  pattern_engine_free(schema->patterns);
+  if (schema->patterns_shared)
+    for (const pattern_use *u = schema->pattern_uses; u; u = u->next) pattern_release(u->pattern);
+  else
+    pattern_engine_free(schema->patterns);
   arena_free(&schema->arena);
   arena_free(&schema->document);
   mem_free(schema->allocator, schema);

@@ -297,6 +297,13 @@ static const pattern *compile_pattern(validation_compiler *c, const json_value *
   shorn_code rc = pattern_compile(s->patterns, p->u.string, p->length, &compiled, why, sizeof why);
   if (rc == SHORN_ERROR_NOMEM) return error_nomem(c->error), NULL;
   if (rc) return validate_refuse(c, at, "Invalid \"%s\": %s", keyword, why), NULL;
+  if (s->patterns_shared) {
+    pattern_use *use = arena_alloc(&s->arena, sizeof *use);
+    if (!use) return pattern_release(compiled), error_nomem(c->error), NULL;
+    *use = (pattern_use){compiled, s->pattern_uses};
+    s->pattern_uses = use;
+    s->pattern_bytes += pattern_bytes(compiled);
+  }
   return compiled;
 }
 

@@ -298,6 +298,12 @@ static inline const field *object_find_field(const shape *obj, const char *key, 
   return object_find_hashed(obj, key, n, key_hash(key, n));
 }
 
+/* A pattern a schema took from a shared engine, to let go with the schema. */
+typedef struct pattern_use {
+  const struct pattern *pattern;
+  struct pattern_use *next;
+} pattern_use;
+
 /* The most bytes a fingerprint takes; it takes at least one. */
 #define FINGERPRINT_WIDTH_MAX 4
 
@@ -314,6 +320,11 @@ struct shorn_schema {
   size_t signature_length;
   uint32_t fingerprints[FINGERPRINT_WIDTH_MAX + 1]; /* the hash for each width 1..4, from the signature */
   pattern_engine *patterns; /* NULL until a pattern is compiled */
+  /* Whether `patterns` is another's (schema_compile_sharing), which keeps
+   * each pattern until every schema that took it lets it go. */
+  bool patterns_shared;
+  struct pattern_use *pattern_uses; /* what this schema took from a shared engine */
+  size_t pattern_bytes;             /* theirs, each counted in full (pattern_bytes) */
   /* NULL, or the validated mode's refusal: a keyword it cannot check
    * ($dynamicRef, a $ref out of the document) where the wire shape does
    * not read it. */

@@ -705,7 +705,7 @@ static shorn_code check_keywords(encoder *e, const shape *s, const json_value *v
   if (!e->checked || validation_passes(s->keywords, v)) return SHORN_OK;
   if (!e->validator) {
     e->validator = &e->here->validator;
-    *e->validator = (validator){.allocator = e->allocator};
+    *e->validator = (validator){.allocator = e->allocator, .matcher.allocator = e->allocator};
   }
   validation_site site;
   shorn_code rc = validation_check(e->validator, s, s->keywords, v, e->error, &site);
