@@ -444,6 +444,13 @@ static void test_lazy_answers(void) {
   check_lazy(s, unordered, "$.n", "null");
   check_lazy(s, unordered, "$.d.a", "2");
   check_lazy(s, unordered, "$.d", "error: Record keys are out of canonical order at byte 12");
+  /* A key passed over, invalid UTF-8, as a string value passed over is:
+   * only a key equal to the path's, which is UTF-8, is the one found. */
+  const char *bad_key = "0178" "05" "00" "070202c32803020161" "0304" "00";
+  check_decoded(s, bad_key, "error: Invalid UTF-8 at byte 7");
+  check_lazy(s, bad_key, "$.d.a", "2");
+  check_lazy(s, bad_key, "$.d.b", "missing");
+  check_lazy(s, bad_key, "$.d", "error: Invalid UTF-8 at byte 7");
   shorn_schema_free(s);
 
   /* A Set's repeated element, or a Map's repeated key, is seen only when

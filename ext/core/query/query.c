@@ -47,15 +47,15 @@ static size_t read_index(const char *s, size_t i, size_t n, uint64_t *value) {
   return i;
 }
 
-/* A key JSON.stringify writes unchanged: then a member's name matches it
- * exactly when the raw bytes are equal. */
+/* A key JSON.stringify writes unchanged, and UTF-8: then a member's name
+ * matches it exactly when the raw bytes are equal. */
 static bool query_key_is_plain(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     uint8_t c = (uint8_t)s[i];
     if (c < 0x20 || c == '"' || c == '\\' || (c == 0xED && i + 1 < n && (uint8_t)s[i + 1] >= 0xA0))
       return false;
   }
-  return true;
+  return utf8_valid((const uint8_t *)s, n, n);
 }
 
 /* SQLite's message, the rest of the path quoted as its %q quotes. */
@@ -453,7 +453,7 @@ static inline shorn_code query_resolve(query *q, query_node *n) {
  * with the name as the JSON text writes it, escapes included. */
 static bool query_name_matches(const decoder *d, const path_step *step, const uint8_t *name, size_t n,
                          bool *nomem) {
-  if (step->plain) return n == step->key_length && memcmp(name, step->key, n) == 0;
+  if (step->plain) return n == step->key_length && short_equal((const char *)name, step->key, n);
   shorn_buffer written = {.allocator = d->allocator};
   if (!buffer_json_string(&written, (const char *)name, n)) return *nomem = true, false;
   bool same = written.length == step->key_length + 2u &&
@@ -475,9 +475,28 @@ static const field *query_declared_field(const shape *obj, const path_step *step
   return NULL;
 }
 
+/* A key's bytes, unchecked: compared with a plain path key, one equal to
+ * it is UTF-8 as the path is, and one that differs is passed over as a
+ * string value is, unread.  read_string's error where the length does not
+ * fit. */
+static shorn_code query_read_key(decoder *d, const uint8_t **name, size_t *n) {
+  const uint8_t *at = d->p;
+  uint64_t length;
+  if (read_uvarint(d, &length) == SHORN_OK && length <= remaining(d)) {
+    *name = d->p;
+    *n = (size_t)length;
+    d->p += length;
+    return SHORN_OK;
+  }
+  d->p = at;
+  return read_string(d, name, n);
+}
+
 /* Keyed entries (a record, an open object's extras, a dynamic object) from
- * the decoder's position: count, then name and value per entry.  Each name
- * compared is read as a string, UTF-8 checked; their order is not. */
+ * the decoder's position: count, then name and value per entry.  A name
+ * compared with a key that needs escaping is read as a string, UTF-8
+ * checked; with a plain one, as query_read_key reads it.  Their order is
+ * not checked. */
 static shorn_code query_find_entry(query *q, const shape *value, const path_step *step, query_node *out) {
   uint64_t count;
   shorn_code rc = read_count(&q->d, add_saturating(value->min_width, 1), "Record size", &count);
@@ -485,7 +504,7 @@ static shorn_code query_find_entry(query *q, const shape *value, const path_step
     const uint8_t *name;
     size_t n;
     bool nomem = false;
-    if ((rc = read_string(&q->d, &name, &n))) break;
+    if ((rc = step->plain ? query_read_key(&q->d, &name, &n) : read_string(&q->d, &name, &n))) break;
     if (query_name_matches(&q->d, step, name, n, &nomem)) {
       *out = (query_node){value, q->d.p};
       return SHORN_OK;

@@ -13,7 +13,7 @@ typedef enum step_kind { STEP_KEY, STEP_INDEX, STEP_FROM_END } step_kind;
 
 typedef struct path_step {
   step_kind kind;
-  bool plain;          /* STEP_KEY: nothing in it that JSON.stringify escapes */
+  bool plain;          /* STEP_KEY: UTF-8, nothing in it that JSON.stringify escapes */
   const char *key;     /* STEP_KEY: into the path's text */
   uint32_t key_length;
   uint32_t key_hash;   /* STEP_KEY: key_hash of the key, once for every row */
