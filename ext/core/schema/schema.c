@@ -978,7 +978,7 @@ static shape *with_keywords(translator *t, const json_value *node, shape *sh) {
   if (!keywords_of(t, node, sh->kind == SHAPE_ANY, &own)) return NULL;
   if (!own) return sh;
   const json_value *ref = member(node, "$ref");
-  const validation *joined = validation_join(&t->schema->arena, sh->keywords, own);
+  const validation *joined = validation_join(&t->schema->aside, sh->keywords, own);
   if (!joined) return translator_nomem(t);
   if (!(ref && ref->type == JSON_STRING) && sh != t->last_result) {
     sh->keywords = joined;
@@ -1056,19 +1056,20 @@ shorn_code schema_translate(shorn_schema *s, const json_value *document, shorn_e
 }
 
 /* A small schema's arenas take each a block sized from its text, as yyjson
- * sizes a document's from its length, so that it holds one block or two,
- * not the doubling's four or five, the last half empty: the document holds
- * the text's copy and its tree, the compiled form some times the text's
- * length.  A large schema's grow as any arena does, so that an estimate
+ * sizes a document's from its length, so that it holds one block, not the
+ * doubling's four or five, the last half empty.  Each holds some times the
+ * text's length (the bench's schemas: 3 to 4.5 bytes a byte of text in the
+ * shapes, 4.6 to 6.1 aside, the text's copy included), in halves of a
+ * byte.  A large schema's grow as any arena does, so that an estimate
  * never adds to what a large input holds at its peak. */
-#define SCHEMA_TREE_PER_BYTE 3
-#define SCHEMA_COMPILED_PER_BYTE 6
+#define SCHEMA_ASIDE_HALVES_PER_BYTE 13
+#define SCHEMA_SHAPES_HALVES_PER_BYTE 9
 #define SCHEMA_RESERVED_TEXT_MAX 16384
 
 static bool schema_reserve(shorn_schema *s, size_t length) {
   if (length > SCHEMA_RESERVED_TEXT_MAX) return true;
-  return arena_reserve(&s->document, length + TEXT_PAD + SCHEMA_TREE_PER_BYTE * length) &&
-         arena_reserve(&s->arena, SCHEMA_COMPILED_PER_BYTE * length);
+  return arena_reserve(&s->aside, TEXT_PAD + SCHEMA_ASIDE_HALVES_PER_BYTE * length / 2) &&
+         arena_reserve(&s->arena, SCHEMA_SHAPES_HALVES_PER_BYTE * length / 2);
 }
 
 shorn_code schema_compile_sharing(const char *text, size_t length, const shorn_allocator *allocator,
@@ -1076,12 +1077,12 @@ shorn_code schema_compile_sharing(const char *text, size_t length, const shorn_a
   *out = NULL;
   shorn_schema *s = mem_calloc(allocator, 1, sizeof *s);
   if (!s) return error_nomem(error);
-  s->allocator = s->arena.allocator = s->document.allocator = allocator;
+  s->allocator = s->arena.allocator = s->aside.allocator = allocator;
   s->patterns = patterns;
   s->patterns_shared = patterns != NULL;
   json_value *document = NULL;
-  char *copy = schema_reserve(s, length) ? arena_strdup(&s->document, text, length) : NULL;
-  shorn_code rc = copy ? json_parse_as(&s->document, copy, length, &document, error, "schema is not JSON")
+  char *copy = schema_reserve(s, length) ? arena_strdup(&s->aside, text, length) : NULL;
+  shorn_code rc = copy ? json_parse_as(&s->aside, copy, length, &document, error, "schema is not JSON")
                        : error_nomem(error);
   if (rc == SHORN_OK) rc = schema_translate(s, document, error);
   if (rc != SHORN_OK) {
@@ -1116,6 +1117,6 @@ void shorn_schema_free(shorn_schema *schema) {
   else
     pattern_engine_free(schema->patterns);
   arena_free(&schema->arena);
-  arena_free(&schema->document);
+  arena_free(&schema->aside);
   mem_free(schema->allocator, schema);
 }

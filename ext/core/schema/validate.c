@@ -276,9 +276,9 @@ static shorn_code compile_apart(validation_compiler *c, const json_value *node, 
   shorn_code rc = compile_node(c, node, node, values, depth, &list);
   *out = NULL;
   if (!rc && list.count) {
-    rule *rules = arena_alloc(&c->schema->arena, list.count * sizeof *rules);
+    rule *rules = arena_alloc(&c->schema->aside, list.count * sizeof *rules);
     if (rules) memcpy(rules, list.items, list.count * sizeof *rules);
-    if (!rules || !(*out = validate_new_validation(&c->schema->arena, rules, list.count, list.types)))
+    if (!rules || !(*out = validate_new_validation(&c->schema->aside, rules, list.count, list.types)))
       rc = error_nomem(c->error);
   }
   mem_free(c->schema->allocator, list.items);
@@ -316,7 +316,7 @@ static shorn_code compile_list(validation_compiler *c, const json_value *list, i
   *out = NULL;
   *count = 0;
   if (!list || list->type != JSON_ARRAY || !list->length) return SHORN_OK;
-  const validation **each = arena_alloc(&c->schema->arena, list->length * sizeof *each);
+  const validation **each = arena_alloc(&c->schema->aside, list->length * sizeof *each);
   if (!each) return error_nomem(c->error);
   for (uint32_t i = 0; i < list->length; i++) {
     shorn_code rc = compile_general(c, &list->u.items[i], depth + 1, &each[i]);
@@ -333,7 +333,7 @@ static shorn_code compile_members(validation_compiler *c, const json_value *obje
                                   const validation ***out) {
   *out = NULL;
   if (!object || object->type != JSON_OBJECT || !object->length) return SHORN_OK;
-  const validation **each = arena_alloc(&c->schema->arena, object->length * sizeof *each);
+  const validation **each = arena_alloc(&c->schema->aside, object->length * sizeof *each);
   if (!each) return error_nomem(c->error);
   for (uint32_t i = 0; i < object->length; i++) {
     shorn_code rc = compile_general(c, &object->u.items[2 * i + 1], depth + 1, &each[i]);
@@ -390,13 +390,13 @@ static shorn_code compile_property_schemas(validation_compiler *c, const json_va
                    *additional = patterns_only ? NULL : validate_keyword(node, "additionalProperties");
   bool has_patterns = patterned && patterned->type == JSON_OBJECT && patterned->length;
   if (!(named && named->type == JSON_OBJECT && named->length) && !has_patterns && !additional) return SHORN_OK;
-  object_applicators *o = arena_alloc(&c->schema->arena, sizeof *o);
+  object_applicators *o = arena_alloc(&c->schema->aside, sizeof *o);
   if (!o) return error_nomem(c->error);
   *o = (object_applicators){.names = named};
   shorn_code rc;
   if ((rc = compile_members(c, named, depth, (const validation ***)&o->named))) return rc;
   if (has_patterns) {
-    const pattern **patterns = arena_alloc(&c->schema->arena, patterned->length * sizeof *patterns);
+    const pattern **patterns = arena_alloc(&c->schema->aside, patterned->length * sizeof *patterns);
     if (!patterns) return error_nomem(c->error);
     for (uint32_t i = 0; i < patterned->length; i++)
       if (!(patterns[i] = compile_pattern(c, &patterned->u.items[2 * i], &patterned->u.items[2 * i + 1],
@@ -413,7 +413,7 @@ static shorn_code compile_property_schemas(validation_compiler *c, const json_va
 static shorn_code compile_item_schemas(validation_compiler *c, const json_value *node, int depth, rule_list *list) {
   const json_value *prefix = validate_keyword(node, "prefixItems"), *rest = validate_keyword(node, "items");
   if (!(prefix && prefix->type == JSON_ARRAY && prefix->length) && !rest) return SHORN_OK;
-  item_applicators *a = arena_alloc(&c->schema->arena, sizeof *a);
+  item_applicators *a = arena_alloc(&c->schema->aside, sizeof *a);
   if (!a) return error_nomem(c->error);
   *a = (item_applicators){0};
   shorn_code rc = compile_list(c, prefix, depth, (const validation ***)&a->prefix, &a->prefix_count);
@@ -606,7 +606,7 @@ static struct compiled_node *compiled_entry(validation_compiler *c, const json_v
   struct compiled_node *slot = compiled_slot(c, node);
   *found = slot->node != NULL;
   if (*found) return slot;
-  validation *v = arena_alloc(&c->schema->arena, sizeof *v);
+  validation *v = arena_alloc(&c->schema->aside, sizeof *v);
   if (!v) return NULL;
   *v = (validation){0};
   *slot = (struct compiled_node){node, v};
@@ -690,7 +690,7 @@ static shorn_code compile_general(validation_compiler *c, const json_value *node
   else if (node->type == JSON_OBJECT)
     rc = compile_keywords(c, node, depth, &list);
   if (!rc && list.count) {
-    rule *rules = arena_alloc(&c->schema->arena, list.count * sizeof *rules);
+    rule *rules = arena_alloc(&c->schema->aside, list.count * sizeof *rules);
     if (rules) {
       memcpy(rules, list.items, list.count * sizeof *rules);
       validate_summarize(v, rules, list.count, list.types);
@@ -718,10 +718,10 @@ shorn_code validation_compile(validation_compiler *c, const json_value *node, bo
   if (rc || !v->count) return rc;
   /* One subschema rule: the shape's own check then never gathers what
    * unevaluated* reads, only a subschema does. */
-  rule *r = arena_alloc(&c->schema->arena, sizeof *r);
+  rule *r = arena_alloc(&c->schema->aside, sizeof *r);
   if (!r) return error_nomem(c->error);
   *r = (rule){.kind = RULE_SUBSCHEMA, .u.sub = v};
-  return (*out = validate_new_validation(&c->schema->arena, r, 1, v->types)) ? SHORN_OK : error_nomem(c->error);
+  return (*out = validate_new_validation(&c->schema->aside, r, 1, v->types)) ? SHORN_OK : error_nomem(c->error);
 }
 
 void validation_compiler_release(validation_compiler *c) {
@@ -734,8 +734,8 @@ void validation_compiler_release(validation_compiler *c) {
 shorn_code validation_compile_any_of(validation_compiler *c, const json_value *const *branches, uint32_t count,
                                      const validation **out) {
   *out = NULL;
-  const validation **alternatives = arena_alloc(&c->schema->arena, count * sizeof *alternatives);
-  rule *r = arena_alloc(&c->schema->arena, sizeof *r);
+  const validation **alternatives = arena_alloc(&c->schema->aside, count * sizeof *alternatives);
+  rule *r = arena_alloc(&c->schema->aside, sizeof *r);
   if (!alternatives || !r) return error_nomem(c->error);
   uint8_t types = 0;
   for (uint32_t i = 0; i < count; i++) {
@@ -746,7 +746,7 @@ shorn_code validation_compile_any_of(validation_compiler *c, const json_value *c
     types |= alternatives[i]->types;
   }
   *r = (rule){.kind = RULE_ANY_OF, .u.any_of = {alternatives, count}};
-  return (*out = validate_new_validation(&c->schema->arena, r, 1, types)) ? SHORN_OK : error_nomem(c->error);
+  return (*out = validate_new_validation(&c->schema->aside, r, 1, types)) ? SHORN_OK : error_nomem(c->error);
 }
 
 const validation *validation_join(arena *a, const validation *first, const validation *second) {

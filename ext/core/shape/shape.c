@@ -586,20 +586,28 @@ static shorn_code shape_check(finisher *f, const shape *sh) {
 }
 
 /* Presence bits, the "key": texts and the key index; once per object, since
- * a shared object is reached more than once. */
+ * a shared object is reached more than once.  The texts lie end to end in
+ * one block, padded once at its end: each is then readable TEXT_PAD bytes
+ * past its own end, as copy_padded needs, and a read of the object takes
+ * a third of the cache lines that texts padded one by one took. */
 static bool index_object(finisher *f, shape *sh) {
   uint32_t n = sh->u.object.count, optional = 0, size = 2;
   if (!n || sh->u.object.index) return true;
+  f->text.length = 0;
   for (uint32_t i = 0; i < n; i++) {
     field *fl = &sh->u.object.fields[i];
     if (fl->optional) fl->bit = optional++;
-    f->text.length = 0;
-    if (!buffer_json_string(&f->text, fl->key, fl->key_length) || !buffer_byte(&f->text, ':'))
-      return false;
-    if (!(fl->json_key =
-              arena_strdup(&f->schema->arena, (const char *)f->text.data, f->text.length)))
-      return false;
-    fl->json_key_length = (uint32_t)f->text.length;
+    fl->value_kind = (uint8_t)fl->value->kind;
+    size_t start = f->text.length;
+    if (!buffer_json_string(&f->text, fl->key, fl->key_length) || !buffer_byte(&f->text, ':')) return false;
+    fl->json_key_length = (uint32_t)(f->text.length - start);
+  }
+  const char *keys = arena_strdup(&f->schema->arena, (const char *)f->text.data, f->text.length);
+  if (!keys) return false;
+  for (uint32_t i = 0; i < n; i++) {
+    field *fl = &sh->u.object.fields[i];
+    fl->json_key = keys;
+    keys += fl->json_key_length;
   }
   while (size < 2 * n) size *= 2;
   uint32_t *index = arena_alloc(&f->schema->arena, (size_t)size * sizeof *index);
@@ -744,7 +752,7 @@ static shorn_code shape_write_signature(finisher *f) {
   shorn_code rc = shape_reserve_text(&text, &f->text, false, shape_write_signature_text, s, f->error);
   text_writer w = {.out = &text, .scratch = &f->text};
   if (!rc && !shape_write_signature_text(&w, s)) rc = error_nomem(f->error);
-  if (!rc && !(s->signature = arena_strdup(&s->arena, (const char *)text.data, text.length)))
+  if (!rc && !(s->signature = arena_strdup(&s->aside, (const char *)text.data, text.length)))
     rc = error_nomem(f->error);
   if (!rc) s->signature_length = text.length;
   shorn_buffer_free(&text);

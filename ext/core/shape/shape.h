@@ -100,20 +100,21 @@ typedef struct pass_step {
 
 typedef struct field {
   const char *key; /* WTF-8 */
-  uint32_t key_length;
-  bool optional;
-  uint32_t bit; /* rank among the optional fields, when optional */
   shape *value;
   const char *json_key; /* "\"key\":", ready to copy into decoded JSON; arena_strdup's */
-  uint32_t json_key_length;
-  uint32_t declared_next; /* the field declared after this one; count after the last */
-  uint32_t plan_step; /* the object's pass step holding it, after plan_skip of that step's n */
-  uint64_t plan_skip;
   /* The property's "default", in the schema's document, or NULL.  The
    * validated encode writes it for a member the value leaves out, as the
    * library's validated codec does through the validator's parse, and a
    * reader takes it for a member an older version did not write. */
   const json_value *default_value;
+  uint64_t plan_skip;
+  uint32_t key_length;
+  uint32_t json_key_length;
+  uint32_t bit;           /* rank among the optional fields, when optional */
+  uint32_t declared_next; /* the field declared after this one; count after the last */
+  uint32_t plan_step;     /* the object's pass step holding it, after plan_skip of that step's n */
+  bool optional;
+  uint8_t value_kind; /* value->kind, beside the rest a read of the field takes */
 } field;
 
 /* The bytes of a presence bitmap of `bits` bits, the last one padded with
@@ -309,10 +310,12 @@ typedef struct pattern_use {
 
 struct shorn_schema {
   const shorn_allocator *allocator; /* the compile's: for the schema and every call's scratch */
-  arena arena; /* owns every shape and string below; its allocator is the schema's */
-  /* The schema's text and its tree, which defaults and validation keywords
-   * point into: apart, so that the shapes a read walks lie together. */
-  arena document;
+  arena arena; /* owns every shape and string a read walks; its allocator is the schema's */
+  /* What no read walks: the schema's text and its tree, which defaults and
+   * validation keywords point into, those keywords compiled, and the
+   * signature.  Apart, so that the shapes a read walks lie together, in
+   * fewer cache lines, however many schemas a query reads. */
+  arena aside;
   shape *root;
   shape **defs;
   uint32_t def_count;

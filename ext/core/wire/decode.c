@@ -313,13 +313,14 @@ static shorn_code decode_index(decoder *d, uint32_t count, const char *what, uin
 
 /* The scalars most fields hold, inlined into the loops of objects and
  * arrays as well as decode_shape: a call and a dispatch less per value.
- * NOT_SCALAR when `s` is no such scalar, else its shorn_code. */
+ * NOT_SCALAR when `s`, of `kind`, is no such scalar, else its shorn_code;
+ * only an enum's members are read from `s`. */
 #define NOT_SCALAR (-1)
-static ALWAYS_INLINE int decode_scalar(decoder *d, const shape *s) {
+static ALWAYS_INLINE int decode_scalar(decoder *d, shape_kind kind, const shape *s) {
   const uint8_t *b = NULL;
   shorn_code rc;
   uint64_t u;
-  switch (s->kind) {
+  switch (kind) {
     case SHAPE_BOOLEAN:
       if (d->p >= d->end) return decode_end_of_input(d, d->p);
       if (*d->p > 1) return decode_fail_at(d, d->p, "Invalid boolean %u", *d->p);
@@ -347,6 +348,8 @@ static ALWAYS_INLINE int decode_scalar(decoder *d, const shape *s) {
       if ((rc = read_uvarint(d, &u)) || !d->out) return rc;
       return decode_emit_integer(d, (int64_t)u);
     case SHAPE_STRING: return decode_string(d);
+    case SHAPE_DATETIME: return decode_datetime(d);
+    case SHAPE_UUID: return decode_uuid(d);
     case SHAPE_ENUM:
       if ((rc = decode_index(d, s->u.enumeration.count, "enum index", &u))) return rc;
       EMIT_PADDED(d, s->u.enumeration.members[u].json, s->u.enumeration.members[u].json_length);
@@ -362,7 +365,7 @@ static shorn_code decode_elements(decoder *d, const shape *element, int depth, u
   for (uint64_t i = 0; i < count; i++) {
     if (!first || i) EMIT_CHAR(d, ',');
     const uint8_t *at = d->p;
-    int rc = scalars_inline ? decode_scalar(d, element) : NOT_SCALAR;
+    int rc = scalars_inline ? decode_scalar(d, element->kind, element) : NOT_SCALAR;
     if (rc == NOT_SCALAR) rc = decode_element(d, element, depth);
     if (rc) return (shorn_code)rc;
     if (unique) {
@@ -562,7 +565,9 @@ static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t
       d->out->length += comma + f->json_key_length;
     }
     comma = true;
-    int rc = scalars_inline ? decode_scalar(d, f->value) : NOT_SCALAR;
+    /* The field's copy of its kind: a scalar other than an enum member is
+     * decoded without a read of its shape. */
+    int rc = scalars_inline ? decode_scalar(d, (shape_kind)f->value_kind, f->value) : NOT_SCALAR;
     if (rc == NOT_SCALAR) rc = decode_value(d, f->value);
     if (rc) return (shorn_code)rc;
   }
@@ -774,7 +779,7 @@ static shorn_code decode_shape(decoder *d, const shape *s) {
   const uint8_t *b = NULL;
   shorn_code rc;
   uint64_t u;
-  int done = decode_scalar(d, s);
+  int done = decode_scalar(d, s->kind, s);
   if (done != NOT_SCALAR) return (shorn_code)done;
   switch (s->kind) {
     case SHAPE_BOOLEAN:
@@ -783,10 +788,10 @@ static shorn_code decode_shape(decoder *d, const shape *s) {
     case SHAPE_INT:
     case SHAPE_UINT:
     case SHAPE_STRING:
+    case SHAPE_DATETIME:
+    case SHAPE_UUID:
     case SHAPE_ENUM: break; /* decode_scalar's */
     case SHAPE_ANY: return decode_dynamic(d, 0);
-    case SHAPE_UUID: return decode_uuid(d);
-    case SHAPE_DATETIME: return decode_datetime(d);
     case SHAPE_BIGINT: return decode_bigint(d);
     case SHAPE_BYTES: {
       size_t n = 0;
