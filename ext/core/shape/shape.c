@@ -585,11 +585,12 @@ static shorn_code shape_check(finisher *f, const shape *sh) {
   }
 }
 
-/* Presence bits, the "key": texts and the key index; once per object, since
- * a shared object is reached more than once.  The texts lie end to end in
- * one block, padded once at its end: each is then readable TEXT_PAD bytes
- * past its own end, as copy_padded needs, and a read of the object takes
- * a third of the cache lines that texts padded one by one took. */
+/* Presence bits, the "key": texts, the fields as a read takes them and the
+ * key index; once per object, since a shared object is reached more than
+ * once.  The texts lie end to end in one block after the reads, padded
+ * once at its end: each is then readable TEXT_PAD bytes past its own end,
+ * as copy_padded needs, and a read of the object takes a third of the
+ * cache lines that texts padded one by one took. */
 static bool index_object(finisher *f, shape *sh) {
   uint32_t n = sh->u.object.count, optional = 0, size = 2;
   if (!n || sh->u.object.index) return true;
@@ -597,18 +598,25 @@ static bool index_object(finisher *f, shape *sh) {
   for (uint32_t i = 0; i < n; i++) {
     field *fl = &sh->u.object.fields[i];
     if (fl->optional) fl->bit = optional++;
-    fl->value_kind = (uint8_t)fl->value->kind;
     size_t start = f->text.length;
     if (!buffer_json_string(&f->text, fl->key, fl->key_length) || !buffer_byte(&f->text, ':')) return false;
     fl->json_key_length = (uint32_t)(f->text.length - start);
   }
-  const char *keys = arena_strdup(&f->schema->arena, (const char *)f->text.data, f->text.length);
+  field_read *reads = arena_alloc(&f->schema->arena, (size_t)n * sizeof *reads);
+  const char *keys = reads ? arena_strdup(&f->schema->arena, (const char *)f->text.data, f->text.length) : NULL;
   if (!keys) return false;
   for (uint32_t i = 0; i < n; i++) {
     field *fl = &sh->u.object.fields[i];
     fl->json_key = keys;
     keys += fl->json_key_length;
+    reads[i] = (field_read){.value = fl->value,
+                            .json_key = fl->json_key,
+                            .json_key_length = fl->json_key_length,
+                            .bit = fl->bit,
+                            .optional = fl->optional,
+                            .value_kind = (uint8_t)fl->value->kind};
   }
+  sh->u.object.reads = reads;
   while (size < 2 * n) size *= 2;
   uint32_t *index = arena_alloc(&f->schema->arena, (size_t)size * sizeof *index);
   if (!index) return false;

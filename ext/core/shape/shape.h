@@ -114,8 +114,20 @@ typedef struct field {
   uint32_t declared_next; /* the field declared after this one; count after the last */
   uint32_t plan_step;     /* the object's pass step holding it, after plan_skip of that step's n */
   bool optional;
-  uint8_t value_kind; /* value->kind, beside the rest a read of the field takes */
 } field;
+
+/* What a read of an object takes of each field, copied from it in the
+ * same order: half a field's bytes, so that a row's read of the object
+ * takes half the cache lines, and the value's kind, so that a scalar's
+ * takes none of its shape.  Built by shape.c. */
+typedef struct field_read {
+  const shape *value;
+  const char *json_key;
+  uint32_t json_key_length;
+  uint32_t bit;
+  bool optional;
+  uint8_t value_kind; /* value->kind */
+} field_read;
 
 /* The bytes of a presence bitmap of `bits` bits, the last one padded with
  * zero bits. */
@@ -154,16 +166,17 @@ struct shape {
     scalar literal;
     shape *inner; /* SHAPE_NULLABLE */
     struct {
-      field *fields; /* canonical (UTF-16) key order */
+      field *fields;           /* canonical (UTF-16) key order */
+      field_read *reads;       /* the same, as a read takes them; built by shape.c */
+      shape *extras;           /* open object: the undeclared keys' value shape */
+      uint32_t *index;         /* hash of key -> field + 1 (0 empty); built by shape.c */
+      pass_step *plan;         /* the declared fields passed over; built by shape.c */
       uint32_t count;
       uint32_t optional_count;
-      bool reject_unknown; /* additionalProperties absent: refuse unknown keys */
-      shape *extras;       /* open object: the undeclared keys' value shape */
-      uint32_t *index;     /* hash of key -> field + 1 (0 empty); built by shape.c */
       uint32_t index_mask;
       uint32_t declared_first; /* the first field of "properties"; count when none */
-      pass_step *plan;         /* the declared fields passed over; built by shape.c */
       uint32_t plan_length;
+      bool reject_unknown; /* additionalProperties absent: refuse unknown keys */
     } object;
     shape *record; /* SHAPE_RECORD: the value shape */
     struct {

@@ -554,8 +554,8 @@ static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t
    * would count it. */
   bool scalars_inline = d->nesting < NESTING_MAX;
   for (uint32_t i = 0; i < s->u.object.count; i++) {
-    const field *f = &s->u.object.fields[i];
-    if (!field_present(f, bitmap)) continue;
+    const field_read *f = &s->u.object.reads[i];
+    if (f->optional && !bitmap_has(bitmap, f->bit)) continue;
     if (d->out) {
       /* The comma and the key in one reservation. */
       if (!buffer_reserve(d->out, (size_t)f->json_key_length + 1 + TEXT_PAD)) return decoder_nomem(d);
@@ -565,8 +565,8 @@ static shorn_code decode_closed_object(decoder *d, const shape *s, const uint8_t
       d->out->length += comma + f->json_key_length;
     }
     comma = true;
-    /* The field's copy of its kind: a scalar other than an enum member is
-     * decoded without a read of its shape. */
+    /* A scalar other than an enum member is decoded without a read of its
+     * shape. */
     int rc = scalars_inline ? decode_scalar(d, (shape_kind)f->value_kind, f->value) : NOT_SCALAR;
     if (rc == NOT_SCALAR) rc = decode_value(d, f->value);
     if (rc) return (shorn_code)rc;
