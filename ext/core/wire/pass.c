@@ -153,7 +153,7 @@ static ALWAYS_INLINE const uint8_t *read_scalar(reader *r, const uint8_t *p, jso
     case 'n': return read_word(r, p, "null", 4, JSON_NULL, v);
     default:
       *v = (json_value){.type = JSON_NUMBER};
-      return json_read_number(p, r->end, &v->u.number, &why);
+      return json_number_token(p, r->end, &v->u.number, &why);
   }
 }
 
