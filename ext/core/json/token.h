@@ -160,9 +160,13 @@ static ALWAYS_INLINE size_t short_digit_run(const uint8_t *p, const uint8_t *e, 
  * too, one correctly rounded division (Clinger's fast path); other
  * decimals of up to 19 digits, exact in 64 bits, go to
  * number_from_decimal without being read again.  Anything else, refusals
- * included, is read again by json_number_token_slow. */
-static ALWAYS_INLINE const uint8_t *json_number_token(const uint8_t *s, const uint8_t *e, double *number,
-                                                      const char **why) {
+ * included, is read again by json_number_token_slow.  json_integer_token
+ * says too whether the number is written as an integer of up to 15
+ * digits (*integral), and which (*integer, "-0" as 0), so that a reader
+ * writing integers needs not take it back from the double. */
+static ALWAYS_INLINE const uint8_t *json_integer_token(const uint8_t *s, const uint8_t *e, double *number,
+                                                       int64_t *integer, bool *integral, const char **why) {
+  *integral = false;
   if (e - s >= 8) {
     bool negative = *s == '-';
     const uint8_t *p = s + negative;
@@ -175,6 +179,8 @@ static ALWAYS_INLINE const uint8_t *json_number_token(const uint8_t *s, const ui
       if (*p != '.' && (*p | 0x20) != 'e') {
         double x = (double)(int64_t)digits; /* below 10^15: signed converts in fewer steps */
         *number = negative ? -x : x; /* "-0" keeps its sign */
+        *integer = negative ? -(int64_t)digits : (int64_t)digits;
+        *integral = true;
         return p;
       }
       if (*p == '.' && (m = short_digit_run(p + 1, e, &fraction)) && n + m <= 19 &&
@@ -193,6 +199,13 @@ static ALWAYS_INLINE const uint8_t *json_number_token(const uint8_t *s, const ui
     }
   }
   return json_number_token_slow(s, e, number, why);
+}
+
+static ALWAYS_INLINE const uint8_t *json_number_token(const uint8_t *s, const uint8_t *e, double *number,
+                                                      const char **why) {
+  int64_t integer;
+  bool integral;
+  return json_integer_token(s, e, number, &integer, &integral, why);
 }
 
 #endif

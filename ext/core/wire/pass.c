@@ -143,9 +143,13 @@ static const uint8_t *read_word(const reader *r, const uint8_t *p, const char *w
   return p + n;
 }
 
-/* A scalar at p into v (p < end). */
-static ALWAYS_INLINE const uint8_t *read_scalar(reader *r, const uint8_t *p, json_value *v) {
+/* A scalar at p into v (p < end); a number written as an integer also
+ * into *integer, *integral set (json_integer_token). */
+static ALWAYS_INLINE const uint8_t *read_integer_or_scalar(reader *r, const uint8_t *p, json_value *v,
+                                                           int64_t *integer, bool *integral) {
   const char *why;
+  *integer = 0;
+  *integral = false;
   switch (*p) {
     case '"': return read_text_string(r, p, v);
     case 't': return read_word(r, p, "true", 4, JSON_TRUE, v);
@@ -153,8 +157,15 @@ static ALWAYS_INLINE const uint8_t *read_scalar(reader *r, const uint8_t *p, jso
     case 'n': return read_word(r, p, "null", 4, JSON_NULL, v);
     default:
       *v = (json_value){.type = JSON_NUMBER};
-      return json_number_token(p, r->end, &v->u.number, &why);
+      return json_integer_token(p, r->end, &v->u.number, integer, integral, &why);
   }
+}
+
+/* A scalar at p into v (p < end). */
+static ALWAYS_INLINE const uint8_t *read_scalar(reader *r, const uint8_t *p, json_value *v) {
+  int64_t integer;
+  bool integral;
+  return read_integer_or_scalar(r, p, v, &integer, &integral);
 }
 
 /* After a container's item: the position after its comma (more follow) or
@@ -638,7 +649,9 @@ static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
   /* Past encode_value's nesting guard, which the pass's own depth keeps
    * far from, when there are no keywords to check. */
   json_value v;
-  p = read_scalar(r, p, &v);
+  int64_t integer;
+  bool integral;
+  p = read_integer_or_scalar(r, p, &v, &integer, &integral);
   if (!p) return NULL;
   if (e->checked && s->keywords && !validation_passes(s->keywords, &v)) return encode_value(e, s, &v) ? NULL : p;
   /* A string, a number, a boolean or an enum member whose keywords, if
@@ -648,9 +661,21 @@ static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
     case SHAPE_STRING:
       if (v.type == JSON_STRING) return put_string_value(e, &v) ? NULL : p;
       break;
+    /* The numbers that pass their shape, most, written here as
+     * encode_number writes them, without its call (an integer as written,
+     * within the safe ones, without its double); the others are its. */
     case SHAPE_UINT:
+      if (integral && integer >= 0) return put_uvarint(e, (uint64_t)integer) ? NULL : p;
+      if (v.type == JSON_NUMBER && v.u.number >= 0 && is_safe_integer(v.u.number))
+        return put_uvarint(e, (uint64_t)v.u.number) ? NULL : p;
+      break;
     case SHAPE_INT:
+      if (integral) return put_zigzag(e, integer) ? NULL : p;
+      if (v.type == JSON_NUMBER && is_safe_integer(v.u.number)) return put_zigzag(e, (int64_t)v.u.number) ? NULL : p;
+      break;
     case SHAPE_FLOAT64:
+      if (v.type == JSON_NUMBER && isfinite(v.u.number)) return put_f64(e, v.u.number) ? NULL : p;
+      break;
     case SHAPE_FLOAT32:
       if (v.type == JSON_NUMBER) return encode_number(e, s->kind, &v) ? NULL : p;
       break;
