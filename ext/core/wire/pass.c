@@ -435,23 +435,25 @@ static const uint8_t *read_entries(reader *r, const shape *value, int depth, con
   return n <= SHORN_MAX_ELEMENTS && put_count_at(e, count_at, n) ? p : NULL;
 }
 
-/* The field the text names at p, the key and its ':' read (*p after
- * them), or NULL with *p at the member's value when the object declares
- * none of that name.  The field declared after the last one matched is
- * tried first, and as its key is spelled in JSON ("key":, which the shape
- * keeps): text written from the same schema lists the fields in that
- * order, so the key then costs one comparison, neither a scan nor a hash. */
-static const uint8_t *member_field(reader *r, const shape *s, uint32_t guess, const uint8_t *p, const field **f) {
+/* The index of the field the text names at p, the key and its ':' read
+ * (the position after them), or the object's count of fields when it
+ * declares none of that name.  The field declared after the last one
+ * matched is tried first, and as its key is spelled in JSON ("key":, which
+ * the shape keeps): text written from the same schema lists the fields in
+ * that order, so the key then costs one comparison, neither a scan nor a
+ * hash, and its index is known without a division. */
+static const uint8_t *member_field(reader *r, const shape *s, uint32_t guess, const uint8_t *p, uint32_t *index) {
   if (guess < s->u.object.count) {
     const field *g = &s->u.object.fields[guess];
     if ((size_t)(r->end - p) >= g->json_key_length && short_equal(g->json_key, (const char *)p, g->json_key_length)) {
-      *f = g;
+      *index = guess;
       return skip_space_at(r, p + g->json_key_length);
     }
   }
   json_value k;
   if (!(p = read_key(r, p, &k))) return NULL;
-  *f = object_find_field(s, k.u.string, k.length);
+  const field *f = object_find_field(s, k.u.string, k.length);
+  *index = f ? (uint32_t)(f - s->u.object.fields) : s->u.object.count;
   return p;
 }
 
@@ -470,10 +472,10 @@ static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, 
   bool closed = p < r->end && *p == '}';
   if (closed) p++;
   while (!closed) {
-    const field *f;
-    if (!(p = member_field(r, s, guess, p, &f))) return NULL;
-    if (f) {
-      uint32_t i = (uint32_t)(f - s->u.object.fields);
+    uint32_t i;
+    if (!(p = member_field(r, s, guess, p, &i))) return NULL;
+    if (i < s->u.object.count) {
+      const field *f = &s->u.object.fields[i];
       /* A repeated key is out of order too: its last value is the one kept. */
       ordered = ordered && i + 1 > last;
       last = i + 1;
