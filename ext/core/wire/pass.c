@@ -44,7 +44,7 @@ typedef struct written_span {
 
 /* The reader's first storage, on the C stack, as the encoder's is. */
 typedef struct reader_storage {
-  written_span spans[32];
+  written_span spans[64];
   uint64_t present[8];
   uint8_t unescaped[256], moved[1024];
 } reader_storage;
@@ -710,7 +710,7 @@ static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_
               .start = (const uint8_t *)json,
               .end = (const uint8_t *)json + length,
               .spans = stored.spans,
-              .spans_capacity = 32,
+              .spans_capacity = 64,
               .present = stored.present,
               .present_capacity = 8,
               .moved = stored.moved,
