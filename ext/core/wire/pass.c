@@ -171,6 +171,8 @@ static ALWAYS_INLINE const uint8_t *read_scalar(reader *r, const uint8_t *p, jso
 /* After a container's item: the position after its comma (more follow) or
  * after its closing bracket (*closed), or NULL. */
 static inline const uint8_t *next_item(const reader *r, const uint8_t *p, uint8_t close, bool *closed) {
+  /* Minified text, most, has its comma right after the item. */
+  if (p < r->end && *p == ',') return skip_space_at(r, p + 1);
   p = skip_space_at(r, p);
   if (p < r->end && *p == ',') return skip_space_at(r, p + 1);
   *closed = true;
