@@ -42,11 +42,14 @@ typedef struct written_span {
   uint32_t key_length;
 } written_span;
 
-/* The reader's first storage, on the C stack, as the encoder's is. */
+/* The reader's first storage, on the C stack, as the encoder's is.  A
+ * string's escapes decoded and an object's bytes put in order take as
+ * much room as the DOM's first arena gives a text, so that a record of a
+ * few kilobytes costs no allocation either way. */
 typedef struct reader_storage {
   written_span spans[64];
   uint64_t present[8];
-  uint8_t unescaped[256], moved[1024];
+  uint8_t unescaped[JSON_DOM_HERE], moved[JSON_DOM_HERE];
 } reader_storage;
 
 typedef struct reader {
