@@ -183,14 +183,10 @@ static inline const uint8_t *next_item(const reader *r, const uint8_t *p, uint8_
   return p < r->end && *p == close ? p + 1 : NULL;
 }
 
-/* A count of items written before them, once they are read: one byte
- * set aside at `at`, and the items moved along when it takes more. */
-static bool put_count_at(encoder *e, size_t at, uint64_t count) {
+/* A count whose varint takes more than the byte set aside at `at`: the
+ * items moved along for its other bytes. */
+static NOINLINE bool put_long_count_at(encoder *e, size_t at, uint64_t count) {
   shorn_buffer *out = e->out;
-  if (count < 0x80) {
-    out->data[at] = (uint8_t)count;
-    return true;
-  }
   uint8_t varint[10];
   size_t n = 0;
   uint64_t v = count;
@@ -200,6 +196,14 @@ static bool put_count_at(encoder *e, size_t at, uint64_t count) {
   memmove(out->data + at + n, out->data + at + 1, out->length - at - 1);
   memcpy(out->data + at, varint, n);
   out->length += n - 1;
+  return true;
+}
+
+/* A count of items written before them, once they are read, in the
+ * byte set aside at `at`: inline, since most counts fit it. */
+static inline bool put_count_at(encoder *e, size_t at, uint64_t count) {
+  if (count >= 0x80) return put_long_count_at(e, at, count);
+  e->out->data[at] = (uint8_t)count;
   return true;
 }
 
