@@ -42,8 +42,8 @@ static inline const uint8_t *json_skip_space(const uint8_t *p, const uint8_t *en
 }
 
 /* A number token at p, read as the parser reads it, for a reader that
- * builds no DOM (the encoder; token.h has the string token): the position
- * after it, or NULL with the reason the parser would give at p. */
+ * builds no DOM, out of line (token.h has it inline): the position after
+ * it, or NULL with the reason the parser would give at p. */
 SHORN_PRIVATE const uint8_t *json_read_number(const uint8_t *p, const uint8_t *end, double *number,
                                               const char **why);
 

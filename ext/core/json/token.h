@@ -1,9 +1,14 @@
-/* token.h — the JSON parser's string token, inline for the readers whose
- * inner loop it is: json.c's parser and the encoder's one pass. */
+/* token.h — the JSON parser's string and number tokens, inline for the
+ * readers whose inner loop they are: json.c's parser and the encoder's one
+ * pass. */
 #ifndef SHORN_TOKEN_H
 #define SHORN_TOKEN_H
 
+#include <float.h>
+
 #include "core/base/platform.h"
+#include "core/numbers/number.h"
+#include "core/text/lanes.h"
 #include "core/text/scan.h"
 
 /* A string token as the parser reads it: its body between the quotes,
@@ -69,6 +74,138 @@ static ALWAYS_INLINE const uint8_t *json_read_string(const uint8_t *start, const
   (void)start;
 #endif
   return json_any_string_token(p, end, t);
+}
+
+/* A digit's lane of t, the text less '0' in every lane, holds 0 to 9; any
+ * other byte's gets its top bit set here, as may lanes above it that its
+ * borrow or carry reaches, so the lowest flag is exact. */
+static inline uint64_t digit_stops(uint64_t t) { return (t | (t + LANES(0x76))) & LANES(0x80); }
+
+/* The eight digits of t, one a lane (0 to 9, the first in the lowest), as
+ * an integer: the well-known multiply-and-shift that pairs digits, then
+ * quads, then the two halves. */
+static inline uint64_t digit_word_value(uint64_t t) {
+  t = (t * 2561) >> 8 & 0x00FF00FF00FF00FFull;
+  t = (t * 6553601) >> 16 & 0x0000FFFF0000FFFFull;
+  return (t * 42949672960001ull) >> 32;
+}
+
+/* The number at s whatever its form, or the reason the parser refuses it:
+ * what json_number_token's fast path leaves, chiefly exponents, long digit
+ * runs, numbers that end the text and texts shorter than a word. */
+SHORN_PRIVATE const uint8_t *json_number_token_slow(const uint8_t *s, const uint8_t *e, double *number,
+                                                    const char **why);
+
+/* The number s[0..p) whose digits, read already, are man * 10^exponent.
+ * Out of line, so that the fast path ends every way in a tail call and
+ * keeps no value across a call (fewer instructions a number). */
+SHORN_PRIVATE const uint8_t *json_decimal_token(const uint8_t *s, const uint8_t *p, bool negative, uint64_t man,
+                                                int64_t exponent, double *number);
+
+/* The bytes from p to e, fewer than eight and at least one, in the low
+ * lanes of the word that ends at e (the caller has eight bytes before e),
+ * zeros above them. */
+static inline uint64_t word_before_end(const uint8_t *p, const uint8_t *e) {
+  return load_le64(e - 8) >> (8 * (8 - (e - p)));
+}
+
+/* The run of 1 to 15 digits at p into *value, and its length; 0 when there
+ * is no digit, more than 15, or the run reaches e (json_number_token_slow then
+ * reads it, minding e at each byte), so that the byte after a run can be
+ * read.  Each word's digits, all eight or the few before the run ends
+ * moved to the top lanes behind zeros, become one integer at once: a loop
+ * per digit was the busiest line of parsing a record of numbers, and its
+ * exit mispredicts with the length. */
+static ALWAYS_INLINE size_t short_digit_run(const uint8_t *p, const uint8_t *e, uint64_t *value) {
+  ptrdiff_t left = e - p;
+  uint64_t t, stops;
+  if (left >= 8) {
+    t = load_le64(p) - LANES('0');
+    stops = digit_stops(t);
+  } else {
+    if (left <= 0) return 0;
+    t = word_before_end(p, e) - LANES('0');
+    stops = digit_stops(t);
+    if (first_lane(stops) == (size_t)left) return 0;
+  }
+  if (stops) {
+    size_t n = first_lane(stops);
+    if (n) *value = digit_word_value(t << (64 - 8 * n));
+    return n;
+  }
+  uint64_t low;
+  if (left >= 16) {
+    low = load_le64(p + 8) - LANES('0');
+    stops = digit_stops(low);
+  } else {
+    if (left == 8) return 0;
+    low = word_before_end(p + 8, e) - LANES('0');
+    stops = digit_stops(low);
+    if (first_lane(stops) == (size_t)left - 8) return 0;
+  }
+  if (!stops) return 0;
+  size_t n = first_lane(stops);
+  uint64_t v = digit_word_value(t);
+  if (n) v = v * POW10_U64[n] + digit_word_value(low << (64 - 8 * n));
+  *value = v;
+  return 8 + n;
+}
+
+/* A number token at s, as the parser reads it: the position after it, or
+ * NULL with the reason.  Inline for the parser and the encoder's one pass,
+ * whose inner loops it is.  Most numbers in JSON have a few digits, a
+ * fraction perhaps, and no exponent, and those are read here: an integer
+ * of up to 15 digits is exact in a double, and a decimal whose digits a
+ * double holds exactly divides by a power of ten that it holds exactly
+ * too, one correctly rounded division (Clinger's fast path); other
+ * decimals of up to 19 digits, exact in 64 bits, go to
+ * number_from_decimal without being read again.  Anything else, refusals
+ * included, is read again by json_number_token_slow.  json_integer_token
+ * says too whether the number is written as an integer of up to 15
+ * digits (*integral), and which (*integer, "-0" as 0), so that a reader
+ * writing integers needs not take it back from the double. */
+static ALWAYS_INLINE const uint8_t *json_integer_token(const uint8_t *s, const uint8_t *e, double *number,
+                                                       int64_t *integer, bool *integral, const char **why) {
+  *integral = false;
+  if (e - s >= 8) {
+    bool negative = *s == '-';
+    const uint8_t *p = s + negative;
+    uint64_t digits, fraction;
+    size_t n = short_digit_run(p, e, &digits), m;
+    /* The run ended before e, so p[n] can be read, and p[n + 1 + m] after
+     * a fraction's run. */
+    if (n && (*p != '0' || n == 1)) {
+      p += n;
+      if (*p != '.' && (*p | 0x20) != 'e') {
+        double x = (double)(int64_t)digits; /* below 10^15: signed converts in fewer steps */
+        *number = negative ? -x : x; /* "-0" keeps its sign */
+        *integer = negative ? -(int64_t)digits : (int64_t)digits;
+        *integral = true;
+        return p;
+      }
+      if (*p == '.' && (m = short_digit_run(p + 1, e, &fraction)) && n + m <= 19 &&
+          (p[1 + m] | 0x20) != 'e') {
+        p += 1 + m;
+        digits = digits * POW10_U64[m] + fraction;
+#if FLT_EVAL_METHOD == 0
+        if (digits <= UINT64_C(1) << 53) {
+          double x = (double)(int64_t)digits / EXACT_POW10[m];
+          *number = negative ? -x : x;
+          return p;
+        }
+#endif
+        return json_decimal_token(s, p, negative, digits, -(int64_t)m, number);
+      }
+    }
+  }
+  return json_number_token_slow(s, e, number, why);
+}
+
+static ALWAYS_INLINE const uint8_t *json_number_token(const uint8_t *s, const uint8_t *e, double *number,
+                                                      const char **why) {
+  int64_t integer;
+  bool integral;
+  return json_integer_token(s, e, number, &integer, &integral, why);
 }
 
 #endif

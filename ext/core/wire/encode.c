@@ -123,19 +123,6 @@ static bool format_path(encoder *e) {
 
 /* ---- writers ------------------------------------------------------------ */
 
-static inline shorn_code put_zigzag(encoder *e, int64_t v) {
-  return put_uvarint(e, zigzag_encode(v));
-}
-
-static shorn_code put_f64(encoder *e, double v) {
-  uint64_t bits;
-  memcpy(&bits, &v, 8);
-  if (!buffer_reserve(e->out, 8)) return encoder_nomem(e);
-  store_le64(e->out->data + e->out->length, bits);
-  e->out->length += 8;
-  return SHORN_OK;
-}
-
 /* Math.fround: to the nearest float32, and past its range to infinity.  The
  * overflow is handled before the conversion, which C leaves undefined. */
 static shorn_code put_f32(encoder *e, double v) {
@@ -176,10 +163,6 @@ shorn_code put_string_value(encoder *e, const json_value *v) {
 }
 
 /* ---- value tests --------------------------------------------------------- */
-
-static inline bool is_safe_integer(double x) {
-  return x >= -MAX_SAFE_INTEGER && x <= MAX_SAFE_INTEGER && x == (double)(int64_t)x;
-}
 
 /* An integer, however large: what is beyond the safe integers is told
  * apart from a fraction in messages. */

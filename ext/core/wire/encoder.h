@@ -55,6 +55,23 @@ static inline shorn_code put_uvarint(encoder *e, uint64_t v) {
   return buffer_uvarint(e->out, v) ? SHORN_OK : encoder_nomem(e);
 }
 
+static inline shorn_code put_zigzag(encoder *e, int64_t v) {
+  return put_uvarint(e, zigzag_encode(v));
+}
+
+static inline shorn_code put_f64(encoder *e, double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, 8);
+  if (!buffer_reserve(e->out, 8)) return encoder_nomem(e);
+  store_le64(e->out->data + e->out->length, bits);
+  e->out->length += 8;
+  return SHORN_OK;
+}
+
+static inline bool is_safe_integer(double x) {
+  return x >= -MAX_SAFE_INTEGER && x <= MAX_SAFE_INTEGER && x == (double)(int64_t)x;
+}
+
 static inline shorn_code put_bytes(encoder *e, const void *p, size_t n) {
   return buffer_append(e->out, p, n) ? SHORN_OK : encoder_nomem(e);
 }

@@ -42,11 +42,14 @@ typedef struct written_span {
   uint32_t key_length;
 } written_span;
 
-/* The reader's first storage, on the C stack, as the encoder's is. */
+/* The reader's first storage, on the C stack, as the encoder's is.  A
+ * string's escapes decoded and an object's bytes put in order take as
+ * much room as the DOM's first arena gives a text, so that a record of a
+ * few kilobytes costs no allocation either way. */
 typedef struct reader_storage {
-  written_span spans[32];
+  written_span spans[64];
   uint64_t present[8];
-  uint8_t unescaped[256], moved[1024];
+  uint8_t unescaped[JSON_DOM_HERE], moved[JSON_DOM_HERE];
 } reader_storage;
 
 typedef struct reader {
@@ -129,8 +132,9 @@ static inline bool pass_string_value(reader *r, const json_string_token *t, json
   return !t->escaped || unescape_string(r, t, v);
 }
 
-/* A string token into v, its escapes decoded. */
-static inline const uint8_t *read_text_string(reader *r, const uint8_t *p, json_value *v) {
+/* A string token into v, its escapes decoded: inline in each reader, as
+ * the call cost a short string about as much as its read. */
+static ALWAYS_INLINE const uint8_t *read_text_string(reader *r, const uint8_t *p, json_value *v) {
   json_string_token t;
   p = json_read_string(r->start, p, r->end, &t);
   return p && pass_string_value(r, &t, v) ? p : NULL;
@@ -143,9 +147,13 @@ static const uint8_t *read_word(const reader *r, const uint8_t *p, const char *w
   return p + n;
 }
 
-/* A scalar at p into v (p < end). */
-static ALWAYS_INLINE const uint8_t *read_scalar(reader *r, const uint8_t *p, json_value *v) {
+/* A scalar at p into v (p < end); a number written as an integer also
+ * into *integer, *integral set (json_integer_token). */
+static ALWAYS_INLINE const uint8_t *read_integer_or_scalar(reader *r, const uint8_t *p, json_value *v,
+                                                           int64_t *integer, bool *integral) {
   const char *why;
+  *integer = 0;
+  *integral = false;
   switch (*p) {
     case '"': return read_text_string(r, p, v);
     case 't': return read_word(r, p, "true", 4, JSON_TRUE, v);
@@ -153,27 +161,32 @@ static ALWAYS_INLINE const uint8_t *read_scalar(reader *r, const uint8_t *p, jso
     case 'n': return read_word(r, p, "null", 4, JSON_NULL, v);
     default:
       *v = (json_value){.type = JSON_NUMBER};
-      return json_read_number(p, r->end, &v->u.number, &why);
+      return json_integer_token(p, r->end, &v->u.number, integer, integral, &why);
   }
+}
+
+/* A scalar at p into v (p < end). */
+static ALWAYS_INLINE const uint8_t *read_scalar(reader *r, const uint8_t *p, json_value *v) {
+  int64_t integer;
+  bool integral;
+  return read_integer_or_scalar(r, p, v, &integer, &integral);
 }
 
 /* After a container's item: the position after its comma (more follow) or
  * after its closing bracket (*closed), or NULL. */
 static inline const uint8_t *next_item(const reader *r, const uint8_t *p, uint8_t close, bool *closed) {
+  /* Minified text, most, has its comma right after the item. */
+  if (p < r->end && *p == ',') return skip_space_at(r, p + 1);
   p = skip_space_at(r, p);
   if (p < r->end && *p == ',') return skip_space_at(r, p + 1);
   *closed = true;
   return p < r->end && *p == close ? p + 1 : NULL;
 }
 
-/* A count of items written before them, once they are read: one byte
- * set aside at `at`, and the items moved along when it takes more. */
-static bool put_count_at(encoder *e, size_t at, uint64_t count) {
+/* A count whose varint takes more than the byte set aside at `at`: the
+ * items moved along for its other bytes. */
+static NOINLINE bool put_long_count_at(encoder *e, size_t at, uint64_t count) {
   shorn_buffer *out = e->out;
-  if (count < 0x80) {
-    out->data[at] = (uint8_t)count;
-    return true;
-  }
   uint8_t varint[10];
   size_t n = 0;
   uint64_t v = count;
@@ -183,6 +196,14 @@ static bool put_count_at(encoder *e, size_t at, uint64_t count) {
   memmove(out->data + at + n, out->data + at + 1, out->length - at - 1);
   memcpy(out->data + at, varint, n);
   out->length += n - 1;
+  return true;
+}
+
+/* A count of items written before them, once they are read, in the
+ * byte set aside at `at`: inline, since most counts fit it. */
+static inline bool put_count_at(encoder *e, size_t at, uint64_t count) {
+  if (count >= 0x80) return put_long_count_at(e, at, count);
+  e->out->data[at] = (uint8_t)count;
   return true;
 }
 
@@ -424,23 +445,25 @@ static const uint8_t *read_entries(reader *r, const shape *value, int depth, con
   return n <= SHORN_MAX_ELEMENTS && put_count_at(e, count_at, n) ? p : NULL;
 }
 
-/* The field the text names at p, the key and its ':' read (*p after
- * them), or NULL with *p at the member's value when the object declares
- * none of that name.  The field declared after the last one matched is
- * tried first, and as its key is spelled in JSON ("key":, which the shape
- * keeps): text written from the same schema lists the fields in that
- * order, so the key then costs one comparison, neither a scan nor a hash. */
-static const uint8_t *member_field(reader *r, const shape *s, uint32_t guess, const uint8_t *p, const field **f) {
+/* The index of the field the text names at p, the key and its ':' read
+ * (the position after them), or the object's count of fields when it
+ * declares none of that name.  The field declared after the last one
+ * matched is tried first, and as its key is spelled in JSON ("key":, which
+ * the shape keeps): text written from the same schema lists the fields in
+ * that order, so the key then costs one comparison, neither a scan nor a
+ * hash, and its index is known without a division. */
+static const uint8_t *member_field(reader *r, const shape *s, uint32_t guess, const uint8_t *p, uint32_t *index) {
   if (guess < s->u.object.count) {
     const field *g = &s->u.object.fields[guess];
     if ((size_t)(r->end - p) >= g->json_key_length && short_equal(g->json_key, (const char *)p, g->json_key_length)) {
-      *f = g;
+      *index = guess;
       return skip_space_at(r, p + g->json_key_length);
     }
   }
   json_value k;
   if (!(p = read_key(r, p, &k))) return NULL;
-  *f = object_find_field(s, k.u.string, k.length);
+  const field *f = object_find_field(s, k.u.string, k.length);
+  *index = f ? (uint32_t)(f - s->u.object.fields) : s->u.object.count;
   return p;
 }
 
@@ -459,10 +482,10 @@ static const uint8_t *read_members(reader *r, const shape *s, const uint8_t *p, 
   bool closed = p < r->end && *p == '}';
   if (closed) p++;
   while (!closed) {
-    const field *f;
-    if (!(p = member_field(r, s, guess, p, &f))) return NULL;
-    if (f) {
-      uint32_t i = (uint32_t)(f - s->u.object.fields);
+    uint32_t i;
+    if (!(p = member_field(r, s, guess, p, &i))) return NULL;
+    if (i < s->u.object.count) {
+      const field *f = &s->u.object.fields[i];
       /* A repeated key is out of order too: its last value is the one kept. */
       ordered = ordered && i + 1 > last;
       last = i + 1;
@@ -638,7 +661,9 @@ static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
   /* Past encode_value's nesting guard, which the pass's own depth keeps
    * far from, when there are no keywords to check. */
   json_value v;
-  p = read_scalar(r, p, &v);
+  int64_t integer;
+  bool integral;
+  p = read_integer_or_scalar(r, p, &v, &integer, &integral);
   if (!p) return NULL;
   if (e->checked && s->keywords && !validation_passes(s->keywords, &v)) return encode_value(e, s, &v) ? NULL : p;
   /* A string, a number, a boolean or an enum member whose keywords, if
@@ -648,9 +673,21 @@ static const uint8_t *read_value(reader *r, const shape *s, const uint8_t *p) {
     case SHAPE_STRING:
       if (v.type == JSON_STRING) return put_string_value(e, &v) ? NULL : p;
       break;
+    /* The numbers that pass their shape, most, written here as
+     * encode_number writes them, without its call (an integer as written,
+     * within the safe ones, without its double); the others are its. */
     case SHAPE_UINT:
+      if (integral && integer >= 0) return put_uvarint(e, (uint64_t)integer) ? NULL : p;
+      if (v.type == JSON_NUMBER && v.u.number >= 0 && is_safe_integer(v.u.number))
+        return put_uvarint(e, (uint64_t)v.u.number) ? NULL : p;
+      break;
     case SHAPE_INT:
+      if (integral) return put_zigzag(e, integer) ? NULL : p;
+      if (v.type == JSON_NUMBER && is_safe_integer(v.u.number)) return put_zigzag(e, (int64_t)v.u.number) ? NULL : p;
+      break;
     case SHAPE_FLOAT64:
+      if (v.type == JSON_NUMBER && isfinite(v.u.number)) return put_f64(e, v.u.number) ? NULL : p;
+      break;
     case SHAPE_FLOAT32:
       if (v.type == JSON_NUMBER) return encode_number(e, s->kind, &v) ? NULL : p;
       break;
@@ -683,7 +720,7 @@ static shorn_code encode_one_pass(const shorn_schema *s, const char *json, size_
               .start = (const uint8_t *)json,
               .end = (const uint8_t *)json + length,
               .spans = stored.spans,
-              .spans_capacity = 32,
+              .spans_capacity = 64,
               .present = stored.present,
               .present_capacity = 8,
               .moved = stored.moved,
