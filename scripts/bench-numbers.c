@@ -1,6 +1,6 @@
 /*
  * bench-numbers.c — shorn's number printing (number_format) and parsing
- * (number_parse, and json_read_number, the encoder's reader) against the
+ * (number_parse, and json_number_token, the encoder's reader) against the
  * fastest published shortest round-trip printers and correctly rounded
  * readers, on sets of doubles as data holds them.
  *
@@ -23,7 +23,7 @@
  * must agree with strtod, on every number of every set.
  *
  * --differential compares number_format with double-conversion's ECMAScript
- * converter, byte for byte, and number_parse and json_read_number with
+ * converter, byte for byte, and number_parse and json_number_token with
  * fast_float on that text, over N random bit patterns and N random short
  * decimals (1 to 17 digits, any exponent): a differential far longer than
  * the unit tests can afford, against an implementation of its own.
@@ -45,6 +45,7 @@
 
 #include "bench_time.h"
 #include "core/json/json.h"
+#include "core/json/token.h"
 #include "core/numbers/number.h"
 
 /* Schubfach's digits alone, from scripts/bench-numbers-digits.c. */
@@ -191,7 +192,7 @@ static double read_json(const char *s, size_t n) {
   double v;
   const char *why;
   (void)n;
-  json_read_number((const uint8_t *)s, (const uint8_t *)s + SLOT, &v, &why);
+  json_number_token((const uint8_t *)s, (const uint8_t *)s + SLOT, &v, &why);
   return v;
 }
 

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "core/json/json.h"
+#include "core/json/token.h"
 #include "core/base/memory.h"
 #include "core/numbers/number.h"
 
@@ -618,7 +619,7 @@ static const char *const READ_EDGES[] = {
     "1E-", "--1", "-a", "0x10", "1.5e", "12345678.", "1234567890123456.", "123456789012345.e1",
 };
 
-/* json_read_number on `text` (its own bytes, then `after`), in a buffer of
+/* json_number_token on `text` (its own bytes, then `after`), in a buffer of
  * exactly their length so that reading outside them is caught under ASan:
  * where it ended (-1 when it refused) and the value or reason. */
 static ptrdiff_t read_at(const char *text, size_t n, const char *after, size_t after_n, double *v,
@@ -628,7 +629,7 @@ static ptrdiff_t read_at(const char *text, size_t n, const char *after, size_t a
   memcpy(buffer + n, after, after_n);
   *v = 0;
   *why = NULL;
-  const uint8_t *end = json_read_number(buffer, buffer + n + after_n, v, why);
+  const uint8_t *end = json_number_token(buffer, buffer + n + after_n, v, why);
   ptrdiff_t at = end ? end - buffer : -1;
   free(buffer);
   return at;

@@ -304,10 +304,6 @@ NOINLINE const uint8_t *json_decimal_token(const uint8_t *s, const uint8_t *p, b
   return p;
 }
 
-const uint8_t *json_read_number(const uint8_t *p, const uint8_t *end, double *number, const char **why) {
-  return json_number_token(p, end, number, why);
-}
-
 static const uint8_t *json_parse_number(parser *ps, const uint8_t *p, json_value *v) {
   const char *why;
   const uint8_t *after = json_number_token(p, ps->end, &v->u.number, &why);

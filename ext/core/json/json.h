@@ -41,12 +41,6 @@ static inline const uint8_t *json_skip_space(const uint8_t *p, const uint8_t *en
   return p;
 }
 
-/* A number token at p, read as the parser reads it, for a reader that
- * builds no DOM, out of line (token.h has it inline): the position after
- * it, or NULL with the reason the parser would give at p. */
-SHORN_PRIVATE const uint8_t *json_read_number(const uint8_t *p, const uint8_t *end, double *number,
-                                              const char **why);
-
 /* The bytes of a DOM arena that starts on the C stack: a record of a few
  * kilobytes of JSON then parses with no allocation. */
 #define JSON_DOM_HERE 4096
